@@ -1,0 +1,227 @@
+/**
+ * The public contract of @vesta/engine: the types every consumer (server workers, CLI, tests)
+ * codes against. Implementations live beside this file; this module holds no logic.
+ */
+
+/** VBench's 16 dimension ids (VBench 0.1.5, T2V). */
+export const DIMENSION_IDS = [
+  'subject_consistency',
+  'background_consistency',
+  'temporal_flickering',
+  'motion_smoothness',
+  'dynamic_degree',
+  'aesthetic_quality',
+  'imaging_quality',
+  'object_class',
+  'multiple_objects',
+  'human_action',
+  'color',
+  'spatial_relationship',
+  'scene',
+  'appearance_style',
+  'temporal_style',
+  'overall_consistency',
+] as const;
+export type DimensionId = (typeof DIMENSION_IDS)[number];
+
+export type DimensionCategory = 'quality' | 'semantic';
+
+/** `vbench`: VBench's own protocol and model; `lite`: a classical component replaces a model. */
+export type MethodId = 'vbench' | 'lite' | (string & {});
+
+/** Auxiliary prompt info that semantic dimensions need (VBench's `auxiliary_info`). */
+export type AuxiliaryKey = 'object' | 'color' | 'relationship' | 'scene' | 'appearance_style' | 'action';
+export type AuxiliaryInfo = Partial<Record<AuxiliaryKey, string>> & {
+  object_a?: string;
+  object_b?: string;
+};
+
+/** What a method needs before it can run. */
+export interface MethodRequirements {
+  /** Model ids from the model manifest; empty for model-free methods. */
+  models: string[];
+  /** Auxiliary prompt info keys the method reads. */
+  auxiliary: AuxiliaryKey[];
+  /** True when the method reads the clip's text prompt. */
+  prompt: boolean;
+}
+
+export interface MethodInfo {
+  id: MethodId;
+  version: string;
+  description: string;
+  requires: MethodRequirements;
+  /** True when this engine build can run it right now (models present, implementation shipped). */
+  available: boolean;
+  /** Why it is not available, when it is not. */
+  unavailableReason?: string;
+}
+
+/** VBench leaderboard normalisation: n = weight·(x − min)/(max − min), not clamped. */
+export interface LeaderboardNormalisation {
+  min: number;
+  max: number;
+  weight: number;
+}
+
+export interface DimensionInfo {
+  id: DimensionId;
+  name: string;
+  description: string;
+  category: DimensionCategory;
+  higherIsBetter: boolean;
+  range: { min: number; max: number };
+  methods: MethodInfo[];
+  /** Method used when the caller does not choose one: the best available. */
+  defaultMethod: MethodId | null;
+  normalisation: LeaderboardNormalisation;
+}
+
+/** What the decoder learns about a clip without decoding all of it. */
+export interface VideoProbe {
+  /** Container format name as FFmpeg reports it (e.g. "mov,mp4,m4a,3gp,3g2,mj2", "gif", "avi"). */
+  container: string;
+  /** Video codec name (e.g. "h264", "hevc", "vp9", "mpeg4", "gif", "av1"). */
+  codec: string;
+  /** Coded size. */
+  width: number;
+  height: number;
+  /** Display rotation in degrees (0, 90, 180, 270), from side data or the rotate tag. */
+  rotation: number;
+  /** Size after applying rotation (what a viewer sees, what frames are delivered in). */
+  displayWidth: number;
+  displayHeight: number;
+  fps: number;
+  /** Exact when the container says so or when counted; see `frameCountExact`. */
+  frameCount: number;
+  frameCountExact: boolean;
+  durationSeconds: number;
+  bitRate: number | null;
+  sizeBytes: number;
+}
+
+/** How frames are sampled from a clip. */
+export type FrameSampling =
+  | { kind: 'all' }
+  | { kind: 'every'; step: number }
+  | { kind: 'uniform'; count: number } // VBench's "middle" sampler (vbench-methods.md §1.3)
+  | { kind: 'fps'; fps: number };
+
+/** One decoded frame, tightly packed, row-major. */
+export interface Frame {
+  index: number; // index in the source clip
+  timeSeconds: number;
+  width: number;
+  height: number;
+  channels: 1 | 3; // 1 = grey (luma), 3 = RGB24
+  data: Uint8Array;
+}
+
+/** The frames a score was computed on. */
+export interface FramesUsed {
+  count: number;
+  sampling: FrameSampling;
+  width: number;
+  height: number;
+  indices?: number[];
+}
+
+export interface ModelRef {
+  id: string;
+  revision: string;
+  precision?: string;
+}
+
+export interface DimensionScore {
+  dimension: DimensionId;
+  /** The per-clip value in the dimension's range; for dynamic_degree 0 or 1 (VBench's boolean). */
+  value: number;
+  method: MethodId;
+  methodVersion: string;
+  frames: FramesUsed;
+  models: ModelRef[];
+  /** Method-specific intermediate values (documented per method in docs/dimensions.md). */
+  details?: Record<string, number | string | boolean>;
+  elapsedMs: number;
+}
+
+export interface DimensionFailure {
+  dimension: DimensionId;
+  code: EngineErrorCode;
+  detail: string;
+}
+
+export interface EvaluationResult {
+  probe: VideoProbe;
+  scores: DimensionScore[];
+  failures: DimensionFailure[];
+  elapsedMs: number;
+  decodeMs: number;
+}
+
+export interface EvaluateOptions {
+  dimensions: DimensionId[];
+  /** Force a method per dimension; default is the dimension's `defaultMethod`. */
+  methods?: Partial<Record<DimensionId, MethodId>>;
+  prompt?: string;
+  auxiliary?: AuxiliaryInfo;
+  signal?: AbortSignal;
+}
+
+export interface EngineLimits {
+  maxWidth: number; // default 7680
+  maxHeight: number; // default 4320
+  maxPixels: number; // width*height, default 7680*4320
+  maxDurationSeconds: number; // default 600
+  maxFrames: number; // default 20000
+  maxFileBytes: number; // default 2 GiB
+}
+
+export interface EngineOptions {
+  limits?: Partial<EngineLimits>;
+  /** worker_threads for pixel work; default min(2, os.availableParallelism()). */
+  threads?: number;
+  /** Override the ffmpeg / ffprobe binaries (default: the ones shipped through npm). */
+  ffmpegPath?: string;
+  ffprobePath?: string;
+}
+
+export interface Engine {
+  probe(path: string, signal?: AbortSignal): Promise<VideoProbe>;
+  evaluate(path: string, options: EvaluateOptions): Promise<EvaluationResult>;
+  dimensions(): DimensionInfo[];
+  close(): Promise<void>;
+}
+
+/** Stable engine error codes; the server maps them onto video `failed` states and API errors. */
+export const ENGINE_ERROR_CODES = [
+  'empty_file',
+  'not_a_video',
+  'no_video_stream',
+  'unsupported_codec',
+  'truncated',
+  'resolution_too_large',
+  'duration_too_long',
+  'too_many_frames',
+  'file_too_large',
+  'too_few_frames',
+  'decode_failed',
+  'unknown_dimension',
+  'method_unavailable',
+  'model_unavailable',
+  'missing_prompt',
+  'missing_auxiliary',
+  'aborted',
+] as const;
+export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
+
+export class EngineError extends Error {
+  override readonly name = 'EngineError';
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
