@@ -75,6 +75,8 @@ export interface DimensionInfo {
   /** Method used when the caller does not choose one: the best available. */
   defaultMethod: MethodId | null;
   normalisation: LeaderboardNormalisation;
+  /** Workflows that score this dimension: Score/Rank sessions run only those usable on custom clips. */
+  workflows: Array<'score' | 'rank' | 'bench'>;
 }
 
 /** What the decoder learns about a clip without decoding all of it. */
