@@ -1,0 +1,59 @@
+/**
+ * temporal_flickering, method `vbench` (vbench-methods.md §2.3): VBench's exact formula, no model.
+ * Every frame at native resolution, RGB; MAE_t = mean over all H×W×3 values of |I_t − I_{t+1}|;
+ * value = (255 − mean_t MAE_t)/255. VBench evaluates only clips that pass its RAFT static filter;
+ * here any clip is scored and `details.staticFilter` says the filter was not applied.
+ */
+import { EngineError } from '../contract.js';
+import type { Frame } from '../contract.js';
+import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
+import { meanAbsDiff } from '../image/diff.js';
+import { FrameSizeGuard } from './common.js';
+
+export const temporalFlickeringVbench: DimensionMethod = {
+  dimension: 'temporal_flickering',
+  id: 'vbench',
+  version: '1',
+  frames: () => ({ sampling: { kind: 'all' }, maxSide: null, channels: 3 }),
+  start: () => new FlickerRun(),
+};
+
+class FlickerRun implements MethodRun {
+  private prev: Uint8Array | null = null;
+  private sum = 0;
+  private pairs = 0;
+  private maxMae = 0;
+  private readonly indices: number[] = [];
+  private readonly guard = new FrameSizeGuard('temporal_flickering', 3);
+
+  push(frame: Frame): void {
+    this.guard.check(frame);
+    if (this.prev) {
+      const mae = meanAbsDiff(this.prev, frame.data);
+      this.sum += mae;
+      this.pairs += 1;
+      if (mae > this.maxMae) this.maxMae = mae;
+      this.prev.set(frame.data);
+    } else {
+      this.prev = Uint8Array.from(frame.data);
+    }
+    this.indices.push(frame.index);
+  }
+
+  finish(): MethodOutcome {
+    if (this.pairs < 1) {
+      throw new EngineError('too_few_frames', 'temporal_flickering needs at least 2 frames');
+    }
+    const meanMae = this.sum / this.pairs;
+    return {
+      value: (255 - meanMae) / 255,
+      indices: this.indices,
+      details: {
+        meanAbsDiff: meanMae,
+        maxPairAbsDiff: this.maxMae,
+        pairs: this.pairs,
+        staticFilter: 'not_applied',
+      },
+    };
+  }
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { Frame, VideoProbe } from '../src/contract.js';
+import { EngineError } from '../src/contract.js';
+import { getMethod } from '../src/dimensions/index.js';
+import { roundHalfEven } from '../src/dimensions/common.js';
+
+const probe: VideoProbe = {
+  container: 'test',
+  codec: 'raw',
+  width: 8,
+  height: 6,
+  rotation: 0,
+  displayWidth: 8,
+  displayHeight: 6,
+  fps: 8,
+  frameCount: 3,
+  frameCountExact: true,
+  durationSeconds: 3 / 8,
+  bitRate: null,
+  sizeBytes: 0,
+};
+
+function frame(index: number, width: number, height: number, fill: (i: number) => number): Frame {
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0; i < data.length; i++) data[i] = fill(i);
+  return { index, timeSeconds: index / 8, width, height, channels: 3, data };
+}
+
+describe('temporal_flickering (vbench)', () => {
+  const method = getMethod('temporal_flickering', 'vbench')!;
+
+  it('asks for every frame at native resolution in RGB', () => {
+    expect(method.frames(probe)).toEqual({ sampling: { kind: 'all' }, maxSide: null, channels: 3 });
+  });
+
+  it('equals its closed form on constructed frames', () => {
+    // Frame 0: all 10; frame 1: values i mod 7 + 100; frame 2: alternating 0/255.
+    const f0 = frame(0, 8, 6, () => 10);
+    const f1 = frame(1, 8, 6, (i) => (i % 7) + 100);
+    const f2 = frame(2, 8, 6, (i) => (i % 2 ? 255 : 0));
+    let mae01 = 0;
+    let mae12 = 0;
+    for (let i = 0; i < 144; i++) {
+      mae01 += Math.abs(10 - ((i % 7) + 100));
+      mae12 += Math.abs((i % 7) + 100 - (i % 2 ? 255 : 0));
+    }
+    mae01 /= 144;
+    mae12 /= 144;
+    const run = method.start({ probe });
+    for (const f of [f0, f1, f2]) run.push(f);
+    const out = run.finish();
+    expect(out.value).toBeCloseTo((255 - (mae01 + mae12) / 2) / 255, 12);
+    expect(out.indices).toEqual([0, 1, 2]);
+    expect(out.details?.pairs).toBe(2);
+  });
+
+  it('is exactly 1 for identical frames and 0 for full-swing alternation', () => {
+    const still = method.start({ probe });
+    for (let t = 0; t < 4; t++) still.push(frame(t, 4, 4, (i) => i * 3));
+    expect(still.finish().value).toBe(1);
+    const swing = method.start({ probe });
+    for (let t = 0; t < 4; t++) swing.push(frame(t, 4, 4, () => (t % 2 ? 255 : 0)));
+    expect(swing.finish().value).toBe(0);
+  });
+
+  it('does not depend on the caller keeping frame buffers intact', () => {
+    const run = method.start({ probe });
+    const f = frame(0, 4, 4, () => 50);
+    run.push(f);
+    f.data.fill(0);
+    run.push(frame(1, 4, 4, () => 50));
+    expect(run.finish().value).toBe(1);
+  });
+
+  it('refuses a single frame and a size change with stable codes', () => {
+    const one = method.start({ probe });
+    one.push(frame(0, 4, 4, () => 1));
+    expect(() => one.finish()).toThrow(EngineError);
+    try {
+      one.finish();
+    } catch (e) {
+      expect((e as EngineError).code).toBe('too_few_frames');
+    }
+    const run = method.start({ probe });
+    run.push(frame(0, 4, 4, () => 1));
+    expect(() => run.push(frame(1, 5, 4, () => 1))).toThrow(/size changed/);
+  });
+});
+
+describe('roundHalfEven (Python round)', () => {
+  it('rounds halves to even', () => {
+    expect([0.5, 1.5, 2.5, 3.5, -0.5, -1.5].map((x) => roundHalfEven(x) + 0)).toEqual([0, 2, 2, 4, 0, -2]);
+    expect([3.75, 3.749, 7.5, 12 / 8, 30 / 8, 24 / 8].map(roundHalfEven)).toEqual([4, 4, 8, 2, 4, 3]);
+  });
+});
