@@ -117,6 +117,8 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   let spawnError: Error | null = null;
   const state: { killedFor: EngineError | null } = { killedFor: null };
+  // Read through a call: the flag is set from event handlers, which flow analysis cannot see.
+  const currentFailure = (): EngineError | null => state.killedFor;
   let wake: (() => void) | null = null;
   const notify = (): void => {
     const w = wake;
@@ -195,7 +197,7 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
       });
     }
     const ended = exit as { code: number | null; signal: NodeJS.Signals | null } | null;
-    const failure: EngineError | null = state.killedFor as EngineError | null;
+    const failure = currentFailure();
     if (failure) throw failure;
     if (ended && ended.code !== 0) {
       const detail = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500);
