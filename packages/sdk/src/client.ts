@@ -1,0 +1,75 @@
+/** The Vesta client: one instance per configuration, no global state. */
+import type { BackoffPolicy } from './core/backoff.js';
+import { MissingApiKeyError } from './core/errors.js';
+import { HttpClient, type FetchLike } from './core/http.js';
+import type { Platform } from './core/platform.js';
+import { BenchResource } from './resources/bench.js';
+import { DimensionsResource, ModelsResource } from './resources/discovery.js';
+import { RankResource, ScoreResource } from './resources/sessions.js';
+
+export const DEFAULT_BASE_URL = 'http://localhost:8080';
+export const DEFAULT_API_KEY_ENV = 'VESTA_API_KEY';
+export const DEFAULT_BASE_URL_ENV = 'VESTA_BASE_URL';
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_RETRIES = 2;
+
+export interface VestaOptions {
+  /** The API key. When absent, read from the environment variable `apiKeyEnv` (Node only). */
+  apiKey?: string;
+  /** Name of the environment variable holding the key (default `VESTA_API_KEY`). */
+  apiKeyEnv?: string;
+  /** Service address (default `VESTA_BASE_URL` in Node, else `http://localhost:8080`). */
+  baseUrl?: string;
+  /** Per-attempt timeout in ms, covering headers and body (default 60 000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt on connection errors, timeouts, 408, 429 and 5xx (default 2). */
+  maxRetries?: number;
+  /** A fetch implementation (a proxy-aware one, say); defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** Sent as `X-Service-Source` for the server's observability (default `sdk`). */
+  source?: string;
+  /** Backoff timing between retries (default 0.5 s doubling, capped at 8 s, up to 25 % jitter). */
+  backoff?: BackoffPolicy;
+}
+
+/**
+ * The client. Each namespace maps to one part of the REST API.
+ * @example
+ * import { Vesta } from '@vesta/sdk';
+ * const vesta = new Vesta(); // reads VESTA_API_KEY
+ * const { data } = await vesta.dimensions.list();
+ */
+export class VestaClient {
+  readonly baseUrl: string;
+  /** The Score session and its uploads. */
+  readonly score: ScoreResource;
+  /** The Rank session, its uploads and leaderboard. */
+  readonly rank: RankResource;
+  /** Bench runs. */
+  readonly bench: BenchResource;
+  /** Evaluation dimensions. */
+  readonly dimensions: DimensionsResource;
+  /** Models. */
+  readonly models: ModelsResource;
+
+  constructor(options: VestaOptions, platform: Platform) {
+    const envName = options.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+    const apiKey = options.apiKey ?? platform.readEnv(envName);
+    if (!apiKey) throw new MissingApiKeyError(platform.hasEnv ? envName : undefined);
+    const baseUrl = options.baseUrl ?? platform.readEnv(DEFAULT_BASE_URL_ENV) ?? DEFAULT_BASE_URL;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const userFetch = options.fetch;
+    const fetchImpl: FetchLike = userFetch ? (input, init) => userFetch(input, init) : (input, init) => globalThis.fetch(input, init);
+    const http = new HttpClient({ apiKey, baseUrl, timeoutMs, maxRetries, fetch: fetchImpl, source: options.source ?? 'sdk', backoff: options.backoff });
+    this.baseUrl = http.baseUrl;
+    const deps = { http, platform, maxRetries, timeoutMs };
+    this.score = new ScoreResource(deps);
+    this.rank = new RankResource(deps);
+    this.bench = new BenchResource(http);
+    this.dimensions = new DimensionsResource(http);
+    this.models = new ModelsResource(http);
+    // The key must not show up when the client is logged or serialised.
+    Object.defineProperty(this, 'toJSON', { value: () => ({ baseUrl: this.baseUrl }), enumerable: false });
+  }
+}

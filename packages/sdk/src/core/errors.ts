@@ -1,0 +1,198 @@
+/**
+ * Error classes of the Vesta SDK. API errors mirror the server's stable error codes; the rest
+ * describe what went wrong on the client side (no key, no connection, timeout, abort).
+ */
+
+/** Error codes the API documents. Open-ended: the server may add codes in a later release. */
+export type KnownErrorCode =
+  | 'validation_failed'
+  | 'invalid_field'
+  | 'RANK_PROMPT_MISMATCH'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'idempotency_mismatch'
+  | 'internal_error'
+  | 'upstream_unavailable'
+  | 'invalid_video'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type';
+export type ErrorCode = KnownErrorCode | (string & {});
+
+/** Base class of every error the SDK throws; `code` is stable and safe to branch on. */
+export class VestaError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+export interface ApiErrorInit {
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  requestId: string | undefined;
+  headers: Headers;
+  method: string;
+  url: string;
+}
+
+/** The server answered with a non-2xx status. Subclasses exist for every documented code. */
+export class ApiError extends VestaError {
+  readonly status: number;
+  readonly detail: string;
+  readonly requestId: string | undefined;
+  readonly headers: Headers;
+  readonly method: string;
+  readonly url: string;
+  constructor(init: ApiErrorInit) {
+    super(init.code, `${init.status} ${init.code}: ${init.detail}${init.requestId ? ` (request ${init.requestId})` : ''}`);
+    this.status = init.status;
+    this.detail = init.detail;
+    this.requestId = init.requestId;
+    this.headers = init.headers;
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
+/** 400 `validation_failed`: the body shape is wrong. */
+export class ValidationFailedError extends ApiError {}
+/** 400 `invalid_field`: the body has a field the route does not accept. */
+export class InvalidFieldError extends ApiError {}
+/** 400 `RANK_PROMPT_MISMATCH`: a Rank upload passes a prompt different from the locked one. */
+export class RankPromptMismatchError extends ApiError {}
+/** 401 `unauthorized`: missing or invalid API key. */
+export class UnauthorizedError extends ApiError {}
+/** 403 `forbidden`: the resource is not the caller's. */
+export class ForbiddenError extends ApiError {}
+/** 404 `not_found`: resource missing or route unknown. */
+export class NotFoundError extends ApiError {}
+/** 409 `conflict`: a state precondition failed. */
+export class ConflictError extends ApiError {}
+/** 409 `idempotency_mismatch`: an Idempotency-Key was reused with a different body. */
+export class IdempotencyMismatchError extends ApiError {}
+/** 500 `internal_error`: server fault (retried automatically). */
+export class InternalError extends ApiError {}
+/** 503 `upstream_unavailable`: a dependency of the server is down (retried automatically). */
+export class UpstreamUnavailableError extends ApiError {}
+
+/** 400 `invalid_video`: the uploaded object is not a usable video (empty, wrong container, undecodable). */
+export class InvalidVideoError extends ApiError {}
+/** 405 `method_not_allowed`: the route exists, but not with this method. */
+export class MethodNotAllowedError extends ApiError {}
+/** 413 `payload_too_large`: a body or an uploaded clip is over its size limit. */
+export class PayloadTooLargeError extends ApiError {}
+/** 415 `unsupported_media_type`: the Content-Type is not accepted (an upload PUT takes exactly the declared type). */
+export class UnsupportedMediaTypeError extends ApiError {}
+
+const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
+  validation_failed: ValidationFailedError,
+  invalid_field: InvalidFieldError,
+  RANK_PROMPT_MISMATCH: RankPromptMismatchError,
+  unauthorized: UnauthorizedError,
+  forbidden: ForbiddenError,
+  not_found: NotFoundError,
+  conflict: ConflictError,
+  idempotency_mismatch: IdempotencyMismatchError,
+  internal_error: InternalError,
+  upstream_unavailable: UpstreamUnavailableError,
+  invalid_video: InvalidVideoError,
+  method_not_allowed: MethodNotAllowedError,
+  payload_too_large: PayloadTooLargeError,
+  unsupported_media_type: UnsupportedMediaTypeError,
+};
+
+/** Builds the error class that matches the server's `code` (generic {@link ApiError} otherwise). */
+export function apiErrorFor(init: ApiErrorInit): ApiError {
+  const Ctor = Object.prototype.hasOwnProperty.call(byCode, init.code) ? byCode[init.code as KnownErrorCode] : ApiError;
+  return new Ctor(init);
+}
+
+/** No API key was given and the named environment variable is unset or empty. */
+export class MissingApiKeyError extends VestaError {
+  readonly envVar: string | undefined;
+  constructor(envVar: string | undefined) {
+    super(
+      'missing_api_key',
+      envVar
+        ? `No API key: set the ${envVar} environment variable or pass { apiKey } to new Vesta().`
+        : 'No API key: pass { apiKey } to new Vesta() (environment variables are not read in a browser).',
+    );
+    this.envVar = envVar;
+  }
+}
+
+/** The server could not be reached (DNS, refused, reset), after every retry. */
+export class ApiConnectionError extends VestaError {
+  readonly url: string;
+  readonly attempts: number;
+  constructor(url: string, attempts: number, cause: unknown) {
+    super('connection_failed', `Could not reach ${url} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${describeCause(cause)}`, { cause });
+    this.url = url;
+    this.attempts = attempts;
+  }
+}
+
+/** A request (headers and body) did not complete within its timeout, after every retry. */
+export class ApiTimeoutError extends VestaError {
+  readonly url: string;
+  readonly timeoutMs: number;
+  constructor(url: string, timeoutMs: number, attempts: number) {
+    super('timeout', `Request to ${url} timed out after ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'}).`);
+    this.url = url;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class RequestAbortedError extends VestaError {
+  constructor(reason?: unknown) {
+    super('aborted', 'The request was aborted.', { cause: reason });
+  }
+}
+
+/** The upload source (path, Blob, stream) cannot be read. */
+export class UploadSourceError extends VestaError {
+  constructor(message: string, cause?: unknown) {
+    super('file_unreadable', message, { cause });
+  }
+}
+
+/** `wait` was requested and the clip ended in the `failed` state. */
+export class ScoringFailedError extends VestaError {
+  readonly videoId: string;
+  readonly video: unknown;
+  constructor(videoId: string, video: unknown, reason: string | undefined) {
+    super('scoring_failed', `Scoring of video ${videoId} failed${reason ? `: ${reason}` : '.'}`);
+    this.videoId = videoId;
+    this.video = video;
+  }
+}
+
+/** `wait` was requested and the clip was not scored before the deadline. */
+export class WaitTimeoutError extends VestaError {
+  readonly videoId: string;
+  readonly lastState: string | undefined;
+  constructor(videoId: string, timeoutMs: number, lastState: string | undefined) {
+    super('wait_timeout', `Video ${videoId} was not scored within ${timeoutMs} ms (last state: ${lastState ?? 'unknown'}).`);
+    this.videoId = videoId;
+    this.lastState = lastState;
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = (cause as Error & { cause?: unknown }).cause;
+    if (inner instanceof Error) {
+      const code = (inner as Error & { code?: unknown }).code;
+      return typeof code === 'string' ? `${code} ${inner.message}`.trim() : inner.message;
+    }
+    return cause.message;
+  }
+  return String(cause);
+}

@@ -1,0 +1,179 @@
+/**
+ * The request core: one place that adds headers, applies the timeout (which covers reading the
+ * body), retries with backoff, reuses one Idempotency-Key across a call's retries, and turns
+ * error responses into typed errors.
+ */
+import { backoffDelay, defaultBackoff, parseRetryAfter, type BackoffPolicy } from './backoff.js';
+import { linkedController, sleep, throwIfAborted } from './abort.js';
+import { ApiConnectionError, ApiTimeoutError, RequestAbortedError, apiErrorFor, type ApiError } from './errors.js';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Per-call options accepted by every SDK method. */
+export interface RequestOptions {
+  /** Aborts the call, including any wait between retries. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout in ms, covering headers and body. Defaults to the client's `timeoutMs`. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Defaults to the client's `maxRetries`. */
+  maxRetries?: number;
+  /** Idempotency-Key for a POST; generated (UUID v4) when absent and reused across retries. */
+  idempotencyKey?: string;
+}
+
+export interface HttpConfig {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+  maxRetries: number;
+  fetch: FetchLike;
+  source: string;
+  backoff?: BackoffPolicy;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** How the successful body is read. */
+  responseType?: 'json' | 'text';
+}
+
+/**
+ * Responses that are retried (besides connection errors and timeouts): 408, 429, 5xx, and a 409
+ * that carries `Retry-After` (the server's answer to a duplicate request still in progress).
+ */
+export function isRetryable(status: number, headers: Headers): boolean {
+  return status === 408 || status === 429 || status >= 500 || (status === 409 && headers.has('retry-after'));
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly config: HttpConfig;
+
+  constructor(config: HttpConfig) {
+    this.config = config;
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** The fetch implementation, called unbound (some runtimes reject a rebound `this`). */
+  get fetch(): FetchLike {
+    return this.config.fetch;
+  }
+
+  url(path: string, query?: HttpRequest['query']): string {
+    let url = `${this.baseUrl}${path}`;
+    if (query) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+      const qs = params.toString();
+      if (qs) url += `?${qs}`;
+    }
+    return url;
+  }
+
+  async json<T>(req: HttpRequest, opts: RequestOptions = {}): Promise<T> {
+    const text = await this.send({ ...req, responseType: 'json' }, opts);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  async text(req: HttpRequest, opts: RequestOptions = {}): Promise<string> {
+    return this.send({ ...req, responseType: 'text' }, opts);
+  }
+
+  private async send(req: HttpRequest, opts: RequestOptions): Promise<string> {
+    const url = this.url(req.path, req.query);
+    const timeoutMs = opts.timeoutMs ?? this.config.timeoutMs;
+    const maxRetries = Math.max(0, opts.maxRetries ?? this.config.maxRetries);
+    const backoff = this.config.backoff ?? defaultBackoff;
+    const headers: Record<string, string> = {
+      'X-API-Key': this.config.apiKey,
+      Accept: req.responseType === 'text' ? 'text/csv, text/plain, application/json' : 'application/json',
+      'X-Service-Source': this.config.source,
+    };
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(req.body);
+    }
+    if (req.method === 'POST') headers['Idempotency-Key'] = opts.idempotencyKey ?? globalThis.crypto.randomUUID();
+
+    for (let attempt = 0; ; attempt++) {
+      throwIfAborted(opts.signal);
+      const { controller, dispose } = linkedController(opts.signal);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+      let response: Response;
+      let text: string;
+      try {
+        response = await this.config.fetch(url, { method: req.method, headers, body, signal: controller.signal });
+        text = await response.text();
+      } catch (err) {
+        if (opts.signal?.aborted) throw new RequestAbortedError(opts.signal.reason);
+        const failure = timedOut ? new ApiTimeoutError(url, timeoutMs, attempt + 1) : new ApiConnectionError(url, attempt + 1, err);
+        if (attempt >= maxRetries) throw failure;
+        await sleep(backoffDelay(attempt, backoff), opts.signal);
+        continue;
+      } finally {
+        clearTimeout(timer);
+        dispose();
+      }
+      if (response.ok) return text;
+      const error = toApiError(response, text, req.method, url);
+      if (!isRetryable(response.status, response.headers) || attempt >= maxRetries) throw error;
+      const hinted = parseRetryAfter(response.headers.get('retry-after'));
+      await sleep(hinted ?? backoffDelay(attempt, backoff), opts.signal);
+    }
+  }
+}
+
+/** Reads the `{ code, detail, requestId }` body (falling back to the status) into a typed error. */
+export function toApiError(response: Response, text: string, method: string, url: string): ApiError {
+  let code: string | undefined;
+  let detail: string | undefined;
+  let requestId: string | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object') {
+      const rec = parsed as Record<string, unknown>;
+      if (typeof rec.code === 'string') code = rec.code;
+      if (typeof rec.detail === 'string') detail = rec.detail;
+      else if (typeof rec.message === 'string') detail = rec.message;
+      if (typeof rec.requestId === 'string') requestId = rec.requestId;
+    }
+  } catch {
+    // Not JSON (a proxy's HTML page, say): the status and a short excerpt still say what happened.
+  }
+  return apiErrorFor({
+    status: response.status,
+    code: code ?? fallbackCode(response.status),
+    detail: detail ?? (text.trim().slice(0, 200) || response.statusText || `HTTP ${response.status}`),
+    requestId: requestId ?? response.headers.get('x-request-id') ?? undefined,
+    headers: response.headers,
+    method,
+    url,
+  });
+}
+
+function fallbackCode(status: number): string {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 500:
+      return 'internal_error';
+    case 503:
+      return 'upstream_unavailable';
+    default:
+      return status >= 500 ? 'internal_error' : 'http_error';
+  }
+}
