@@ -104,7 +104,7 @@ describe('SDK transport', () => {
 
   it('honours Retry-After on 429', async () => {
     const { baseUrl, seen } = await serve((_req, res, _b, n) =>
-      n === 1 ? json(res, 429, { code: 'rate_limited', detail: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { data: [] }),
+      n === 1 ? json(res, 429, { code: 'rate_limited', detail: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { items: [] }),
     );
     const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast });
     await vesta.models.list();
@@ -154,7 +154,7 @@ describe('SDK transport', () => {
       const url = new URL(req.url!, 'http://x');
       const page = Number(url.searchParams.get('page'));
       const limit = Number(url.searchParams.get('limit'));
-      json(res, 200, { data: runs.slice((page - 1) * limit, page * limit), page, limit, total: runs.length });
+      json(res, 200, { items: runs.slice((page - 1) * limit, page * limit), page, limit, total: runs.length, hasMore: page * limit < runs.length });
     });
     const vesta = new Vesta({ apiKey: 'k', baseUrl });
     const ids: string[] = [];

@@ -8,12 +8,14 @@ export interface PageParams {
   limit?: number;
 }
 
-/** One page of a listing, as the server returned it. */
+/** One page of a listing, as the server returns it. */
 export interface Page<T> {
-  data: T[];
+  items: T[];
   page: number;
   limit: number;
+  /** Items in the whole list. */
   total: number;
+  /** True when a later page has items. */
   hasMore: boolean;
 }
 
@@ -29,8 +31,8 @@ export async function* iterateItems<T>(
   let page = params.page ?? 1;
   for (;;) {
     const result = await fetchPage({ ...params, page }, opts);
-    for (const item of result.data) yield item;
-    if (!result.hasMore || result.data.length === 0) return;
+    for (const item of result.items) yield item;
+    if (!result.hasMore || result.items.length === 0) return;
     page = result.page + 1;
   }
 }

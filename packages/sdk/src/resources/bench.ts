@@ -1,13 +1,16 @@
 /** Bench runs: evaluate a model on named dimensions, then read videos, CSV scorecard and logs. */
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { iterateItems, type Page, type PageParams } from '../core/pagination.js';
-import type { BenchCreateParams, BenchLogs, BenchRun, BenchRunPage, BenchVideos } from '../types.js';
+import type { BenchCreateParams, BenchLogLine, BenchRun, BenchVideo } from '../types.js';
+
+const runPath = (id: string): string => `/api/v1/bench/${encodeURIComponent(id)}`;
 
 export class BenchResource {
   constructor(private readonly http: HttpClient) {}
 
   /**
-   * Creates a Bench run. Runners then generate the clips and the service scores them.
+   * Creates a Bench run; runners then generate the clips and the service scores them.
+   * `runnerId` is optional: without it any runner serving the model may take the run.
    * @example
    * const run = await vesta.bench.create({ name: 'nightly', modelId: 'my-model', dimensions: ['subject_consistency'], runnerId: 'gpu-1' });
    */
@@ -17,14 +20,17 @@ export class BenchResource {
     return this.http.json<BenchRun>({ method: 'POST', path: '/api/v1/bench', body }, opts);
   }
 
-  /** One page of the caller's Bench runs, newest first. */
-  async listPage(params: PageParams = {}, opts?: RequestOptions): Promise<Page<BenchRun>> {
-    const raw = await this.http.json<BenchRunPage>({ method: 'GET', path: '/api/v1/bench', query: { page: params.page, limit: params.limit } }, opts);
-    return toPage(raw);
+  /**
+   * One page of the caller's Bench runs, newest first (`limit` defaults to 20, at most 100).
+   * @example
+   * const { items, hasMore } = await vesta.bench.listPage({ page: 1, limit: 50 });
+   */
+  listPage(params: PageParams = {}, opts?: RequestOptions): Promise<Page<BenchRun>> {
+    return this.http.json<Page<BenchRun>>({ method: 'GET', path: '/api/v1/bench', query: { page: params.page, limit: params.limit } }, opts);
   }
 
   /**
-   * Every Bench run, fetched page by page as the loop consumes them.
+   * Every Bench run, newest first, fetched page by page as the loop consumes them.
    * @example
    * for await (const run of vesta.bench.list()) console.log(run.id, run.status);
    */
@@ -32,37 +38,67 @@ export class BenchResource {
     return iterateItems((p, o) => this.listPage(p, o), params, opts);
   }
 
-  /** A Bench run, including its `status`. */
+  /**
+   * A Bench run, including its `status` and progress.
+   * @example
+   * const run = await vesta.bench.get('bench_123');
+   */
   get(id: string, opts?: RequestOptions): Promise<BenchRun> {
-    return this.http.json<BenchRun>({ method: 'GET', path: `/api/v1/bench/${encodeURIComponent(id)}` }, opts);
+    return this.http.json<BenchRun>({ method: 'GET', path: runPath(id) }, opts);
   }
 
-  /** Cancels a run that has not finished (409 `conflict` when it has). */
+  /**
+   * Cancels a run that is still queued, generating or evaluating (409 `conflict` otherwise).
+   * @example
+   * await vesta.bench.cancel('bench_123');
+   */
   cancel(id: string, opts?: RequestOptions): Promise<BenchRun> {
-    return this.http.json<BenchRun>({ method: 'POST', path: `/api/v1/bench/${encodeURIComponent(id)}/cancel` }, opts);
+    return this.http.json<BenchRun>({ method: 'POST', path: `${runPath(id)}/cancel` }, opts);
   }
 
-  /** Deletes a finished run (cancel an active one first). */
+  /**
+   * Deletes a finished run with its clips, scores and logs (cancel an active one first).
+   * @example
+   * await vesta.bench.delete('bench_123');
+   */
   async delete(id: string, opts?: RequestOptions): Promise<void> {
-    await this.http.text({ method: 'DELETE', path: `/api/v1/bench/${encodeURIComponent(id)}` }, opts);
+    await this.http.text({ method: 'DELETE', path: runPath(id) }, opts);
   }
 
-  /** Individual video results of a run. */
-  videos(id: string, opts?: RequestOptions): Promise<BenchVideos> {
-    return this.http.json<BenchVideos>({ method: 'GET', path: `/api/v1/bench/${encodeURIComponent(id)}/videos` }, opts);
+  /**
+   * One page of a run's clips with their per-dimension results, in task order.
+   * @example
+   * const { items } = await vesta.bench.videos('bench_123', { limit: 100 });
+   */
+  videos(id: string, params: PageParams = {}, opts?: RequestOptions): Promise<Page<BenchVideo>> {
+    return this.http.json<Page<BenchVideo>>({ method: 'GET', path: `${runPath(id)}/videos`, query: { page: params.page, limit: params.limit } }, opts);
   }
 
-  /** The scorecard as CSV text. */
+  /** Every clip of a run, page by page. */
+  allVideos(id: string, params: PageParams = {}, opts: RequestOptions = {}): AsyncGenerator<BenchVideo, void, undefined> {
+    return iterateItems((p, o) => this.videos(id, p, o), params, opts);
+  }
+
+  /**
+   * The scorecard as CSV text (one row per dimension, then Quality, Semantic and Total).
+   * @example
+   * await fs.writeFile('scorecard.csv', await vesta.bench.csv('bench_123'));
+   */
   csv(id: string, opts?: RequestOptions): Promise<string> {
-    return this.http.text({ method: 'GET', path: `/api/v1/bench/${encodeURIComponent(id)}/csv` }, opts);
+    return this.http.text({ method: 'GET', path: `${runPath(id)}/csv` }, opts);
   }
 
-  /** The run's log lines. */
-  logs(id: string, opts?: RequestOptions): Promise<BenchLogs> {
-    return this.http.json<BenchLogs>({ method: 'GET', path: `/api/v1/bench/${encodeURIComponent(id)}/logs` }, opts);
+  /**
+   * One page of a run's log lines, oldest first (`limit` defaults to 100, at most 1000).
+   * @example
+   * const { items } = await vesta.bench.logs('bench_123');
+   */
+  logs(id: string, params: PageParams = {}, opts?: RequestOptions): Promise<Page<BenchLogLine>> {
+    return this.http.json<Page<BenchLogLine>>({ method: 'GET', path: `${runPath(id)}/logs`, query: { page: params.page, limit: params.limit } }, opts);
   }
-}
 
-function toPage(raw: BenchRunPage): Page<BenchRun> {
-  return { data: raw.data, page: raw.page, limit: raw.limit, total: raw.total, hasMore: raw.page * raw.limit < raw.total };
+  /** Every log line of a run, page by page. */
+  allLogs(id: string, params: PageParams = {}, opts: RequestOptions = {}): AsyncGenerator<BenchLogLine, void, undefined> {
+    return iterateItems((p, o) => this.logs(id, p, o), params, opts);
+  }
 }

@@ -12,7 +12,7 @@ export interface SessionDeps {
   timeoutMs: number;
 }
 
-abstract class SessionResource<TSession extends ScoreSession> {
+abstract class SessionResource<TSession extends ScoreSession | RankSession> {
   protected abstract readonly kind: 'score' | 'rank';
   constructor(protected readonly deps: SessionDeps) {}
 

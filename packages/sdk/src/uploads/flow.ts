@@ -67,8 +67,8 @@ export async function runUpload(deps: UploadDeps, input: UploadInput, opts: Uplo
   if (opts.auxiliary !== undefined) body.auxiliary = opts.auxiliary;
   const ticket = await deps.requestUploadUrl(runId, body, signal);
   const url = new URL(ticket.uploadUrl, `${deps.http.baseUrl}/`).toString();
-  const headers: Record<string, string> = { 'Content-Type': upload.contentType, ...(ticket.headers ?? {}) };
-  const expiresAt = ticket.expiresAt ? Date.parse(ticket.expiresAt) : Number.POSITIVE_INFINITY;
+  const headers: Record<string, string> = { ...ticket.headers, 'Content-Type': ticket.headers['Content-Type'] || upload.contentType };
+  const expiresAt = Date.parse(ticket.expiresAt);
 
   for (let attempt = 0; ; attempt++) {
     throwIfAborted(signal);
@@ -76,7 +76,7 @@ export async function runUpload(deps: UploadDeps, input: UploadInput, opts: Uplo
       await deps.platform.put({
         fetch: deps.http.fetch,
         url,
-        method: ticket.method ?? 'PUT',
+        method: ticket.method,
         headers,
         upload,
         onBytes: (loaded) => opts.onProgress?.({ phase: 'upload', loaded, total: upload.size }),

@@ -1,0 +1,27 @@
+/** Helpers shared by the client commands. */
+import { InvalidArgumentError, type Command } from 'commander';
+
+/** Adds `--json` and an Examples block to a leaf command. */
+export function leaf(cmd: Command, examples: string[]): Command {
+  cmd.option('--json', 'print a stable JSON document on stdout (errors as JSON on stderr)');
+  cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  return cmd;
+}
+
+/** A commander argument parser for positive integers. */
+export function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return Number(value);
+}
+
+/** A commander argument parser for seconds (positive, may be fractional). */
+export function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number of seconds');
+  return n;
+}
+
+/** Comma- or space-separated list, accumulated over repeated flags. */
+export function list(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(/[,\s]+/).filter(Boolean)];
+}

@@ -1,0 +1,178 @@
+/**
+ * What every client command shares: the global options, the SDK client, output in `--json` or
+ * human form, and one mapping from errors to exit codes.
+ */
+import type { Command } from 'commander';
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiTimeoutError,
+  DEFAULT_BASE_URL,
+  MissingApiKeyError,
+  RequestAbortedError,
+  UploadSourceError,
+  Vesta,
+  VestaError,
+  type FetchLike,
+} from '@vesta/sdk';
+import { colorEnabled, makeStyle, type Style } from './output/style.js';
+import type { ProgressStream } from './output/progress.js';
+
+/** Exit codes, documented in docs/cli.md. */
+export const EXIT = {
+  /** The command did what it was asked. */
+  ok: 0,
+  /** The service (or the network to it) answered with an error, or scoring failed. */
+  failure: 1,
+  /** The command line or the local setup is wrong: bad flags, no API key, unreadable file. */
+  usage: 2,
+  /** Interrupted with Ctrl-C (SIGINT); in-flight requests were aborted. */
+  interrupted: 130,
+} as const;
+
+/** The process around the CLI, passed in so that tests and embedders can supply their own. */
+export interface CliIo {
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+  env: Record<string, string | undefined>;
+  /**
+   * A signal aborted on Ctrl-C (SIGINT). Called only by commands that can be interrupted cleanly,
+   * so that the handler is installed only for them (`serve` keeps its own shutdown handling).
+   */
+  interruptSignal(): AbortSignal;
+  /** A fetch implementation for the SDK (defaults to the global one). */
+  fetch?: FetchLike;
+}
+
+/** A usage error found by the CLI itself (beyond what commander checks). */
+export class UsageError extends VestaError {
+  constructor(code: string, message: string) {
+    super(code, message);
+  }
+}
+
+export interface GlobalOptions {
+  baseUrl: string;
+  apiKeyEnv: string;
+  json: boolean;
+}
+
+/** The JSON written to stderr for every error under `--json`. */
+export interface JsonError {
+  error: { code: string; detail: string; status?: number; requestId?: string; [key: string]: unknown };
+}
+
+export class CliContext {
+  exitCode: number = EXIT.ok;
+  private interrupt: AbortSignal | undefined;
+  readonly errStyle: Style;
+  readonly outStyle: Style;
+
+  constructor(readonly io: CliIo) {
+    this.outStyle = makeStyle(colorEnabled(io.stdout, io.env));
+    this.errStyle = makeStyle(colorEnabled(io.stderr, io.env));
+  }
+
+  /** Aborted on Ctrl-C; every request, upload and wait of a client command observes it. */
+  get signal(): AbortSignal {
+    this.interrupt ??= this.io.interruptSignal();
+    return this.interrupt;
+  }
+
+  globals(cmd: Command): GlobalOptions {
+    const o = cmd.optsWithGlobals<{ baseUrl?: string; apiKeyEnv?: string; json?: boolean }>();
+    return {
+      baseUrl: o.baseUrl ?? this.io.env.VESTA_BASE_URL ?? DEFAULT_BASE_URL,
+      apiKeyEnv: o.apiKeyEnv ?? 'VESTA_API_KEY',
+      json: o.json === true,
+    };
+  }
+
+  /** An SDK client for the global options; the key is read from the named variable. */
+  client(cmd: Command): Vesta {
+    const g = this.globals(cmd);
+    const apiKey = this.io.env[g.apiKeyEnv];
+    if (!apiKey) {
+      throw new UsageError(
+        'missing_api_key',
+        `No API key: the ${g.apiKeyEnv} environment variable is not set. Create a key in the dashboard (${g.baseUrl.replace(/\/+$/, '')}/dashboard/api-keys), then export ${g.apiKeyEnv}=<key>${g.apiKeyEnv === 'VESTA_API_KEY' ? ' (or name another variable with --api-key-env)' : ''}.`,
+      );
+    }
+    return new Vesta({ apiKey, baseUrl: g.baseUrl, source: 'cli', fetch: this.io.fetch });
+  }
+
+  /** Writes the result: `json` as one JSON document under `--json`, else the human text. */
+  print(cmd: Command, json: unknown, human: (style: Style) => string): void {
+    if (this.globals(cmd).json) this.io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    else {
+      const text = human(this.outStyle);
+      if (text) this.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    }
+  }
+
+  /** Human-only notes (progress, hints) go to stderr so that stdout stays parseable. */
+  note(cmd: Command, text: string): void {
+    if (!this.globals(cmd).json) this.io.stderr.write(`${text}\n`);
+  }
+
+  /** Reports an error on stderr (JSON under `--json`) and records the exit code. */
+  fail(cmd: Command | undefined, err: unknown): void {
+    const json = cmd ? this.globals(cmd).json : false;
+    const { code, body, exitCode } = describeError(err, this.interrupt);
+    this.exitCode = exitCode;
+    if (json) {
+      this.io.stderr.write(`${JSON.stringify(body)}\n`);
+      return;
+    }
+    const s = this.errStyle;
+    const extra: string[] = [];
+    if (body.error.status !== undefined) extra.push(`HTTP ${body.error.status}`);
+    if (body.error.requestId) extra.push(`request ${body.error.requestId}`);
+    const suffix = extra.length ? s.dim(` (${extra.join(', ')})`) : '';
+    this.io.stderr.write(`${s.red('error')} ${s.bold(code)}: ${body.error.detail}${suffix}\n`);
+  }
+}
+
+/** Maps any thrown value to its code, JSON body and exit code. */
+export function describeError(err: unknown, signal: AbortSignal | undefined): { code: string; body: JsonError; exitCode: number } {
+  if (err instanceof RequestAbortedError || (signal?.aborted === true && err instanceof Error && err.name === 'AbortError')) {
+    return { code: 'interrupted', body: { error: { code: 'interrupted', detail: 'Interrupted; the request was aborted.' } }, exitCode: EXIT.interrupted };
+  }
+  if (err instanceof ApiError) {
+    return {
+      code: err.code,
+      body: { error: { code: err.code, detail: err.detail, status: err.status, ...(err.requestId ? { requestId: err.requestId } : {}) } },
+      exitCode: EXIT.failure,
+    };
+  }
+  if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) {
+    return { code: err.code, body: { error: { code: err.code, detail: err.message, url: err.url } }, exitCode: EXIT.failure };
+  }
+  if (err instanceof MissingApiKeyError || err instanceof UploadSourceError || err instanceof UsageError) {
+    return { code: err.code, body: { error: { code: err.code, detail: err.message } }, exitCode: EXIT.usage };
+  }
+  if (err instanceof VestaError) {
+    return { code: err.code, body: { error: { code: err.code, detail: err.message } }, exitCode: EXIT.failure };
+  }
+  const detail = err instanceof Error ? err.message : String(err);
+  return { code: 'cli_error', body: { error: { code: 'cli_error', detail } }, exitCode: EXIT.failure };
+}
+
+/**
+ * Wraps a command action: errors are reported (JSON or human) and turned into the exit code.
+ * Commander passes the command object last.
+ */
+export function action<A extends unknown[]>(
+  ctx: CliContext,
+  run: (cmd: Command, ...args: A) => Promise<void>,
+): (...args: [...A, Record<string, unknown>, Command]) => Promise<void> {
+  return async (...all) => {
+    const cmd = all[all.length - 1] as Command;
+    const args = all.slice(0, -2) as unknown as A;
+    try {
+      await run(cmd, ...args);
+    } catch (err) {
+      ctx.fail(cmd, err);
+    }
+  };
+}

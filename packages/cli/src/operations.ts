@@ -1,0 +1,37 @@
+/**
+ * The one table that keeps the REST API, the SDK and the CLI in step: every operationId of
+ * openapi/openapi.json maps to the SDK method and the CLI command that perform it. A test reads
+ * the OpenAPI document and fails when an operation is missing here, or when a named SDK method or
+ * CLI command does not exist. (`bench.runWithPipeline`, an in-process SDK helper of the next
+ * release, has no REST operation and no CLI command.)
+ */
+export interface OperationMapping {
+  /** Dotted path of the SDK method on a `Vesta` instance. */
+  sdk: string;
+  /** The CLI command (words after `vesta`). */
+  cli: string;
+}
+
+export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
+  getScoreSession: { sdk: 'score.getOrCreate', cli: 'score get' },
+  resetScoreSession: { sdk: 'score.reset', cli: 'score reset' },
+  createScoreUploadUrl: { sdk: 'score.createUploadUrl', cli: 'score upload' },
+  confirmScoreUpload: { sdk: 'score.confirmUpload', cli: 'score upload' },
+  getRankSession: { sdk: 'rank.getOrCreate', cli: 'rank get' },
+  resetRankSession: { sdk: 'rank.reset', cli: 'rank reset' },
+  createRankUploadUrl: { sdk: 'rank.createUploadUrl', cli: 'rank upload' },
+  confirmRankUpload: { sdk: 'rank.confirmUpload', cli: 'rank upload' },
+  getRankLeaderboard: { sdk: 'rank.getRanked', cli: 'rank current' },
+  /** The PUT to the minted upload URL: step 2 of `score.upload` / `rank.upload`. */
+  putUpload: { sdk: 'score.upload', cli: 'score upload' },
+  createBenchRun: { sdk: 'bench.create', cli: 'bench create' },
+  listBenchRuns: { sdk: 'bench.list', cli: 'bench list' },
+  getBenchRun: { sdk: 'bench.get', cli: 'bench get' },
+  cancelBenchRun: { sdk: 'bench.cancel', cli: 'bench cancel' },
+  deleteBenchRun: { sdk: 'bench.delete', cli: 'bench delete' },
+  listBenchVideos: { sdk: 'bench.videos', cli: 'bench videos' },
+  getBenchCsv: { sdk: 'bench.csv', cli: 'bench csv' },
+  getBenchLogs: { sdk: 'bench.logs', cli: 'bench logs' },
+  listDimensions: { sdk: 'dimensions.list', cli: 'dimensions list' },
+  listModels: { sdk: 'models.list', cli: 'models list' },
+};

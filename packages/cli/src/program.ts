@@ -1,0 +1,79 @@
+/** Builds the `vesta` command tree and runs it with a given process environment. */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { CliContext, EXIT, type CliIo } from './context.js';
+import { registerApiKeyCommands } from './commands/api-keys.js';
+import { registerBenchCommands } from './commands/bench.js';
+import { registerDiscoveryCommands } from './commands/discovery.js';
+import { registerRankCommands, registerScoreCommands } from './commands/sessions.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+const ROOT_HELP = `
+Environment:
+  VESTA_API_KEY    the API key (another variable: --api-key-env NAME); never printed
+  VESTA_BASE_URL   the service address (default http://localhost:8080)
+  NO_COLOR         set to disable colours (they are off when output is not a terminal)
+
+Exit codes:
+  0    success
+  1    the service answered with an error, could not be reached, or scoring failed
+  2    usage: bad arguments, no API key, unreadable file
+  130  interrupted (Ctrl-C); in-flight uploads and waits are aborted
+
+Examples:
+  $ export VESTA_API_KEY=vk_...
+  $ vesta dimensions list
+  $ vesta score upload clip.mp4 --prompt "a cat surfing a wave" --wait
+  $ vesta rank upload a.mp4 --prompt "a red car at night" && vesta rank upload b.mp4 --wait
+  $ vesta rank current --json
+  $ vesta bench create --name nightly --dimensions subject_consistency,aesthetic_quality --model-id my-model --runner-id gpu-1
+  $ vesta bench csv bench_123 -o scorecard.csv
+`;
+
+/**
+ * The command tree, bound to `ctx`. Error and help output go through `ctx.io`; commander never
+ * exits the process (exitOverride), so `runCli` decides the exit code.
+ */
+export function buildProgram(ctx: CliContext, argv: readonly string[] = []): Command {
+  const json = argv.includes('--json');
+  const program = new Command('vesta');
+  program
+    .description('Vesta: score, rank and benchmark text-to-video clips (client of the Vesta API)')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--base-url <url>', 'service address (env VESTA_BASE_URL, default http://localhost:8080)')
+    .option('--api-key-env <name>', 'environment variable that holds the API key (default VESTA_API_KEY)')
+    .exitOverride()
+    .configureHelp({ showGlobalOptions: true })
+    .configureOutput({
+      writeOut: (s) => void ctx.io.stdout.write(s),
+      writeErr: (s) => void ctx.io.stderr.write(s),
+      outputError: (s, write) =>
+        write(json ? `${JSON.stringify({ error: { code: 'usage', detail: s.replace(/^error: /, '').trim() } })}\n` : s),
+    })
+    .showSuggestionAfterError()
+    .addHelpText('after', ROOT_HELP);
+
+  registerScoreCommands(program, ctx);
+  registerRankCommands(program, ctx);
+  registerBenchCommands(program, ctx);
+  registerDiscoveryCommands(program, ctx);
+  registerApiKeyCommands(program, ctx);
+  return program;
+}
+
+/** Runs the CLI and resolves with its exit code (see docs/cli.md). */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const ctx = new CliContext(io);
+  const program = buildProgram(ctx, argv);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    throw err;
+  }
+  return ctx.exitCode;
+}
