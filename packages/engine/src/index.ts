@@ -6,3 +6,8 @@ export { normalise, computeLeaderboard, computeLeaderboardPresent, QUALITY_WEIGH
 export type { Leaderboard, PartialLeaderboard } from './leaderboard.js';
 export { METHODS, getMethod } from './dimensions/index.js';
 export { roundHalfEven } from './dimensions/common.js';
+export { createEngine } from './engine.js';
+export type { CreateEngineOptions } from './engine.js';
+export type { MethodCatalog, CatalogOptions } from './workers/catalog-types.js';
+export { DEFAULT_LIMITS, resolveLimits } from './decode/limits.js';
+export { uniformIndices, sampleIndices } from './decode/sampling.js';

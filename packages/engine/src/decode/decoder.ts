@@ -1,0 +1,50 @@
+/** The decoder used by the engine: shipped FFmpeg binaries, limits, and the decodable-codec list. */
+import type { EngineLimits, FrameSampling } from '../contract.js';
+import { listDecodableCodecs } from './codecs.js';
+import { streamFrames } from './frame-stream.js';
+import type { FrameGroup, FrameOutput } from './frame-stream.js';
+import { probeVideo } from './probe.js';
+import type { ProbedVideo } from './probe.js';
+
+export interface DecoderOptions {
+  ffmpegPath: string;
+  ffprobePath: string;
+  limits: EngineLimits;
+}
+
+export interface Decoder {
+  readonly limits: EngineLimits;
+  probe(path: string, signal?: AbortSignal): Promise<ProbedVideo>;
+  frames(path: string, probe: ProbedVideo, sampling: FrameSampling, outputs: FrameOutput[], signal?: AbortSignal): AsyncGenerator<FrameGroup>;
+}
+
+export function createDecoder(options: DecoderOptions): Decoder {
+  let codecs: Promise<Set<string>> | null = null;
+  const decodable = (signal?: AbortSignal): Promise<Set<string>> => {
+    codecs ??= listDecodableCodecs(options.ffmpegPath, signal).catch((err: unknown) => {
+      codecs = null;
+      throw err;
+    });
+    return codecs;
+  };
+  return {
+    limits: options.limits,
+    async probe(path, signal) {
+      return probeVideo(path, {
+        ffprobePath: options.ffprobePath,
+        limits: options.limits,
+        decodableCodecs: await decodable(signal),
+        signal,
+      });
+    },
+    frames(path, probe, sampling, outputs, signal) {
+      return streamFrames(path, probe, {
+        ffmpegPath: options.ffmpegPath,
+        sampling,
+        outputs,
+        signal,
+        maxFrames: options.limits.maxFrames,
+      });
+    },
+  };
+}

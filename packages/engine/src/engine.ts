@@ -1,0 +1,73 @@
+/**
+ * The engine's composition root: `createEngine(options)` wires the decoder (FFmpeg shipped
+ * through npm), a worker-thread pool and the method catalog. No module-level state: every engine
+ * owns its workers; `close()` stops them.
+ */
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import type { Engine, EngineOptions, EvaluateOptions, EvaluationResult, VideoProbe } from './contract.js';
+import * as defaultCatalog from './catalog.js';
+import { defaultFfmpegPath, defaultFfprobePath } from './decode/binaries.js';
+import { createDecoder } from './decode/decoder.js';
+import { resolveLimits } from './decode/limits.js';
+import { toVideoProbe } from './decode/probe.js';
+import { evaluateClip } from './pipeline/evaluate.js';
+import type { CatalogOptions, MethodCatalog } from './workers/catalog-types.js';
+import { WorkerPool } from './workers/pool.js';
+
+export interface CreateEngineOptions extends EngineOptions {
+  /** Whether a model is installed; forwarded to the dimension registry (default: none is). */
+  modelAvailable?: (modelId: string) => boolean;
+  /**
+   * Replace the method catalog (default: this build's registry and methods). `module` is the URL
+   * workers import; `exports` is the same module loaded in the calling thread.
+   */
+  catalog?: { module: string | URL; exports: MethodCatalog };
+}
+
+/** True when this file runs from TypeScript source (tests, tsx); then workers load `.ts` via tsx. */
+function sourceExtension(): 'ts' | 'js' {
+  return import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+}
+
+/** tsx's ESM register API (only needed, and only resolved, when running from source). */
+function tsxApiUrl(): string {
+  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+  return pathToFileURL(cjs.replace(/index\.cjs$/, 'index.mjs')).href;
+}
+
+export function createEngine(options: CreateEngineOptions = {}): Engine {
+  const limits = resolveLimits(options.limits);
+  const decoder = createDecoder({
+    ffmpegPath: options.ffmpegPath ?? defaultFfmpegPath(),
+    ffprobePath: options.ffprobePath ?? defaultFfprobePath(),
+    limits,
+  });
+  const ext = sourceExtension();
+  const threads = options.threads ?? Math.min(2, availableParallelism());
+  if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError('threads must be an integer >= 1');
+  const pool = new WorkerPool({
+    size: threads,
+    script: new URL(`./workers/evaluation-worker.${ext}`, import.meta.url),
+    ...(ext === 'ts' ? { tsxApi: tsxApiUrl() } : {}),
+  });
+  const catalog: MethodCatalog = options.catalog?.exports ?? defaultCatalog;
+  const catalogUrl = String(options.catalog?.module ?? new URL(`./catalog.${ext}`, import.meta.url));
+  const catalogOptions: CatalogOptions = options.modelAvailable ? { modelAvailable: options.modelAvailable } : {};
+
+  return {
+    async probe(path: string, signal?: AbortSignal): Promise<VideoProbe> {
+      return toVideoProbe(await decoder.probe(path, signal));
+    },
+    evaluate(path: string, evaluateOptions: EvaluateOptions): Promise<EvaluationResult> {
+      return evaluateClip({ decoder, pool, catalog, catalogUrl, catalogOptions }, path, evaluateOptions);
+    },
+    dimensions() {
+      return catalog.listDimensions(catalogOptions);
+    },
+    close(): Promise<void> {
+      return pool.close();
+    },
+  };
+}

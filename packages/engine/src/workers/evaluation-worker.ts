@@ -1,0 +1,147 @@
+/**
+ * Worker thread: runs dimension methods (pure pixel code) on frames the main thread decodes.
+ * Frames arrive transferred (no copy); one frame object is pushed to every run of its output, so
+ * methods must treat frame data as read-only. A run that throws is recorded as failed and skipped
+ * from then on; the other runs continue.
+ */
+import { parentPort } from 'node:worker_threads';
+import { ENGINE_ERROR_CODES } from '../contract.js';
+import type { EngineErrorCode } from '../contract.js';
+import type { MethodRun } from '../method-contract.js';
+import type { MethodCatalog } from './catalog-types.js';
+import type { FromWorker, RunResult, RunSpec, ToWorker } from './protocol.js';
+
+interface LiveRun {
+  spec: RunSpec;
+  run: MethodRun | null;
+  error: { code: EngineErrorCode; detail: string } | null;
+  elapsedMs: number;
+}
+
+interface Job {
+  runs: LiveRun[];
+  byOutput: Map<number, LiveRun[]>;
+}
+
+function errorInfo(err: unknown): { code: EngineErrorCode; detail: string } {
+  const code = (err as { code?: unknown } | null)?.code;
+  const detail = err instanceof Error ? err.message : String(err);
+  if (typeof code === 'string' && (ENGINE_ERROR_CODES as readonly string[]).includes(code)) {
+    return { code: code as EngineErrorCode, detail };
+  }
+  return { code: 'decode_failed', detail: `method failed: ${detail}` };
+}
+
+function main(): void {
+  const port = parentPort;
+  if (!port) throw new Error('evaluation-worker must run in a worker thread');
+  const catalogs = new Map<string, Promise<MethodCatalog>>();
+  const jobs = new Map<number, Promise<Job | null>>();
+  const post = (m: FromWorker): void => port.postMessage(m);
+
+  const loadCatalog = (url: string): Promise<MethodCatalog> => {
+    let c = catalogs.get(url);
+    if (!c) {
+      c = import(url) as Promise<MethodCatalog>;
+      catalogs.set(url, c);
+    }
+    return c;
+  };
+
+  const startJob = async (msg: Extract<ToWorker, { type: 'start' }>): Promise<Job | null> => {
+    let catalog: MethodCatalog;
+    try {
+      catalog = await loadCatalog(msg.catalog);
+    } catch (err) {
+      post({ type: 'job_failed', job: msg.job, detail: `cannot load method catalog: ${(err as Error).message}` });
+      return null;
+    }
+    const job: Job = { runs: [], byOutput: new Map() };
+    for (const spec of msg.runs) {
+      const live: LiveRun = { spec, run: null, error: null, elapsedMs: 0 };
+      const t0 = performance.now();
+      try {
+        const method = catalog.getMethod(spec.dimension, spec.method);
+        if (!method) throw Object.assign(new Error(`method ${spec.method} of ${spec.dimension} is not in this build`), { code: 'method_unavailable' });
+        live.run = method.start(msg.context);
+      } catch (err) {
+        live.error = errorInfo(err);
+      }
+      live.elapsedMs += performance.now() - t0;
+      job.runs.push(live);
+      const list = job.byOutput.get(spec.output) ?? [];
+      list.push(live);
+      job.byOutput.set(spec.output, list);
+    }
+    return job;
+  };
+
+  // Messages for one job are handled strictly in order: each waits for the previous one.
+  const chains = new Map<number, Promise<void>>();
+  const enqueue = (jobId: number, task: () => Promise<void> | void): void => {
+    const prev = chains.get(jobId) ?? Promise.resolve();
+    const next = prev.then(task).catch((err: unknown) => {
+      post({ type: 'job_failed', job: jobId, detail: (err as Error).message });
+    });
+    chains.set(jobId, next);
+  };
+
+  port.on('message', (msg: ToWorker) => {
+    switch (msg.type) {
+      case 'start':
+        jobs.set(msg.job, startJob(msg));
+        enqueue(msg.job, async () => {
+          await jobs.get(msg.job);
+        });
+        return;
+      case 'frames':
+        enqueue(msg.job, async () => {
+          const job = await jobs.get(msg.job);
+          if (job) {
+            for (const { output, frame } of msg.frames) {
+              for (const live of job.byOutput.get(output) ?? []) {
+                if (!live.run || live.error) continue;
+                const t0 = performance.now();
+                try {
+                  for (let r = 0; r < msg.repeat; r++) live.run.push(frame);
+                } catch (err) {
+                  live.error = errorInfo(err);
+                }
+                live.elapsedMs += performance.now() - t0;
+              }
+            }
+          }
+          post({ type: 'ack', job: msg.job, seq: msg.seq });
+        });
+        return;
+      case 'finish':
+        enqueue(msg.job, async () => {
+          const job = await jobs.get(msg.job);
+          jobs.delete(msg.job);
+          chains.delete(msg.job);
+          if (!job) return;
+          const results: RunResult[] = job.runs.map((live) => {
+            if (live.error || !live.run) {
+              const e = live.error ?? { code: 'decode_failed' as const, detail: 'method did not start' };
+              return { run: live.spec.run, ok: false, ...e, elapsedMs: live.elapsedMs };
+            }
+            const t0 = performance.now();
+            try {
+              const outcome = live.run.finish();
+              return { run: live.spec.run, ok: true, outcome, elapsedMs: live.elapsedMs + performance.now() - t0 };
+            } catch (err) {
+              return { run: live.spec.run, ok: false, ...errorInfo(err), elapsedMs: live.elapsedMs + performance.now() - t0 };
+            }
+          });
+          post({ type: 'result', job: msg.job, results });
+        });
+        return;
+      case 'cancel':
+        jobs.delete(msg.job);
+        chains.delete(msg.job);
+        return;
+    }
+  });
+}
+
+main();

@@ -1,0 +1,202 @@
+/**
+ * A small pool of evaluation worker threads. Each evaluation (a "job") is pinned to the least
+ * busy worker; its frames are transferred, never copied, and at most `maxInFlight` frame messages
+ * per job wait unacknowledged, so a slow method slows the decoder instead of filling memory.
+ * A worker that dies fails its jobs (not the process) and is replaced on next use.
+ */
+import { Worker } from 'node:worker_threads';
+import { EngineError } from '../contract.js';
+import type { Frame } from '../contract.js';
+import type { MethodContext } from '../method-contract.js';
+import type { FromWorker, RunResult, RunSpec, ToWorker } from './protocol.js';
+
+export interface WorkerPoolOptions {
+  size: number;
+  script: URL;
+  /**
+   * URL of tsx's ESM API, when the worker script is TypeScript source (tests, tsx). `--import tsx`
+   * in a worker's execArgv does not hook the worker's own entry on Node 20, so the worker starts
+   * from a tiny bootstrap that registers tsx and then imports the script.
+   */
+  tsxApi?: string;
+  maxInFlight?: number;
+}
+
+interface JobState {
+  acked: number;
+  sent: number;
+  waiters: Array<() => void>;
+  resolveResult: ((r: RunResult[]) => void) | null;
+  rejectResult: ((e: Error) => void) | null;
+  failure: Error | null;
+}
+
+class PooledWorker {
+  readonly jobs = new Map<number, JobState>();
+  private readonly worker: Worker;
+  dead = false;
+
+  constructor(options: WorkerPoolOptions) {
+    this.worker = options.tsxApi
+      ? new Worker(
+          `import(${JSON.stringify(options.tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(options.script.href)}); })`,
+          { eval: true },
+        )
+      : new Worker(options.script);
+    this.worker.unref();
+    this.worker.on('message', (m: FromWorker) => this.onMessage(m));
+    this.worker.on('error', (err) => this.die(err));
+    this.worker.on('exit', (code) => this.die(new Error(`worker exited with code ${code}`)));
+  }
+
+  private onMessage(m: FromWorker): void {
+    const job = this.jobs.get(m.job);
+    if (!job) return;
+    switch (m.type) {
+      case 'ack':
+        job.acked = Math.max(job.acked, m.seq);
+        job.waiters.splice(0).forEach((w) => w());
+        return;
+      case 'result':
+        this.jobs.delete(m.job);
+        this.refresh();
+        job.resolveResult?.(m.results);
+        return;
+      case 'job_failed':
+        this.fail(m.job, job, new EngineError('decode_failed', m.detail));
+        return;
+    }
+  }
+
+  private fail(id: number, job: JobState, err: Error): void {
+    job.failure = err;
+    this.jobs.delete(id);
+    this.refresh();
+    job.waiters.splice(0).forEach((w) => w());
+    job.rejectResult?.(err);
+  }
+
+  private die(err: Error): void {
+    if (this.dead) return;
+    this.dead = true;
+    const failure = new EngineError('decode_failed', `evaluation worker stopped: ${err.message}`, { cause: err });
+    for (const [id, job] of [...this.jobs]) this.fail(id, job, failure);
+  }
+
+  /** Keeps the process alive only while jobs are running. */
+  private refresh(): void {
+    if (this.jobs.size > 0) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  post(msg: ToWorker, transfer?: ArrayBuffer[]): void {
+    this.worker.postMessage(msg, transfer);
+  }
+
+  add(id: number): JobState {
+    const state: JobState = { acked: 0, sent: 0, waiters: [], resolveResult: null, rejectResult: null, failure: null };
+    this.jobs.set(id, state);
+    this.refresh();
+    return state;
+  }
+
+  drop(id: number): void {
+    this.jobs.delete(id);
+    this.refresh();
+  }
+
+  async terminate(): Promise<void> {
+    this.dead = true;
+    await this.worker.terminate();
+  }
+}
+
+/** One evaluation's handle on its worker. */
+export class WorkerJob {
+  private finished = false;
+  constructor(
+    private readonly worker: PooledWorker,
+    private readonly id: number,
+    private readonly state: JobState,
+    private readonly maxInFlight: number,
+  ) {}
+
+  // Read through a call: failures are set from worker events, which flow analysis cannot see.
+  private failure(): Error | null {
+    return this.state.failure;
+  }
+
+  /** Sends one sampled frame (all its outputs); waits while too many are unacknowledged. */
+  async send(frames: Array<{ output: number; frame: Frame }>, repeat: number, signal?: AbortSignal): Promise<void> {
+    if (this.state.failure) throw this.state.failure;
+    const seq = ++this.state.sent;
+    const transfer = frames.map((f) => f.frame.data.buffer as ArrayBuffer);
+    this.worker.post({ type: 'frames', job: this.id, seq, frames, repeat }, transfer);
+    while (this.state.sent - this.state.acked >= this.maxInFlight && !this.failure()) {
+      if (signal?.aborted) throw new EngineError('aborted', 'aborted');
+      await new Promise<void>((resolve) => {
+        this.state.waiters.push(resolve);
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    if (signal?.aborted) throw new EngineError('aborted', 'aborted');
+    const failure = this.failure();
+    if (failure) throw failure;
+  }
+
+  finish(): Promise<RunResult[]> {
+    this.finished = true;
+    if (this.state.failure) return Promise.reject(this.state.failure);
+    return new Promise<RunResult[]>((resolve, reject) => {
+      this.state.resolveResult = resolve;
+      this.state.rejectResult = reject;
+      this.worker.post({ type: 'finish', job: this.id });
+    });
+  }
+
+  cancel(): void {
+    if (this.finished && !this.state.resolveResult) return;
+    this.worker.drop(this.id);
+    if (!this.worker.dead) this.worker.post({ type: 'cancel', job: this.id });
+  }
+}
+
+export class WorkerPool {
+  private readonly workers: Array<PooledWorker | null>;
+  private nextJob = 1;
+  private closed = false;
+
+  constructor(private readonly options: WorkerPoolOptions) {
+    if (!(options.size >= 1)) throw new RangeError('worker pool size must be >= 1');
+    this.workers = new Array<PooledWorker | null>(options.size).fill(null);
+  }
+
+  /** Starts a job on the least busy worker (spawning or replacing workers as needed). */
+  start(catalog: string, runs: RunSpec[], context: MethodContext): WorkerJob {
+    if (this.closed) throw new EngineError('aborted', 'the engine is closed');
+    let best = -1;
+    for (let i = 0; i < this.workers.length; i++) {
+      const w = this.workers[i];
+      if (!w || w.dead) {
+        best = i;
+        break;
+      }
+      if (best < 0 || w.jobs.size < this.workers[best]!.jobs.size) best = i;
+    }
+    let worker = this.workers[best];
+    if (!worker || worker.dead) {
+      worker = new PooledWorker(this.options);
+      this.workers[best] = worker;
+    }
+    const id = this.nextJob++;
+    const state = worker.add(id);
+    worker.post({ type: 'start', job: id, catalog, runs, context });
+    return new WorkerJob(worker, id, state, this.options.maxInFlight ?? 3);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => (w ? w.terminate() : Promise.resolve())));
+    this.workers.fill(null);
+  }
+}

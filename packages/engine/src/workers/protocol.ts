@@ -1,0 +1,27 @@
+/** Messages between the pipeline (main thread) and an evaluation worker. */
+import type { DimensionId, EngineErrorCode, Frame, MethodId } from '../contract.js';
+import type { MethodContext, MethodOutcome } from '../method-contract.js';
+
+export interface RunSpec {
+  /** Run id within the job. */
+  run: number;
+  dimension: DimensionId;
+  method: MethodId;
+  /** Which job output (sampling × size × channels) feeds this run. */
+  output: number;
+}
+
+export type ToWorker =
+  | { type: 'start'; job: number; catalog: string; runs: RunSpec[]; context: MethodContext }
+  | { type: 'frames'; job: number; seq: number; frames: Array<{ output: number; frame: Frame }>; repeat: number }
+  | { type: 'finish'; job: number }
+  | { type: 'cancel'; job: number };
+
+export type RunResult =
+  | { run: number; ok: true; outcome: MethodOutcome; elapsedMs: number }
+  | { run: number; ok: false; code: EngineErrorCode; detail: string; elapsedMs: number };
+
+export type FromWorker =
+  | { type: 'ack'; job: number; seq: number }
+  | { type: 'result'; job: number; results: RunResult[] }
+  | { type: 'job_failed'; job: number; detail: string };
