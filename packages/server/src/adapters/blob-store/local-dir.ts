@@ -1,0 +1,91 @@
+/**
+ * BlobStore on a local directory. Writes go to `<root>/.partial/<random>` and are renamed into
+ * place on commit, so a reader never sees half an object.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { BlobStat, BlobStore, BlobWrite, LocalBlob } from '../../ports/blob-store.js';
+
+const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
+
+export class LocalDirBlobStore implements BlobStore {
+  private readonly partialDir: string;
+
+  constructor(private readonly root: string) {
+    this.partialDir = path.join(root, '.partial');
+  }
+
+  /** Creates the directory tree; call once at start. */
+  async init(): Promise<void> {
+    await fsp.mkdir(this.partialDir, { recursive: true });
+  }
+
+  private pathOf(key: string): string {
+    if (!KEY.test(key) || key.split('/').some((p) => p === '..' || p === '.')) throw new RangeError(`invalid blob key "${key}"`);
+    return path.join(this.root, key);
+  }
+
+  async createWrite(key: string): Promise<BlobWrite> {
+    const finalPath = this.pathOf(key);
+    await fsp.mkdir(this.partialDir, { recursive: true });
+    const partial = path.join(this.partialDir, randomUUID());
+    const stream = fs.createWriteStream(partial, { flags: 'wx' });
+    let done = false;
+    return {
+      stream,
+      commit: async () => {
+        await fsp.mkdir(path.dirname(finalPath), { recursive: true });
+        await fsp.rename(partial, finalPath);
+        done = true;
+      },
+      abort: async () => {
+        if (done) return;
+        done = true;
+        stream.destroy();
+        await fsp.rm(partial, { force: true });
+      },
+    };
+  }
+
+  async stat(key: string): Promise<BlobStat | null> {
+    try {
+      const s = await fsp.stat(this.pathOf(key));
+      return s.isFile() ? { sizeBytes: s.size } : null;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  }
+
+  read(key: string, range?: { start: number; end: number }): Readable {
+    return fs.createReadStream(this.pathOf(key), range);
+  }
+
+  async head(key: string, length: number): Promise<Buffer> {
+    const handle = await fsp.open(this.pathOf(key), 'r');
+    try {
+      const buf = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buf, 0, length, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  localFile(key: string): Promise<LocalBlob> {
+    return Promise.resolve({ path: this.pathOf(key), release: () => Promise.resolve() });
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+
+  async checkReady(): Promise<void> {
+    const probe = path.join(this.partialDir, `.ready-${randomUUID()}`);
+    await fsp.writeFile(probe, '');
+    await fsp.rm(probe, { force: true });
+  }
+}

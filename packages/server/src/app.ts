@@ -1,0 +1,152 @@
+/**
+ * Builds the HTTP application: plugins, hooks (request id, auth, idempotency, metrics, request
+ * logs), the error catalogue's handler, the OpenAPI document, and every route module listed in
+ * `http/routes/index.ts`.
+ */
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { AppError } from './errors.js';
+import type { AppDeps, RouteModule } from './http/app-deps.js';
+import { API_PREFIX, registerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { createHttpMetrics } from './http/metrics.js';
+import type { HttpMetrics } from './http/metrics.js';
+import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';
+import { ROUTE_MODULES } from './http/routes/index.js';
+
+export interface BuildAppOptions {
+  /** Where request logs go (default stdout); tests pass a stream to capture them. */
+  logStream?: NodeJS.WritableStream;
+  /** Route modules to register (default: all of `ROUTE_MODULES`). */
+  routes?: readonly RouteModule[];
+  /** Metrics registry; default: a fresh one with process metrics. */
+  metrics?: HttpMetrics;
+}
+
+export type App = FastifyInstance;
+
+export const OPENAPI_INFO = {
+  title: 'Vesta — Video Evaluation Service',
+  version: '1.0.0',
+  description:
+    'Score text-to-video clips on VBench dimensions, rank candidate clips for one prompt, and benchmark models. Every /api/v1 request carries X-API-Key (except the token-authenticated upload PUT and this document). Errors are `{ code, detail, requestId }`; clients branch on `code`. State-changing POSTs honour Idempotency-Key (24 h replay of the first 2xx with `Idempotent-Replayed: true`; same key with another body is 409 idempotency_mismatch; a duplicate while the first still runs is 409 conflict with Retry-After). See docs/api.md.',
+};
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
+  const { config } = deps;
+  const logger: FastifyServerOptions['logger'] =
+    config.logLevel === 'silent' && !options.logStream
+      ? false
+      : {
+          level: config.logLevel,
+          ...(options.logStream ? { stream: options.logStream } : {}),
+          redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]'], censor: '[redacted]' },
+          serializers: {
+            req: (req: { method?: string; url?: string }) => ({ method: req.method, url: redactUrl(req.url ?? '') }),
+          },
+        };
+
+  const app = Fastify({
+    logger,
+    genReqId: genRequestId,
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  const metrics = options.metrics ?? createHttpMetrics();
+  app.decorate('vestaMetrics', metrics);
+
+  // JSON bodies: empty means "no body" (POSTs such as reset take none); malformed is 400.
+  // Only JSON is accepted on JSON routes: any other Content-Type is 415.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      done(new AppError('validation_failed', 'the body is not valid JSON'), undefined);
+    }
+  });
+
+  app.decorateRequest('source', 'none');
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    request.source = normaliseSource(request.headers['x-service-source']);
+    done();
+  });
+
+  await app.register(cors, {
+    origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'X-API-Key', 'Idempotency-Key', 'X-Service-Source', 'X-Request-Id'],
+    exposedHeaders: ['Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id', 'Idempotent-Replayed', 'Content-Disposition'],
+    maxAge: 600,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: OPENAPI_INFO,
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      security: [{ ApiKey: [] }],
+    },
+    transform: ({ schema, url }) => {
+      const hidden = !url.startsWith(API_PREFIX) || url === `${API_PREFIX}/openapi.json`;
+      return { schema: hidden ? { ...(schema ?? {}), hide: true } : schema, url };
+    },
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app, deps.services.apiKeys);
+  registerIdempotency(app, deps.db);
+
+  // Routes that take no body: any field sent is one the route does not accept.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.routeOptions.config.noBody !== true) return done();
+    const body: unknown = request.body;
+    if (body === undefined || body === null) return done();
+    if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return done();
+    const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    done(new AppError(fields.length > 0 ? 'invalid_field' : 'validation_failed', fields.length > 0 ? `this route takes no body; got field(s) ${fields.join(', ')}` : 'this route takes no body'));
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    const operation = request.routeOptions.schema?.operationId ?? (request.routeOptions.url === undefined ? 'not_found' : request.routeOptions.url);
+    const seconds = reply.elapsedTime / 1000;
+    metrics.observe({ operation, method: request.method, status: reply.statusCode, source: request.source }, seconds);
+    request.log.info(
+      { operation, method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, source: request.source, userId: request.user?.id, durationMs: Math.round(reply.elapsedTime * 10) / 10 },
+      'request completed',
+    );
+    done();
+  });
+
+  for (const route of options.routes ?? ROUTE_MODULES) {
+    await app.register((child, _opts, done) => {
+      route(child, { deps });
+      done();
+    });
+  }
+  await app.ready();
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    vestaMetrics: HttpMetrics;
+  }
+}

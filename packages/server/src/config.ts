@@ -1,0 +1,135 @@
+/**
+ * Configuration, parsed once from the environment at start. Every problem is collected and reported
+ * together in one `ConfigError`; the process refuses to start rather than fall back silently.
+ */
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface EngineConfig {
+  /** worker_threads for pixel work; null lets the engine choose. */
+  threads: number | null;
+  maxDurationSeconds: number | null;
+  maxFrames: number | null;
+  maxWidth: number | null;
+  maxHeight: number | null;
+}
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory (SQLite file, blobs, upload-signing secret). */
+  dataDir: string;
+  /** Base URL clients reach the service at; upload URLs are minted under it. */
+  publicUrl: string;
+  /** Largest clip accepted by an upload PUT, in bytes. */
+  uploadMaxBytes: number;
+  /** Lifetime of an upload URL, in seconds. */
+  uploadUrlTtlSeconds: number;
+  /** Largest JSON request body, in bytes. */
+  bodyLimitBytes: number;
+  /** Origins allowed by CORS; `['*']` allows any (API keys travel in headers, never cookies). */
+  corsOrigins: string[];
+  logLevel: LogLevel;
+  engine: EngineConfig;
+  /** Jobs run at the same time by this process's worker. */
+  jobConcurrency: number;
+  /** How long shutdown waits for in-flight requests and jobs before cutting jobs off. */
+  shutdownGraceSeconds: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses and validates the environment. Throws one `ConfigError` listing every problem. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): ServerConfig {
+  const problems: string[] = [];
+  const str = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw)) {
+      problems.push(`${name} must be a whole number between ${min} and ${max}, got "${raw}"`);
+      return fallback;
+    }
+    const n = Number(raw);
+    if (n < min || n > max) {
+      problems.push(`${name} must be between ${min} and ${max}, got ${raw}`);
+      return fallback;
+    }
+    return n;
+  };
+  const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === undefined ? null : int(name, 0, min, max));
+
+  const port = int('PORT', 8080, 0, 65535);
+  const host = str('HOST') ?? '0.0.0.0';
+  const dataDir = path.resolve(cwd, str('VESTA_DATA_DIR') ?? './.vesta');
+
+  let publicUrl = str('VESTA_PUBLIC_URL') ?? `http://localhost:${port}`;
+  try {
+    const u = new URL(publicUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`VESTA_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+    publicUrl = publicUrl.replace(/\/+$/, '');
+  } catch {
+    problems.push(`VESTA_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+
+  const uploadMaxBytes = int('VESTA_UPLOAD_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024);
+  const uploadUrlTtlSeconds = int('VESTA_UPLOAD_URL_TTL_SECONDS', 900, 10, 7 * 24 * 3600);
+  const bodyLimitBytes = int('VESTA_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024);
+
+  const corsRaw = str('VESTA_CORS_ORIGINS') ?? '*';
+  const corsOrigins = corsRaw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  for (const origin of corsOrigins) {
+    if (origin === '*') continue;
+    try {
+      const u = new URL(origin);
+      if (u.origin !== origin) problems.push(`VESTA_CORS_ORIGINS entry "${origin}" must be a bare origin such as https://app.example.com`);
+    } catch {
+      problems.push(`VESTA_CORS_ORIGINS entry "${origin}" is not a URL origin (or "*")`);
+    }
+  }
+
+  const logLevelRaw = (str('VESTA_LOG_LEVEL') ?? 'info').toLowerCase();
+  const logLevel = LOG_LEVELS.find((l) => l === logLevelRaw);
+  if (!logLevel) problems.push(`VESTA_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelRaw}"`);
+
+  const engine: EngineConfig = {
+    threads: optionalInt('VESTA_ENGINE_THREADS', 1, 256),
+    maxDurationSeconds: optionalInt('VESTA_ENGINE_MAX_DURATION_SECONDS', 1, 24 * 3600),
+    maxFrames: optionalInt('VESTA_ENGINE_MAX_FRAMES', 1, 10_000_000),
+    maxWidth: optionalInt('VESTA_ENGINE_MAX_WIDTH', 16, 65536),
+    maxHeight: optionalInt('VESTA_ENGINE_MAX_HEIGHT', 16, 65536),
+  };
+  const jobConcurrency = int('VESTA_JOB_CONCURRENCY', 1, 1, 64);
+  const shutdownGraceSeconds = int('VESTA_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host,
+    dataDir,
+    publicUrl,
+    uploadMaxBytes,
+    uploadUrlTtlSeconds,
+    bodyLimitBytes,
+    corsOrigins,
+    logLevel: logLevel ?? 'info',
+    engine,
+    jobConcurrency,
+    shutdownGraceSeconds,
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * Every migration, in order. Each has a stable name (never renamed once shipped); they run at
+ * start through Kysely's Migrator. Bench adds `0002-bench`.
+ */
+import type { Migration } from 'kysely';
+import * as core from './0001-core.js';
+import * as bench from './0002-bench.js';
+
+export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
+  { name: '0001-core', migration: core },
+  { name: '0002-bench', migration: bench },
+];

@@ -1,0 +1,107 @@
+/**
+ * Bench tables (owned by the Bench area). Each table is a Kysely table type; the migration that
+ * creates them is `migrations/0002-bench.ts`. Timestamps are epoch milliseconds; JSON columns hold
+ * serialised text.
+ *
+ * - `models`: video generators a Bench run can evaluate (added by operators or declared by runners).
+ * - `runners`, `runner_models`: registered runners and the models each serves. A runner is online
+ *   while its `last_seen_at` is recent.
+ * - `bench_runs`: one row per run, its status (see `domain/bench-state.ts`) and error.
+ * - `bench_tasks`: one clip to generate and evaluate (prompt × sample); progress is counted here.
+ * - `bench_logs`: append-only, timestamped log lines of a run (server, runner and evaluator).
+ */
+import type { Generated } from 'kysely';
+import type { BenchStatus } from '../domain/bench-state.js';
+
+export interface ModelsTable {
+  id: string;
+  name: string;
+  description: string;
+  created_at: number;
+}
+
+export interface RunnersTable {
+  id: string;
+  /** The user whose API key registered the runner. */
+  user_id: string;
+  name: string;
+  created_at: number;
+  /** Last register, claim or heartbeat; null before the first. */
+  last_seen_at: number | null;
+}
+
+export interface RunnerModelsTable {
+  runner_id: string;
+  model_id: string;
+}
+
+export interface BenchRunsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  model_id: string;
+  /** When set, only this runner may claim the run's tasks; null lets any runner serving the model. */
+  runner_id: string | null;
+  /** JSON array of dimension ids, in VBench's order. */
+  dimensions: string;
+  status: BenchStatus;
+  error_code: string | null;
+  error_detail: string | null;
+  created_at: number;
+  updated_at: number;
+  /** When the run left `queued`. */
+  started_at: number | null;
+  /** When the run reached a terminal status. */
+  finished_at: number | null;
+}
+
+/** A task's life: pending → claimed → uploaded → evaluating → done, or failed / cancelled. */
+export const BENCH_TASK_STATES = ['pending', 'claimed', 'uploaded', 'evaluating', 'done', 'failed', 'cancelled'] as const;
+export type BenchTaskState = (typeof BENCH_TASK_STATES)[number];
+
+export interface BenchTasksTable {
+  id: string;
+  run_id: string;
+  /** Position in the run, for stable listing. */
+  seq: number;
+  prompt: string;
+  /** JSON auxiliary prompt info (object, color, …) or null. */
+  auxiliary: string | null;
+  /** JSON array of the run's dimensions this clip is evaluated on. */
+  dimensions: string;
+  sample_index: number;
+  seed: number;
+  state: BenchTaskState;
+  /** The runner that holds or held the task. */
+  runner_id: string | null;
+  attempts: number;
+  lease_expires_at: number | null;
+  /** The uploaded clip (a row of `videos`), once there is one. */
+  video_id: string | null;
+  error_code: string | null;
+  error_detail: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type BenchLogSource = 'server' | 'runner' | 'evaluator';
+export type BenchLogLevel = 'info' | 'warn' | 'error';
+
+export interface BenchLogsTable {
+  /** Autoincrement: the line's position in the log. */
+  seq: Generated<number>;
+  run_id: string;
+  time: number;
+  source: BenchLogSource;
+  level: BenchLogLevel;
+  message: string;
+}
+
+export interface BenchTables {
+  models: ModelsTable;
+  runners: RunnersTable;
+  runner_models: RunnerModelsTable;
+  bench_runs: BenchRunsTable;
+  bench_tasks: BenchTasksTable;
+  bench_logs: BenchLogsTable;
+}

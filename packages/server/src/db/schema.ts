@@ -1,0 +1,141 @@
+/**
+ * The database schema as Kysely types. `CoreTables` (users, keys, sessions, videos, scores,
+ * idempotency, jobs) lives here; the Bench tables live in `schema-bench.ts`. All timestamps are
+ * epoch milliseconds; JSON columns hold serialised text.
+ */
+import type { BenchTables } from './schema-bench.js';
+
+export interface UsersTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  /** Short public part of the key, shown to operators and used to find the row. */
+  prefix: string;
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export type SessionKind = 'score' | 'rank';
+
+export interface SessionsTable {
+  /** The run id that appears in paths. */
+  id: string;
+  user_id: string;
+  kind: SessionKind;
+  /** Rank only: the prompt locked by the first accepted upload-url. */
+  prompt: string | null;
+  created_at: number;
+  /** Set when the session was reset; a retired run id answers 409 conflict. */
+  retired_at: number | null;
+  /** 1 while this is the user's current session of its kind (unique per user and kind). */
+  active: number | null;
+}
+
+export const VIDEO_STATES = ['awaiting_upload', 'uploaded', 'queued', 'scoring', 'scored', 'failed'] as const;
+export type VideoState = (typeof VIDEO_STATES)[number];
+
+export interface VideosTable {
+  id: string;
+  session_id: string;
+  user_id: string;
+  file_name: string;
+  content_type: string;
+  prompt: string | null;
+  /** JSON object of auxiliary prompt info, or null. */
+  auxiliary: string | null;
+  state: VideoState;
+  error_code: string | null;
+  error_detail: string | null;
+  blob_key: string;
+  max_bytes: number;
+  size_bytes: number | null;
+  upload_expires_at: number;
+  /** Set while a PUT streams; cleared when it fails so that the URL can be retried. */
+  upload_started_at: number | null;
+  /** JSON `VideoProbe` from the engine, set at confirm. */
+  probe: string | null;
+  /** JSON array of the dimension ids scheduled for scoring, set at confirm. */
+  dimensions: string | null;
+  created_at: number;
+  uploaded_at: number | null;
+  confirmed_at: number | null;
+  scored_at: number | null;
+}
+
+export interface ScoresTable {
+  video_id: string;
+  dimension: string;
+  value: number;
+  method: string;
+  method_version: string;
+  /** JSON `FramesUsed`. */
+  frames: string;
+  /** JSON `ModelRef[]`. */
+  models: string;
+  /** JSON details or null. */
+  details: string | null;
+  elapsed_ms: number;
+  created_at: number;
+}
+
+export interface ScoreFailuresTable {
+  video_id: string;
+  dimension: string;
+  code: string;
+  detail: string;
+}
+
+export interface IdempotencyTable {
+  user_id: string;
+  /** `METHOD /route/template`. */
+  route: string;
+  key: string;
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  status_code: number | null;
+  /** The serialised response body of the first 2xx. */
+  response_body: string | null;
+  content_type: string | null;
+  created_at: number;
+  locked_until: number;
+}
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface JobsTable {
+  id: string;
+  type: string;
+  /** JSON payload: ids only. */
+  payload: string;
+  /** What the job is about (e.g. `video:<id>`), for cancellation. */
+  subject: string | null;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  lease_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CoreTables {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  videos: VideosTable;
+  scores: ScoresTable;
+  score_failures: ScoreFailuresTable;
+  idempotency_records: IdempotencyTable;
+  jobs: JobsTable;
+}
+
+export interface Database extends CoreTables, BenchTables {}

@@ -1,0 +1,43 @@
+/**
+ * Every route module of the API, registered in this order by `buildApp`. One module per
+ * operation (or a small group); each names its operationId in its schema.
+ */
+import type { RouteModule } from '../app-deps.js';
+import { healthRoutes } from './ops/health.route.js';
+import { openApiRoute } from './ops/openapi.route.js';
+import { confirmRankUploadRoute } from './rank/confirm-upload.route.js';
+import { getRankSessionRoute } from './rank/get-session.route.js';
+import { getRankLeaderboardRoute } from './rank/ranked.route.js';
+import { resetRankSessionRoute } from './rank/reset.route.js';
+import { createRankUploadUrlRoute } from './rank/upload-url.route.js';
+import { confirmScoreUploadRoute } from './score/confirm-upload.route.js';
+import { getScoreSessionRoute } from './score/get-session.route.js';
+import { resetScoreSessionRoute } from './score/reset.route.js';
+import { createScoreUploadUrlRoute } from './score/upload-url.route.js';
+import { putUploadRoute } from './uploads/put-upload.route.js';
+import { benchRoutes } from './bench/index.js';
+import { discoveryRoutes } from './discovery/index.js';
+import { docsSiteRoutes } from '../docs/docs-site.route.js';
+
+export const ROUTE_MODULES: readonly RouteModule[] = [
+  healthRoutes,
+  openApiRoute,
+  // Score
+  getScoreSessionRoute,
+  resetScoreSessionRoute,
+  createScoreUploadUrlRoute,
+  confirmScoreUploadRoute,
+  // Rank
+  getRankSessionRoute,
+  resetRankSessionRoute,
+  createRankUploadUrlRoute,
+  confirmRankUploadRoute,
+  getRankLeaderboardRoute,
+  // Uploads (token-authenticated PUT)
+  putUploadRoute,
+  // Bench and Discovery modules are appended here.
+  benchRoutes,
+  discoveryRoutes,
+  // Documentation site (outside /api/v1, no key)
+  docsSiteRoutes,
+];

@@ -1,0 +1,38 @@
+/**
+ * The operations Score and Rank share, parameterised by session kind. Each route file under
+ * `routes/score/` and `routes/rank/` registers one of these with its own path, schema and
+ * operationId.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionKind } from '../../../db/schema.js';
+import { AppError } from '../../../errors.js';
+import type { AppDeps } from '../../app-deps.js';
+import type { AuthenticatedUser } from '../../request-context.js';
+import type { RankSessionView, ScoreSessionView, UploadUrlInput, UploadUrlView, VideoView } from '../../schemas/sessions.js';
+
+export function userOf(request: FastifyRequest): AuthenticatedUser {
+  if (!request.user) throw new AppError('unauthorized', 'missing X-API-Key header');
+  return request.user;
+}
+
+export async function viewScoreSession(deps: AppDeps, userId: string, reset: boolean): Promise<ScoreSessionView> {
+  const { sessions } = deps.services;
+  return sessions.viewScore(reset ? await sessions.reset(userId, 'score') : await sessions.getOrCreate(userId, 'score'));
+}
+
+export async function viewRankSession(deps: AppDeps, userId: string, reset: boolean): Promise<RankSessionView> {
+  const { sessions } = deps.services;
+  return sessions.viewRank(reset ? await sessions.reset(userId, 'rank') : await sessions.getOrCreate(userId, 'rank'));
+}
+
+export async function createUploadUrl(deps: AppDeps, kind: SessionKind, request: FastifyRequest, runId: string, body: UploadUrlInput, reply: FastifyReply): Promise<UploadUrlView> {
+  const session = await deps.services.sessions.requireCurrent(userOf(request).id, kind, runId);
+  const view = await deps.services.uploads.createUploadUrl(session, body);
+  reply.code(201);
+  return view;
+}
+
+export async function confirmUpload(deps: AppDeps, kind: SessionKind, request: FastifyRequest, runId: string, videoId: string): Promise<VideoView> {
+  const session = await deps.services.sessions.requireCurrent(userOf(request).id, kind, runId);
+  return deps.services.uploads.confirm(session, videoId);
+}

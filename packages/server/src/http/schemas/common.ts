@@ -1,0 +1,46 @@
+/** Schemas shared by every route: the error body, id parameters, and the error responses helper. */
+import { Type } from 'typebox';
+import type { TSchema } from 'typebox';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../../errors.js';
+import type { ErrorCode } from '../../errors.js';
+
+export const ErrorBody = Type.Object(
+  {
+    code: Type.String({ description: `Stable error code: ${ERROR_CODES.join(', ')}.` }),
+    detail: Type.String({ description: 'Human-readable explanation; may change over time.' }),
+    requestId: Type.String({ description: 'The request id, also sent in the X-Request-Id header.' }),
+  },
+  { description: 'Every error response.' },
+);
+
+export const RunIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The run id of the session.' }) }, { additionalProperties: false });
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Missing or invalid API key',
+  403: 'Not the caller\'s resource',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  500: 'Internal error',
+  503: 'A dependency is unavailable; retry after Retry-After seconds',
+};
+
+/** Error responses for the given codes, grouped by status, each described with the codes it may carry. */
+export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
+  const all: ErrorCode[] = [...codes, 'internal_error', 'upstream_unavailable'];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of all) {
+    const s = ERROR_CATALOGUE[c].status;
+    byStatus.set(s, [...new Set([...(byStatus.get(s) ?? []), c])]);
+  }
+  const out: Record<number, TSchema> = {};
+  for (const [status, cs] of byStatus) {
+    out[status] = Type.Object(ErrorBody.properties, { description: `${STATUS_TEXT[status] ?? 'Error'} (code: ${cs.join(' | ')})` });
+  }
+  return out;
+}
+
+/** The errors every authenticated route can answer. */
+export const AUTH_ERRORS: ErrorCode[] = ['unauthorized'];

@@ -1,0 +1,173 @@
+/** Schemas of the Score and Rank workflows: sessions, videos, scores, uploads, the leaderboard. */
+import { Type } from 'typebox';
+import type { Static } from 'typebox';
+
+export const VIDEO_CONTENT_TYPES = [
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'video/x-msvideo',
+  'video/x-matroska',
+  'video/mpeg',
+  'video/x-m4v',
+  'image/gif',
+] as const;
+export type VideoContentType = (typeof VIDEO_CONTENT_TYPES)[number];
+
+export const MAX_FILE_NAME_LENGTH = 255;
+export const MAX_PROMPT_LENGTH = 2000;
+export const MAX_AUXILIARY_LENGTH = 200;
+
+export const AUXILIARY_KEYS = ['object', 'color', 'relationship', 'scene', 'appearance_style', 'action', 'object_a', 'object_b'] as const;
+
+const auxValue = () => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUXILIARY_LENGTH }));
+export const Auxiliary = Type.Object(
+  {
+    object: auxValue(),
+    color: auxValue(),
+    relationship: auxValue(),
+    scene: auxValue(),
+    appearance_style: auxValue(),
+    action: auxValue(),
+    object_a: auxValue(),
+    object_b: auxValue(),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Optional auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`): object, color, relationship, scene, appearance_style, action; object_a/object_b for multiple_objects.",
+  },
+);
+
+export const VideoState = Type.Union(
+  [Type.Literal('awaiting_upload'), Type.Literal('uploaded'), Type.Literal('queued'), Type.Literal('scoring'), Type.Literal('scored'), Type.Literal('failed')],
+  { description: 'awaiting_upload → uploaded → queued → scoring → scored | failed' },
+);
+
+export const FramesUsed = Type.Object({
+  count: Type.Integer(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  sampling: Type.Object({ kind: Type.String() }, { additionalProperties: true, description: 'How frames were sampled (all, every, uniform, fps).' }),
+});
+
+export const Score = Type.Object({
+  dimension: Type.String(),
+  value: Type.Number({ description: "The per-clip value in the dimension's range." }),
+  method: Type.String({ description: '`vbench` (VBench protocol and model) or `lite` (model-free).' }),
+  methodVersion: Type.String(),
+  frames: FramesUsed,
+  models: Type.Array(Type.Object({ id: Type.String(), revision: Type.String() })),
+  elapsedMs: Type.Number(),
+});
+export type ScoreView = Static<typeof Score>;
+
+export const DimensionFailure = Type.Object({ dimension: Type.String(), code: Type.String(), detail: Type.String() });
+
+export const VideoError = Type.Object({ code: Type.String({ description: 'An engine error code such as not_a_video, truncated, unsupported_codec.' }), detail: Type.String() });
+
+export const Video = Type.Object({
+  videoId: Type.String(),
+  fileName: Type.String(),
+  contentType: Type.String(),
+  prompt: Type.Union([Type.String(), Type.Null()]),
+  auxiliary: Type.Union([Auxiliary, Type.Null()]),
+  state: VideoState,
+  error: Type.Union([VideoError, Type.Null()]),
+  sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
+  dimensions: Type.Array(Type.String(), { description: 'Dimensions scheduled for scoring (set at confirm).' }),
+  scores: Type.Array(Score),
+  failures: Type.Array(DimensionFailure, { description: 'Dimensions that could not be scored, with the engine code.' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  uploadedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  confirmedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  scoredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type VideoView = Static<typeof Video>;
+
+export const ScoreSession = Type.Object({
+  runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
+  kind: Type.Literal('score'),
+  createdAt: Type.String({ format: 'date-time' }),
+  videos: Type.Array(Video),
+});
+export type ScoreSessionView = Static<typeof ScoreSession>;
+
+export const RankSession = Type.Object({
+  runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
+  kind: Type.Literal('rank'),
+  prompt: Type.Union([Type.String(), Type.Null()], { description: 'The locked prompt; null until the first accepted upload-url.' }),
+  promptLocked: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  videos: Type.Array(Video),
+});
+export type RankSessionView = Static<typeof RankSession>;
+
+const fileNameSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_FILE_NAME_LENGTH,
+  description: `Name of the clip file: 1-${MAX_FILE_NAME_LENGTH} characters, no path separators, no "..", no control characters.`,
+});
+const contentTypeSchema = Type.String({ minLength: 1, maxLength: 100, description: `Media type of the clip; one of ${VIDEO_CONTENT_TYPES.join(', ')}.` });
+
+export const ScoreUploadUrlBody = Type.Object(
+  {
+    fileName: fileNameSchema,
+    contentType: contentTypeSchema,
+    prompt: Type.String({ minLength: 1, maxLength: MAX_PROMPT_LENGTH, description: 'The text prompt the clip was made from.' }),
+    auxiliary: Type.Optional(Auxiliary),
+  },
+  { additionalProperties: false },
+);
+
+export const RankUploadUrlBody = Type.Object(
+  {
+    fileName: fileNameSchema,
+    contentType: contentTypeSchema,
+    prompt: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_PROMPT_LENGTH,
+        description: 'Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).',
+      }),
+    ),
+    auxiliary: Type.Optional(Auxiliary),
+  },
+  { additionalProperties: false },
+);
+export type UploadUrlInput = Static<typeof RankUploadUrlBody>;
+
+export const UploadUrlResponse = Type.Object({
+  videoId: Type.String(),
+  uploadUrl: Type.String({ format: 'uri', description: 'PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.' }),
+  method: Type.Literal('PUT'),
+  headers: Type.Object({ 'Content-Type': Type.String() }, { description: 'Headers to send with the PUT.' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  maxBytes: Type.Integer({ description: 'Largest body the PUT accepts.' }),
+});
+export type UploadUrlView = Static<typeof UploadUrlResponse>;
+
+export const ConfirmUploadBody = Type.Object({ videoId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+
+export const LeaderboardEntry = Type.Object({
+  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'Position among scored candidates; null for unscored ones (listed last).' }),
+  videoId: Type.String(),
+  fileName: Type.String(),
+  overall: Type.Union([Type.Number(), Type.Null()]),
+  scores: Type.Array(Score),
+  state: VideoState,
+});
+
+export const Leaderboard = Type.Object({
+  runId: Type.String(),
+  prompt: Type.Union([Type.String(), Type.Null()]),
+  formula: Type.String({ description: 'How `overall` is computed.' }),
+  entries: Type.Array(LeaderboardEntry),
+});
+export type LeaderboardView = Static<typeof Leaderboard>;
+
+export const UploadPutResponse = Type.Object({
+  videoId: Type.String(),
+  state: Type.Literal('uploaded'),
+  sizeBytes: Type.Integer(),
+});

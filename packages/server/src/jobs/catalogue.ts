@@ -1,0 +1,26 @@
+/**
+ * The typed job catalogue: every job type the worker runs. `buildJobHandlers` checks at start that
+ * each type has exactly one handler and that no handler is for an unknown type.
+ */
+import type { JobHandler } from '../ports/job-queue.js';
+
+export const JOB_TYPES = ['evaluate-video'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+export interface JobDefinition<P = unknown> {
+  type: JobType;
+  handler: JobHandler<P>;
+}
+
+export function buildJobHandlers(definitions: ReadonlyArray<JobDefinition<unknown>>, types: readonly string[] = JOB_TYPES): Map<string, JobHandler<unknown>> {
+  const problems: string[] = [];
+  const map = new Map<string, JobHandler<unknown>>();
+  for (const d of definitions) {
+    if (!types.includes(d.type)) problems.push(`handler for unknown job type ${d.type}`);
+    else if (map.has(d.type)) problems.push(`two handlers for job type ${d.type}`);
+    else map.set(d.type, d.handler);
+  }
+  for (const t of types) if (!map.has(t)) problems.push(`no handler for job type ${t}`);
+  if (problems.length > 0) throw new Error(`job catalogue is inconsistent: ${problems.join('; ')}`);
+  return map;
+}

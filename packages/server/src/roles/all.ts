@@ -1,0 +1,132 @@
+/**
+ * Composition root of role `all`: api + worker in one process on the embedded defaults (SQLite
+ * file, local blob directory, in-process job queue). Builds the object graph from a parsed config;
+ * nothing here is created at import time.
+ */
+import path from 'node:path';
+import type { Engine, EngineOptions } from '@vesta/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import { buildApp } from '../app.js';
+import type { App, BuildAppOptions } from '../app.js';
+import type { ServerConfig } from '../config.js';
+import { LocalDirBlobStore } from '../adapters/blob-store/local-dir.js';
+import { SqliteJobQueue } from '../adapters/job-queue/sqlite.js';
+import { openDatabase } from '../db/connection.js';
+import type { AppDeps } from '../http/app-deps.js';
+import { pruneIdempotencyRecords } from '../http/idempotency.js';
+import { buildJobHandlers } from '../jobs/catalogue.js';
+import type { JobDefinition } from '../jobs/catalogue.js';
+import { evaluateVideoJob } from '../jobs/evaluate-video.js';
+import { ApiKeyService } from '../services/api-key-service.js';
+import { SessionService } from '../services/session-service.js';
+import { UploadService } from '../services/upload-service.js';
+import { loadOrCreateSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
+import { VideoService } from '../services/video-service.js';
+
+export type EngineFactory = (options: EngineOptions) => Engine;
+
+export interface StartOptions extends BuildAppOptions {
+  /** Builds the engine from the config's engine options. */
+  createEngine: EngineFactory;
+  /** false: build everything but do not listen (tests use `app.inject`). Default true. */
+  listen?: boolean;
+  /** false: do not start the worker (no jobs are claimed). Default true. */
+  worker?: boolean;
+  /** Extra job definitions (beyond the core catalogue). */
+  jobs?: ReadonlyArray<JobDefinition<unknown>>;
+  /** Job-queue timings (tests shorten them). */
+  queue?: { leaseMs?: number; pollMs?: number };
+}
+
+export interface RunningServer {
+  app: App;
+  deps: AppDeps;
+  /** The base URL it listens on (null when not listening). */
+  url: string | null;
+  /** Graceful shutdown: in-flight requests finish, no new jobs are claimed, cut-off jobs resume after restart. */
+  close(): Promise<void>;
+}
+
+export function engineOptionsFrom(config: ServerConfig): EngineOptions {
+  const limits: NonNullable<EngineOptions['limits']> = { maxFileBytes: config.uploadMaxBytes };
+  if (config.engine.maxDurationSeconds !== null) limits.maxDurationSeconds = config.engine.maxDurationSeconds;
+  if (config.engine.maxFrames !== null) limits.maxFrames = config.engine.maxFrames;
+  if (config.engine.maxWidth !== null) limits.maxWidth = config.engine.maxWidth;
+  if (config.engine.maxHeight !== null) limits.maxHeight = config.engine.maxHeight;
+  return { limits, ...(config.engine.threads === null ? {} : { threads: config.engine.threads }) };
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions): Promise<RunningServer> {
+  const opened = await openDatabase(config.dataDir);
+  const { db } = opened;
+  const blobs = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'));
+  await blobs.init();
+  const engine = options.createEngine(engineOptionsFrom(config));
+  const signer = new UploadTokenSigner(loadOrCreateSigningSecret(config.dataDir));
+
+  // The queue needs a logger before the app exists; it gets the app's once built.
+  let log: FastifyBaseLogger | null = null;
+  const jobLog = new Proxy({} as FastifyBaseLogger, { get: (_t, prop) => (log as unknown as Record<string | symbol, unknown>)[prop] });
+  const jobs = new SqliteJobQueue(db, { concurrency: config.jobConcurrency, log: jobLog, ...options.queue });
+
+  const videos = new VideoService(db, blobs, engine);
+  const deps: AppDeps = {
+    config,
+    db,
+    blobs,
+    jobs,
+    engine,
+    services: {
+      apiKeys: new ApiKeyService(db),
+      videos,
+      sessions: new SessionService(db, blobs, jobs, videos, jobLog),
+      uploads: new UploadService(db, blobs, jobs, engine, videos, signer, {
+        publicUrl: config.publicUrl,
+        uploadMaxBytes: config.uploadMaxBytes,
+        uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
+      }),
+    },
+    readiness: [
+      { name: 'database', check: () => Promise.resolve(opened.ping()) },
+      { name: 'blobs', check: () => blobs.checkReady() },
+      { name: 'queue', check: () => jobs.checkReady() },
+      {
+        name: 'engine',
+        check: () => {
+          if (engine.dimensions().length === 0) throw new Error('engine lists no dimensions');
+          return Promise.resolve();
+        },
+      },
+    ],
+  };
+
+  const app = await buildApp(deps, options);
+  log = app.log.child({ component: 'worker' });
+
+  const handlers = buildJobHandlers([evaluateVideoJob(videos), ...(options.jobs ?? [])]);
+  if (options.worker ?? true) jobs.start(handlers);
+
+  const prune = setInterval(() => {
+    void pruneIdempotencyRecords(db).catch((e: unknown) => app.log.warn({ err: e }, 'idempotency prune failed'));
+  }, 3600_000);
+  prune.unref();
+
+  let url: string | null = null;
+  if (options.listen ?? true) {
+    url = await app.listen({ port: config.port, host: config.host });
+    app.log.info({ url, dataDir: config.dataDir }, 'vesta listening');
+  }
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      clearInterval(prune);
+      const graceMs = config.shutdownGraceSeconds * 1000;
+      await Promise.all([app.close(), jobs.stop(graceMs)]);
+      await engine.close();
+      await opened.close();
+    })();
+    return closing;
+  };
+  return { app, deps, url, close };
+}

@@ -1,0 +1,280 @@
+/**
+ * The upload flow of Score and Rank: mint an upload URL (creating the video row), receive the PUT
+ * as a stream into the blob store, and confirm (verify the object, then enqueue scoring).
+ */
+import { randomUUID } from 'node:crypto';
+import { Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Engine } from '@vesta/engine';
+import { EngineError } from '@vesta/engine';
+import type { Db } from '../db/connection.js';
+import type { SessionKind, SessionsTable } from '../db/schema.js';
+import { AppError, conflict, forbidden, isUpstreamFailure, upstreamUnavailable, validationFailed } from '../errors.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
+import type { UploadUrlInput, UploadUrlView, VideoContentType, VideoView } from '../http/schemas/sessions.js';
+import { SNIFF_BYTES, matchesContainer } from './container-sniff.js';
+import type { UploadTokenSigner } from './upload-token.js';
+import type { VideoService } from './video-service.js';
+
+export const EVALUATE_VIDEO_JOB = 'evaluate-video';
+
+export interface UploadServiceOptions {
+  publicUrl: string;
+  uploadMaxBytes: number;
+  uploadUrlTtlSeconds: number;
+}
+
+export interface ReceivedUpload {
+  videoId: string;
+  state: 'uploaded';
+  sizeBytes: number;
+}
+
+export class UploadService {
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore,
+    private readonly jobs: JobQueue,
+    private readonly engine: Engine,
+    private readonly videos: VideoService,
+    private readonly signer: UploadTokenSigner,
+    private readonly options: UploadServiceOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Validates the upload request, locks the Rank prompt, creates the video and mints its URL. */
+  async createUploadUrl(session: SessionsTable, input: UploadUrlInput): Promise<UploadUrlView> {
+    checkFileName(input.fileName);
+    const contentType = checkContentType(input.contentType);
+    const prompt = input.prompt === undefined ? undefined : input.prompt.trim();
+    if (prompt === '') throw validationFailed('prompt must not be blank');
+    const id = `vid_${randomUUID().replaceAll('-', '')}`;
+    const t = this.now();
+    const expiresAt = t + this.options.uploadUrlTtlSeconds * 1000;
+    const maxBytes = this.options.uploadMaxBytes;
+
+    await this.db.transaction().execute(async (trx) => {
+      let effectivePrompt: string | null = prompt ?? null;
+      if (session.kind === 'rank') {
+        const current = await trx.selectFrom('sessions').select(['prompt', 'active']).where('id', '=', session.id).executeTakeFirstOrThrow();
+        if (current.active !== 1) throw conflict(`rank run ${session.id} was reset; GET /api/v1/rank for the current run id`);
+        if (current.prompt === null) {
+          if (prompt === undefined) throw validationFailed('prompt is required for the first upload of a Rank session (it locks the session to that prompt)');
+          await trx.updateTable('sessions').set({ prompt }).where('id', '=', session.id).execute();
+        } else if (prompt !== undefined && prompt !== current.prompt) {
+          throw new AppError('RANK_PROMPT_MISMATCH', `this Rank session is locked to the prompt ${JSON.stringify(current.prompt)}; reset the session to rank clips for another prompt`);
+        }
+        effectivePrompt = current.prompt ?? prompt ?? null;
+      } else if (prompt === undefined) {
+        throw validationFailed('prompt is required');
+      }
+      await trx
+        .insertInto('videos')
+        .values({
+          id,
+          session_id: session.id,
+          user_id: session.user_id,
+          file_name: input.fileName,
+          content_type: contentType,
+          prompt: effectivePrompt,
+          auxiliary: input.auxiliary === undefined ? null : JSON.stringify(input.auxiliary),
+          state: 'awaiting_upload',
+          error_code: null,
+          error_detail: null,
+          blob_key: `videos/${id}`,
+          max_bytes: maxBytes,
+          size_bytes: null,
+          upload_expires_at: expiresAt,
+          upload_started_at: null,
+          probe: null,
+          dimensions: null,
+          created_at: t,
+          uploaded_at: null,
+          confirmed_at: null,
+          scored_at: null,
+        })
+        .execute();
+    });
+
+    const token = this.signer.sign({ videoId: id, contentType, maxBytes, expiresAt });
+    return {
+      videoId: id,
+      uploadUrl: `${this.options.publicUrl}/api/v1/uploads/${id}?token=${encodeURIComponent(token)}`,
+      method: 'PUT',
+      headers: { 'Content-Type': contentType },
+      expiresAt: new Date(expiresAt).toISOString(),
+      maxBytes,
+    };
+  }
+
+  /**
+   * Streams a PUT body into the blob store. The token must be intact, unexpired and unused; the
+   * Content-Type must equal the declared one; more bytes than allowed abort the write and leave
+   * nothing behind. A failed PUT releases the URL so that it can be retried until it expires.
+   */
+  async receive(videoId: string, token: string | undefined, contentTypeHeader: string | undefined, contentLength: number | null, body: Readable): Promise<ReceivedUpload> {
+    if (token === undefined || token === '') throw new AppError('unauthorized', 'the upload URL has no token; use the uploadUrl returned by upload-url');
+    const grant = this.signer.verify(token);
+    if (!grant || grant.videoId !== videoId) throw new AppError('unauthorized', 'the upload token is invalid for this URL');
+    if (grant.expiresAt <= this.now()) throw forbidden(`the upload URL expired at ${new Date(grant.expiresAt).toISOString()}; request a new one with upload-url`);
+    const sent = (contentTypeHeader ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (sent !== grant.contentType) {
+      throw new AppError('unsupported_media_type', `Content-Type must be ${grant.contentType} (declared in upload-url), got ${sent === '' ? 'none' : sent}`);
+    }
+    if (contentLength !== null && contentLength > grant.maxBytes) {
+      throw new AppError('payload_too_large', `the clip is ${contentLength} bytes; the limit is ${grant.maxBytes}`);
+    }
+
+    const claimed = await this.db
+      .updateTable('videos')
+      .set({ upload_started_at: this.now() })
+      .where('id', '=', videoId)
+      .where('state', '=', 'awaiting_upload')
+      .where('upload_started_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) {
+      const v = await this.db.selectFrom('videos').select(['state', 'upload_started_at']).where('id', '=', videoId).executeTakeFirst();
+      if (!v) throw new AppError('not_found', `video ${videoId} not found (its session may have been reset)`);
+      if (v.state === 'awaiting_upload') throw conflict('another upload to this URL is in progress', { retryAfterSeconds: 5 });
+      throw conflict('this upload URL was already used; request a new one with upload-url to upload another clip');
+    }
+
+    const video = await this.db.selectFrom('videos').select(['blob_key']).where('id', '=', videoId).executeTakeFirstOrThrow();
+    let write;
+    try {
+      write = await this.blobs.createWrite(video.blob_key);
+    } catch (e) {
+      await this.release(videoId);
+      throw isUpstreamFailure(e) ? upstreamUnavailable('the blob store cannot be written to', e) : e;
+    }
+    let bytes = 0;
+    const limit = grant.maxBytes;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, callback) {
+        bytes += chunk.length;
+        if (bytes > limit) callback(new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`));
+        else callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, counter, write.stream);
+      if (bytes === 0) throw validationFailed('the PUT body is empty; send the clip bytes');
+      await write.commit();
+    } catch (e) {
+      await write.abort();
+      await this.release(videoId);
+      if (e instanceof AppError) throw e;
+      if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store cannot be written to', e);
+      throw e;
+    }
+    const done = await this.db
+      .updateTable('videos')
+      .set({ state: 'uploaded', size_bytes: bytes, uploaded_at: this.now(), upload_started_at: null })
+      .where('id', '=', videoId)
+      .where('state', '=', 'awaiting_upload')
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) {
+      // Reset while streaming: the row is gone, so are the bytes.
+      await this.blobs.delete(video.blob_key);
+      throw new AppError('not_found', `video ${videoId} not found (its session was reset)`);
+    }
+    return { videoId, state: 'uploaded', sizeBytes: bytes };
+  }
+
+  private async release(videoId: string): Promise<void> {
+    await this.db.updateTable('videos').set({ upload_started_at: null }).where('id', '=', videoId).where('state', '=', 'awaiting_upload').execute();
+  }
+
+  /**
+   * Confirms an upload: checks the object (present, size, magic bytes, engine probe), then moves
+   * the video to `queued` and enqueues `evaluate-video`. Confirming again returns the same video.
+   */
+  async confirm(session: SessionsTable, videoId: string): Promise<VideoView> {
+    const video = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).where('session_id', '=', session.id).executeTakeFirst();
+    if (!video) throw new AppError('not_found', `video ${videoId} not found in run ${session.id}`);
+    if (video.state === 'awaiting_upload') {
+      throw conflict(video.upload_started_at === null ? 'the clip has not been uploaded yet: PUT it to uploadUrl first' : 'the clip is still being uploaded', video.upload_started_at === null ? {} : { retryAfterSeconds: 5 });
+    }
+    if (video.state === 'failed' && video.confirmed_at === null) {
+      // Verification failed earlier: the same answer again.
+      throw new AppError('invalid_video', `the upload is not a usable video (${video.error_code ?? 'invalid'}): ${video.error_detail ?? ''}`);
+    }
+    if (video.state !== 'uploaded') return this.view(videoId);
+
+    const contentType = video.content_type as VideoContentType;
+    const fail = async (code: string, detail: string): Promise<never> => {
+      await this.db
+        .updateTable('videos')
+        .set({ state: 'failed', error_code: code, error_detail: detail })
+        .where('id', '=', videoId)
+        .where('state', '=', 'uploaded')
+        .execute();
+      await this.blobs.delete(video.blob_key).catch(() => undefined);
+      throw new AppError('invalid_video', `the upload is not a usable video (${code}): ${detail}`);
+    };
+
+    let probe;
+    try {
+      const stat = await this.blobs.stat(video.blob_key);
+      if (!stat) throw conflict('the uploaded object is missing; upload the clip again with a new upload-url');
+      if (stat.sizeBytes === 0) return await fail('empty_file', 'the uploaded object is empty');
+      if (stat.sizeBytes > video.max_bytes) return await fail('file_too_large', `the object is ${stat.sizeBytes} bytes; the limit is ${video.max_bytes}`);
+      const head = await this.blobs.head(video.blob_key, SNIFF_BYTES);
+      if (!matchesContainer(contentType, head)) return await fail('not_a_video', `the bytes are not a ${contentType} container`);
+      const local = await this.blobs.localFile(video.blob_key);
+      try {
+        probe = await this.engine.probe(local.path);
+      } finally {
+        await local.release();
+      }
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      if (e instanceof EngineError) return fail(e.code, e.message);
+      if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store or the decoder is unavailable', e);
+      throw e;
+    }
+
+    const dimensions = this.videos.dimensionsFor(session.kind, video.prompt, video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>));
+    const t = this.now();
+    await this.db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('videos')
+        .set({ state: 'queued', probe: JSON.stringify(probe), dimensions: JSON.stringify(dimensions), confirmed_at: t })
+        .where('id', '=', videoId)
+        .where('state', '=', 'uploaded')
+        .executeTakeFirst();
+      // Confirmed by a concurrent call already: nothing more to do.
+      if (Number(moved.numUpdatedRows) === 0) return;
+      await this.jobs.enqueue(EVALUATE_VIDEO_JOB, { videoId }, { subject: `video:${videoId}`, executor: trx });
+    });
+    return this.view(videoId);
+  }
+
+  private async view(videoId: string): Promise<VideoView> {
+    const v = await this.videos.viewOf(videoId);
+    if (!v) throw new AppError('not_found', `video ${videoId} not found`);
+    return v;
+  }
+}
+
+export type { SessionKind };
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export function checkFileName(name: string): void {
+  if (name.includes('/') || name.includes('\\')) throw validationFailed('fileName must not contain path separators');
+  if (name.includes('..')) throw validationFailed('fileName must not contain ".."');
+  if (CONTROL.test(name)) throw validationFailed('fileName must not contain control characters');
+  if (name.trim() === '') throw validationFailed('fileName must not be blank');
+}
+
+export function checkContentType(value: string): VideoContentType {
+  const ct = value.trim().toLowerCase();
+  const found = VIDEO_CONTENT_TYPES.find((t) => t === ct);
+  if (!found) throw validationFailed(`contentType must be one of ${VIDEO_CONTENT_TYPES.join(', ')}; got ${JSON.stringify(value)}`);
+  return found;
+}

@@ -1,0 +1,62 @@
+/**
+ * Upload URL tokens: an HMAC-SHA256 over (video id, content type, max bytes, expiry) with a secret
+ * generated once into the data directory. The token is the PUT's credential; a changed byte in it
+ * fails the signature check.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface UploadGrant {
+  videoId: string;
+  contentType: string;
+  maxBytes: number;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/** Reads `<dataDir>/upload-signing.key`, creating it (32 random bytes, mode 0600) the first time. */
+export function loadOrCreateSigningSecret(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'upload-signing.key');
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  const secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+  if (secret.length < 32) throw new Error(`${file} does not hold a 32-byte hex secret`);
+  return secret;
+}
+
+export class UploadTokenSigner {
+  constructor(private readonly secret: Buffer) {}
+
+  sign(grant: UploadGrant): string {
+    const body = Buffer.from(JSON.stringify([grant.videoId, grant.contentType, grant.maxBytes, grant.expiresAt]), 'utf8').toString('base64url');
+    return `${body}.${this.mac(body)}`;
+  }
+
+  /** The grant a token carries, or null when it is malformed or its signature does not match. */
+  verify(token: string): UploadGrant | null {
+    const dot = token.indexOf('.');
+    if (dot <= 0 || token.length > 2048) return null;
+    const body = token.slice(0, dot);
+    const mac = Buffer.from(token.slice(dot + 1), 'base64url');
+    const expected = Buffer.from(this.mac(body), 'base64url');
+    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return null;
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      if (!Array.isArray(parsed) || parsed.length !== 4) return null;
+      const [videoId, contentType, maxBytes, expiresAt] = parsed as unknown[];
+      if (typeof videoId !== 'string' || typeof contentType !== 'string' || typeof maxBytes !== 'number' || typeof expiresAt !== 'number') return null;
+      return { videoId, contentType, maxBytes, expiresAt };
+    } catch {
+      return null;
+    }
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.secret).update(body).digest('base64url');
+  }
+}

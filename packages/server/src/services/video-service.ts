@@ -1,0 +1,192 @@
+/**
+ * Videos of Score and Rank sessions: their read model, and scoring (the `evaluate-video` job).
+ * Scores come only from `engine.evaluate` on the uploaded bytes; nothing else writes them.
+ */
+import type { DimensionFailure as EngineFailure, DimensionInfo, DimensionScore, Engine, EvaluationResult } from '@vesta/engine';
+import { EngineError } from '@vesta/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connection.js';
+import type { ScoresTable, SessionKind, VideosTable } from '../db/schema.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { ScoreView, VideoView } from '../http/schemas/sessions.js';
+
+export class VideoService {
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore,
+    private readonly engine: Engine,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async viewsOfSession(sessionId: string): Promise<VideoView[]> {
+    const videos = await this.db.selectFrom('videos').selectAll().where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute();
+    return this.views(videos);
+  }
+
+  async viewOf(videoId: string): Promise<VideoView | undefined> {
+    const v = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirst();
+    return v ? (await this.views([v]))[0] : undefined;
+  }
+
+  private async views(videos: VideosTable[]): Promise<VideoView[]> {
+    if (videos.length === 0) return [];
+    const ids = videos.map((v) => v.id);
+    const scores = await this.db.selectFrom('scores').selectAll().where('video_id', 'in', ids).orderBy('dimension').execute();
+    const failures = await this.db.selectFrom('score_failures').selectAll().where('video_id', 'in', ids).orderBy('dimension').execute();
+    return videos.map((v) => ({
+      videoId: v.id,
+      fileName: v.file_name,
+      contentType: v.content_type,
+      prompt: v.prompt,
+      auxiliary: v.auxiliary === null ? null : (JSON.parse(v.auxiliary) as VideoView['auxiliary']),
+      state: v.state,
+      error: v.error_code === null ? null : { code: v.error_code, detail: v.error_detail ?? '' },
+      sizeBytes: v.size_bytes,
+      dimensions: v.dimensions === null ? [] : (JSON.parse(v.dimensions) as string[]),
+      scores: scores.filter((s) => s.video_id === v.id).map(scoreView),
+      failures: failures.filter((f) => f.video_id === v.id).map((f) => ({ dimension: f.dimension, code: f.code, detail: f.detail })),
+      createdAt: iso(v.created_at),
+      uploadedAt: isoOrNull(v.uploaded_at),
+      confirmedAt: isoOrNull(v.confirmed_at),
+      scoredAt: isoOrNull(v.scored_at),
+    }));
+  }
+
+  /**
+   * The dimensions a Score/Rank clip is scored on: those whose registry `workflows` include the
+   * session kind, that have an available method, and whose default method's requirements (prompt,
+   * auxiliary keys) the upload satisfies.
+   */
+  dimensionsFor(kind: SessionKind, prompt: string | null, auxiliary: Record<string, string> | null): string[] {
+    return this.engine
+      .dimensions()
+      .filter((d) => d.workflows.includes(kind) && d.defaultMethod !== null && requirementsMet(d, prompt, auxiliary))
+      .map((d) => d.id);
+  }
+
+  /**
+   * Scores one video (the `evaluate-video` job). Engine errors about the clip mark the video
+   * `failed` with the engine's code; an abort (shutdown, reset) puts it back to `queued` and
+   * rethrows; any other error is rethrown for the queue to retry.
+   */
+  async evaluate(videoId: string, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
+    const video = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirst();
+    if (!video || (video.state !== 'queued' && video.state !== 'scoring')) {
+      log.info({ videoId, state: video?.state ?? 'deleted' }, 'nothing to score');
+      return;
+    }
+    await this.db.updateTable('videos').set({ state: 'scoring' }).where('id', '=', videoId).execute();
+    const dimensions = JSON.parse(video.dimensions ?? '[]') as DimensionScore['dimension'][];
+    let result: EvaluationResult;
+    const local = await this.blobs.localFile(video.blob_key);
+    try {
+      result = await this.engine.evaluate(local.path, {
+        dimensions,
+        ...(video.prompt === null ? {} : { prompt: video.prompt }),
+        ...(video.auxiliary === null ? {} : { auxiliary: JSON.parse(video.auxiliary) as Record<string, string> }),
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) {
+        await this.db.updateTable('videos').set({ state: 'queued' }).where('id', '=', videoId).where('state', '=', 'scoring').execute();
+        throw error;
+      }
+      if (error instanceof EngineError) {
+        await this.markFailed(videoId, error.code, error.message);
+        log.info({ videoId, code: error.code }, 'video could not be scored');
+        return;
+      }
+      throw error;
+    } finally {
+      await local.release();
+    }
+    await this.store(videoId, result.scores, result.failures);
+    log.info({ videoId, scores: result.scores.length, failures: result.failures.length, elapsedMs: result.elapsedMs }, 'video scored');
+  }
+
+  async markFailed(videoId: string, code: string, detail: string): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ state: 'failed', error_code: code, error_detail: detail, scored_at: this.now() })
+      .where('id', '=', videoId)
+      .execute();
+  }
+
+  private async store(videoId: string, scores: DimensionScore[], failures: EngineFailure[]): Promise<void> {
+    const t = this.now();
+    await this.db.transaction().execute(async (trx) => {
+      // The video may have been deleted by a reset while it was being scored.
+      const still = await trx.selectFrom('videos').select('id').where('id', '=', videoId).executeTakeFirst();
+      if (!still) return;
+      await trx.deleteFrom('scores').where('video_id', '=', videoId).execute();
+      await trx.deleteFrom('score_failures').where('video_id', '=', videoId).execute();
+      if (scores.length > 0) {
+        await trx
+          .insertInto('scores')
+          .values(
+            scores.map(
+              (s): ScoresTable => ({
+                video_id: videoId,
+                dimension: s.dimension,
+                value: s.value,
+                method: s.method,
+                method_version: s.methodVersion,
+                frames: JSON.stringify({ count: s.frames.count, width: s.frames.width, height: s.frames.height, sampling: s.frames.sampling }),
+                models: JSON.stringify(s.models.map((m) => ({ id: m.id, revision: m.revision }))),
+                details: s.details === undefined ? null : JSON.stringify(s.details),
+                elapsed_ms: s.elapsedMs,
+                created_at: t,
+              }),
+            ),
+          )
+          .execute();
+      }
+      if (failures.length > 0) {
+        await trx
+          .insertInto('score_failures')
+          .values(failures.map((f) => ({ video_id: videoId, dimension: f.dimension, code: f.code, detail: f.detail })))
+          .execute();
+      }
+      const failed = scores.length === 0;
+      const first = failures[0];
+      await trx
+        .updateTable('videos')
+        .set({
+          state: failed ? 'failed' : 'scored',
+          error_code: failed ? (first?.code ?? 'method_unavailable') : null,
+          error_detail: failed ? (first?.detail ?? 'no dimension could be scored') : null,
+          scored_at: t,
+        })
+        .where('id', '=', videoId)
+        .execute();
+    });
+  }
+}
+
+function requirementsMet(d: DimensionInfo, prompt: string | null, auxiliary: Record<string, string> | null): boolean {
+  const method = d.methods.find((m) => m.id === d.defaultMethod);
+  if (!method) return false;
+  if (method.requires.prompt && (prompt === null || prompt === '')) return false;
+  return method.requires.auxiliary.every((k) => auxiliary?.[k] !== undefined);
+}
+
+function scoreView(s: ScoresTable): ScoreView {
+  const frames = JSON.parse(s.frames) as ScoreView['frames'];
+  return {
+    dimension: s.dimension,
+    value: s.value,
+    method: s.method,
+    methodVersion: s.method_version,
+    frames,
+    models: JSON.parse(s.models) as ScoreView['models'],
+    elapsedMs: s.elapsed_ms,
+  };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : iso(ms);
+}
