@@ -50,12 +50,20 @@ export interface FramePlan {
 }
 
 export function planFrames(probe: ProbedVideo, sampling: FrameSampling, outputs: FrameOutput[]): FramePlan {
-  const sizes = outputs.map((o) => ({ ...outputSize(probe.displayWidth, probe.displayHeight, o.maxSide), channels: o.channels }));
+  const sizes = outputs.map((o) => ({
+    ...outputSize(probe.displayWidth, probe.displayHeight, o.maxSide),
+    channels: o.channels,
+  }));
   const indices = [...new Set(sampleIndices(sampling, probe.frameCount, probe.fps))];
   return { sizes, indices };
 }
 
-export function buildFfmpegArgs(path: string, probe: ProbedVideo, options: FrameStreamOptions, plan: FramePlan): string[] {
+export function buildFfmpegArgs(
+  path: string,
+  probe: ProbedVideo,
+  options: FrameStreamOptions,
+  plan: FramePlan,
+): string[] {
   const select = selectExpression(options.sampling, probe.frameCount, probe.fps);
   const n = plan.sizes.length;
   const head = [`[0:${probe.streamIndex}]`, select ? `select='${select}',` : 'null,'].join('');
@@ -69,7 +77,17 @@ export function buildFfmpegArgs(path: string, probe: ProbedVideo, options: Frame
   if (options.decoderThreads) args.push('-threads', String(options.decoderThreads));
   args.push('-i', path, '-filter_complex', graph.join(';'));
   plan.sizes.forEach((s, i) => {
-    args.push('-map', `[o${i}]`, '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', s.channels === 3 ? 'rgb24' : 'gray', `pipe:${3 + i}`);
+    args.push(
+      '-map',
+      `[o${i}]`,
+      '-vsync',
+      '0',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      s.channels === 3 ? 'rgb24' : 'gray',
+      `pipe:${3 + i}`,
+    );
   });
   return args;
 }
@@ -102,13 +120,22 @@ class FrameAssembler {
   }
 }
 
-export async function* streamFrames(path: string, probe: ProbedVideo, options: FrameStreamOptions): AsyncGenerator<FrameGroup> {
+export async function* streamFrames(
+  path: string,
+  probe: ProbedVideo,
+  options: FrameStreamOptions,
+): AsyncGenerator<FrameGroup> {
   if (options.outputs.length === 0) return;
   if (options.signal?.aborted) throw new EngineError('aborted', 'aborted');
   const plan = planFrames(probe, options.sampling, options.outputs);
   const args = buildFfmpegArgs(path, probe, options, plan);
   const highWater = options.highWaterFrames ?? 4;
-  const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'ignore', 'pipe', ...plan.sizes.map(() => 'pipe' as const)];
+  const stdio: Array<'ignore' | 'pipe'> = [
+    'ignore',
+    'ignore',
+    'pipe',
+    ...plan.sizes.map(() => 'pipe' as const),
+  ];
   const child = spawn(options.ffmpegPath, args, { stdio });
   const pipes = plan.sizes.map((_, i) => child.stdio[3 + i] as Readable);
   const assemblers = plan.sizes.map((s) => new FrameAssembler(s.width * s.height * s.channels));
@@ -166,7 +193,8 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
   try {
     for (;;) {
       if (state.killedFor) throw state.killedFor;
-      if (spawnError) throw new EngineError('decode_failed', `cannot run ffmpeg: ${(spawnError as Error).message}`);
+      if (spawnError)
+        throw new EngineError('decode_failed', `cannot run ffmpeg: ${(spawnError as Error).message}`);
       if (assemblers.every((a) => a.queue.length > 0)) {
         const datas = assemblers.map((a) => a.queue.shift()!);
         // Resume paused pipes now that the consumer has taken a group.
@@ -179,14 +207,25 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
           continue;
         }
         // Past the probed count (a stream longer than its header says), indices continue in order.
-        const index = plan.indices[delivered] ?? (plan.indices.length > 0 ? plan.indices[plan.indices.length - 1]! + 1 + delivered - plan.indices.length : delivered);
+        const index =
+          plan.indices[delivered] ??
+          (plan.indices.length > 0
+            ? plan.indices[plan.indices.length - 1]! + 1 + delivered - plan.indices.length
+            : delivered);
         delivered++;
         yield {
           index,
           timeSeconds: probe.fps > 0 ? index / probe.fps : 0,
           frames: datas.map((data, i) => {
             const s = plan.sizes[i]!;
-            return { index, timeSeconds: probe.fps > 0 ? index / probe.fps : 0, width: s.width, height: s.height, channels: s.channels, data };
+            return {
+              index,
+              timeSeconds: probe.fps > 0 ? index / probe.fps : 0,
+              width: s.width,
+              height: s.height,
+              channels: s.channels,
+              data,
+            };
           }),
         };
         continue;
@@ -203,9 +242,15 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
       const detail = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500);
       throw new EngineError('decode_failed', `ffmpeg failed (${ended.code ?? ended.signal}): ${detail}`);
     }
-    if (delivered === 0 && plan.indices.length > 0) {
+    // Fewer frames than the header promised: a cut-off upload. A small shortfall (a container
+    // whose count is a frame or two off) is tolerated; see docs/decoding.md.
+    const expected = plan.indices.length;
+    if (delivered < expected && (delivered === 0 || expected - delivered > Math.max(2, 0.05 * expected))) {
       const detail = stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
-      throw new EngineError('truncated', `no frame could be decoded${detail ? `: ${detail}` : ''}`);
+      throw new EngineError(
+        'truncated',
+        `decoded ${delivered} of ${expected} sampled frames${detail ? `: ${detail}` : ''}`,
+      );
     }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

@@ -3,7 +3,8 @@
  * without decoding it. Uses ffprobe; when the container does not state the frame count, packets
  * are counted (a demux pass, no decoding). Limits are checked here, before any frame is decoded.
  */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { EngineError } from '../contract.js';
 import type { EngineLimits, VideoProbe } from '../contract.js';
 import { checkDurationLimit, checkFileSize, checkFrameLimit, checkSizeLimits } from './limits.js';
@@ -60,14 +61,13 @@ function num(s: string | undefined): number | null {
 }
 
 /**
- * Frame rate as OpenCV reports it (what VBench's samplers read): FFmpeg's `av_guess_frame_rate`,
- * i.e. r_frame_rate unless it is missing or implausibly high while avg_frame_rate is sane.
+ * Frame rate as OpenCV's `CAP_PROP_FPS` reports it (what VBench's fps-based samplers read):
+ * avg_frame_rate, falling back to r_frame_rate. For GIFs and variable-frame-rate clips this is the
+ * true mean rate; r_frame_rate there is a timebase guess (e.g. 277/12 for a 7.7 fps GIF).
  */
 function guessFrameRate(s: FfprobeStream): number {
-  const r = parseRational(s.r_frame_rate);
   const avg = parseRational(s.avg_frame_rate);
-  if (r > 0 && !(avg > 0 && avg < 70 && r > 210)) return r;
-  return avg;
+  return avg > 0 ? avg : parseRational(s.r_frame_rate);
 }
 
 /** Display rotation, clockwise degrees in {0, 90, 180, 270}. */
@@ -81,9 +81,36 @@ function displayRotation(s: FfprobeStream): number {
   return (((quarter % 4) + 4) % 4) * 90;
 }
 
-function classifyProbeFailure(stderr: string): EngineError {
+/** True when the first bytes carry a known video container's signature (so a failure means "cut off"). */
+async function hasContainerSignature(path: string): Promise<boolean> {
+  let fh: FileHandle | null = null;
+  try {
+    fh = await open(path, 'r');
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await fh.read(head, 0, 12, 0);
+    const box = head.toString('latin1', 4, 8);
+    if (bytesRead >= 8 && ['ftyp', 'moov', 'mdat', 'free', 'wide', 'skip'].includes(box)) return true; // MP4/MOV
+    if (head.readUInt32BE(0) === 0x1a45dfa3) return true; // Matroska/WebM (EBML)
+    const magic = head.toString('latin1', 0, 4);
+    return magic === 'RIFF' || magic === 'GIF8' || magic === 'DKIF' || head.toString('latin1', 0, 9) === 'YUV4MPEG2';
+  } catch {
+    return false;
+  } finally {
+    await fh?.close();
+  }
+}
+
+function classifyProbeFailure(stderr: string, signature: boolean): EngineError {
   const text = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500);
-  if (/moov atom not found|End of file|Truncat|partial file|Invalid NAL/i.test(stderr)) {
+  // FFmpeg refuses frame sizes whose buffers would overflow before we ever see the header values.
+  const size = /Picture size (\d+)x(\d+) is invalid/.exec(stderr);
+  if (size && (Number(size[1]) > 0 || Number(size[2]) > 0)) {
+    return new EngineError(
+      'resolution_too_large',
+      `the header declares ${size[1]}x${size[2]}, larger than any decodable frame`,
+    );
+  }
+  if (signature && /moov atom not found|End of file|Truncat|partial file|Invalid NAL|invalid data/i.test(stderr)) {
     return new EngineError('truncated', `the file is truncated or incomplete: ${text}`);
   }
   return new EngineError('not_a_video', `not a readable video file: ${text || 'ffprobe could not parse it'}`);
@@ -108,7 +135,7 @@ export async function probeVideo(path: string, options: ProbeOptions): Promise<P
     ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path],
     { signal, timeoutMs },
   );
-  if (result.code !== 0) throw classifyProbeFailure(result.stderr);
+  if (result.code !== 0) throw classifyProbeFailure(result.stderr, await hasContainerSignature(path));
   let parsed: FfprobeOutput;
   try {
     parsed = JSON.parse(result.stdout) as FfprobeOutput;
@@ -116,7 +143,8 @@ export async function probeVideo(path: string, options: ProbeOptions): Promise<P
     throw new EngineError('not_a_video', 'ffprobe returned unreadable output', { cause: err });
   }
   const streams = parsed.streams ?? [];
-  if (!parsed.format || streams.length === 0) throw new EngineError('not_a_video', 'no streams found: not a video file');
+  if (!parsed.format || streams.length === 0)
+    throw new EngineError('not_a_video', 'no streams found: not a video file');
   // Cover art in audio files is a "video" stream with the attached_pic disposition: not a video.
   const stream = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
   if (!stream || stream.index === undefined) {
@@ -175,10 +203,21 @@ async function countPackets(
 ): Promise<number> {
   const result = await runProcess(
     ffprobePath,
-    ['-v', 'error', '-select_streams', String(streamIndex), '-count_packets', '-show_entries', 'stream=nb_read_packets', '-print_format', 'json', path],
+    [
+      '-v',
+      'error',
+      '-select_streams',
+      String(streamIndex),
+      '-count_packets',
+      '-show_entries',
+      'stream=nb_read_packets',
+      '-print_format',
+      'json',
+      path,
+    ],
     { signal, timeoutMs },
   );
-  if (result.code !== 0) throw classifyProbeFailure(result.stderr);
+  if (result.code !== 0) throw classifyProbeFailure(result.stderr, await hasContainerSignature(path));
   const parsed = JSON.parse(result.stdout) as FfprobeOutput;
   return num(parsed.streams?.[0]?.nb_read_packets) ?? 0;
 }
