@@ -1,8 +1,21 @@
 export * from './contract.js';
 export * from './method-contract.js';
-export { listDimensions, getDimension, isDimensionId, normalisationOf, categoryOf, VBENCH_MODEL_IDS } from './registry.js';
+export {
+  listDimensions,
+  getDimension,
+  isDimensionId,
+  normalisationOf,
+  categoryOf,
+  VBENCH_MODEL_IDS,
+} from './registry.js';
 export type { RegistryOptions, MethodSpec } from './registry.js';
-export { normalise, computeLeaderboard, computeLeaderboardPresent, QUALITY_WEIGHT, SEMANTIC_WEIGHT } from './leaderboard.js';
+export {
+  normalise,
+  computeLeaderboard,
+  computeLeaderboardPresent,
+  QUALITY_WEIGHT,
+  SEMANTIC_WEIGHT,
+} from './leaderboard.js';
 export type { Leaderboard, PartialLeaderboard } from './leaderboard.js';
 export { METHODS, getMethod } from './dimensions/index.js';
 export { roundHalfEven } from './dimensions/common.js';

@@ -9,12 +9,13 @@ import type { Frame } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { meanAbsDiff } from '../image/diff.js';
 import { FrameSizeGuard } from './common.js';
+import { nativeRequest } from './working.js';
 
 export const temporalFlickeringVbench: DimensionMethod = {
   dimension: 'temporal_flickering',
   id: 'vbench',
   version: '1',
-  frames: () => ({ sampling: { kind: 'all' }, maxSide: null, channels: 3 }),
+  frames: () => nativeRequest(),
   start: () => new FlickerRun(),
 };
 

@@ -1,0 +1,136 @@
+/**
+ * dynamic_degree, method `lite`: VBench's protocol (vbench-methods.md §2.5) on a classical flow.
+ * - frames: every `interval`-th frame, interval = max(1, round(fps/8)) with Python rounding;
+ * - per consecutive sampled pair: dense flow (pyramidal Lucas–Kanade on grey, longer side ≤ 128),
+ *   magnitudes rescaled to native pixels, score = mean of the largest ⌊5 %⌋ of magnitudes (over
+ *   the flow field less a 2-pixel border, where classical flow has no correspondence to use);
+ * - thres = 6·min(H, W)/256 (native size); count_num = round(4·N/16), N = sampled frames;
+ * - dynamic (1) as soon as the number of pair scores above thres reaches count_num, else 0.
+ */
+import { EngineError } from '../contract.js';
+import type { Frame, VideoProbe } from '../contract.js';
+import type { DimensionMethod, MethodContext, MethodOutcome, MethodRun } from '../method-contract.js';
+import { computeFlow } from '../image/flow.js';
+import type { Pyramid } from '../image/flow.js';
+import { FrameSizeGuard, roundHalfEven } from './common.js';
+import { flowPyramid, greyOf, rgbOf, workingRequest } from './working.js';
+
+/** VBench's frame interval for a frame rate: max(1, round(fps/8)), round half to even. */
+export function dynamicInterval(fps: number): number {
+  if (!Number.isFinite(fps) || fps <= 0) return 1;
+  return Math.max(1, roundHalfEven(fps / 8));
+}
+
+/** VBench's decision rule over the ordered pair scores. */
+export function isDynamic(pairScores: number[], threshold: number, sampledFrames: number): boolean {
+  const countNum = roundHalfEven((4 * sampledFrames) / 16);
+  let count = 0;
+  for (const s of pairScores) {
+    if (s > threshold) count++;
+    if (count >= countNum) return true;
+  }
+  return false;
+}
+
+/** Mean of the largest ⌊fraction·n⌋ values (at least one). `scratch` is sorted in place. */
+export function topFractionMean(values: Float32Array, fraction: number): number {
+  const n = values.length;
+  if (n === 0) return 0;
+  const k = Math.max(1, Math.floor(fraction * n));
+  values.sort();
+  let s = 0;
+  for (let i = n - k; i < n; i++) s += values[i]!;
+  return s / k;
+}
+
+/** Flow pixels left out along each edge: classical flow is unreliable where content enters or leaves. */
+const BORDER = 2;
+
+export const dynamicDegreeLite: DimensionMethod = {
+  dimension: 'dynamic_degree',
+  id: 'lite',
+  version: '1',
+  frames: () => workingRequest(),
+  start: (context: MethodContext) => new DynamicRun(context.probe),
+};
+
+class DynamicRun implements MethodRun {
+  private readonly interval: number;
+  private readonly guard = new FrameSizeGuard('dynamic_degree', 3);
+  private ordinal = 0;
+  private prev: Pyramid | null = null;
+  private finest = 0;
+  private readonly scores: number[] = [];
+  private readonly indices: number[] = [];
+  private flowSize = { width: 0, height: 0 };
+  private frameSize = { width: 0, height: 0 };
+
+  constructor(private readonly probe: VideoProbe) {
+    this.interval = dynamicInterval(probe.fps);
+  }
+
+  push(frame: Frame): void {
+    this.guard.check(frame);
+    const ordinal = this.ordinal++;
+    if (ordinal % this.interval !== 0) return;
+    const { pyramid, finest } = flowPyramid(greyOf(rgbOf(frame)));
+    this.finest = finest;
+    this.frameSize = { width: frame.width, height: frame.height };
+    if (this.prev) {
+      const flow = computeFlow(this.prev, pyramid, undefined, finest);
+      this.flowSize = { width: flow.width, height: flow.height };
+      const { sx, sy } = this.nativeScale(flow.width, flow.height);
+      const m = flow.width > 4 * BORDER && flow.height > 4 * BORDER ? BORDER : 0;
+      const mags = new Float32Array((flow.width - 2 * m) * (flow.height - 2 * m));
+      let k = 0;
+      for (let y = m; y < flow.height - m; y++) {
+        for (let x = m; x < flow.width - m; x++) {
+          const i = y * flow.width + x;
+          const u = flow.u[i]! * sx;
+          const v = flow.v[i]! * sy;
+          mags[k++] = Math.sqrt(u * u + v * v);
+        }
+      }
+      this.scores.push(topFractionMean(mags, 0.05));
+    }
+    this.prev = pyramid;
+    this.indices.push(frame.index);
+  }
+
+  /** Native pixels per flow pixel along each axis. */
+  private nativeScale(fw: number, fh: number): { sx: number; sy: number } {
+    const { nw, nh } = this.nativeSize();
+    return { sx: nw / fw, sy: nh / fh };
+  }
+
+  private nativeSize(): { nw: number; nh: number } {
+    const nw = this.probe.displayWidth > 0 ? this.probe.displayWidth : this.frameSize.width;
+    const nh = this.probe.displayHeight > 0 ? this.probe.displayHeight : this.frameSize.height;
+    return { nw, nh };
+  }
+
+  finish(): MethodOutcome {
+    const sampled = this.indices.length;
+    if (sampled < 1) throw new EngineError('too_few_frames', 'dynamic_degree received no frames');
+    const { nw, nh } = this.nativeSize();
+    const threshold = (6 * Math.min(nw, nh)) / 256;
+    const dynamic = isDynamic(this.scores, threshold, sampled);
+    const sorted = [...this.scores].sort((a, b) => a - b);
+    return {
+      value: dynamic ? 1 : 0,
+      indices: this.indices,
+      details: {
+        interval: this.interval,
+        sampledFrames: sampled,
+        threshold,
+        countNum: roundHalfEven((4 * sampled) / 16),
+        pairsAboveThreshold: this.scores.filter((s) => s > threshold).length,
+        maxPairScore: sorted[sorted.length - 1] ?? 0,
+        medianPairScore: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0,
+        flowWidth: this.flowSize.width,
+        flowHeight: this.flowSize.height,
+        flowLevel: this.finest,
+      },
+    };
+  }
+}

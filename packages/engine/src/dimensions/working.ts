@@ -1,0 +1,91 @@
+/**
+ * Working resolutions and the frame requests the model-free methods share. Equal requests are
+ * decoded once, so every `lite` method except imaging quality asks for the same thing.
+ */
+import type { Frame, VideoProbe } from '../contract.js';
+import type { FrameRequest } from '../method-contract.js';
+import { frameToRgb, rgbToGrey } from '../image/convert.js';
+import { buildPyramid } from '../image/flow.js';
+import type { Pyramid } from '../image/flow.js';
+import { halveRgb } from '../image/resize.js';
+import type { GreyImage, RgbImage } from '../image/types.js';
+
+/** Longer side of the shared decode (area downscale by the decoder). */
+export const WORKING_MAX_SIDE = 256;
+/** Longer side at which optical flow is computed (a pyramid level of the working frame). */
+export const FLOW_MAX_SIDE = 128;
+/** Longer side of the consistency descriptors. */
+export const DESCRIPTOR_MAX_SIDE = 128;
+/** Pyramid depth below the flow resolution (128 → 64 → 32 → 16). */
+export const FLOW_LEVELS = 4;
+
+/** Every frame, longer side ≤ 256, RGB: shared by all `lite` methods but imaging quality. */
+export function workingRequest(): FrameRequest {
+  return { sampling: { kind: 'all' }, maxSide: WORKING_MAX_SIDE, channels: 3 };
+}
+
+/** Every frame at native resolution, RGB: temporal flickering (exact formula) and imaging quality. */
+export function nativeRequest(): FrameRequest {
+  return { sampling: { kind: 'all' }, maxSide: null, channels: 3 };
+}
+
+/** Halve an RGB image (2×2 means) until its longer side is at most `maxSide`. */
+export function shrinkRgb(img: RgbImage, maxSide: number): RgbImage {
+  let cur = img;
+  while (Math.max(cur.width, cur.height) > maxSide && Math.min(cur.width, cur.height) >= 2)
+    cur = halveRgb(cur);
+  return cur;
+}
+
+/** A grey pyramid of the frame and the level at which flow is computed (longer side ≤ 128). */
+export function flowPyramid(grey: GreyImage): { pyramid: Pyramid; finest: number } {
+  let finest = 0;
+  let side = Math.max(grey.width, grey.height);
+  let minSide = Math.min(grey.width, grey.height);
+  while (side > FLOW_MAX_SIDE && minSide >= 16) {
+    side = Math.floor(side / 2);
+    minSide = Math.floor(minSide / 2);
+    finest++;
+  }
+  return { pyramid: buildPyramid(grey, finest + FLOW_LEVELS, 4), finest };
+}
+
+export function greyOf(rgb: RgbImage): GreyImage {
+  return rgbToGrey(rgb);
+}
+
+export function rgbOf(frame: Frame): RgbImage {
+  return frameToRgb(frame);
+}
+
+/** Expected number of frames: the probe's count, else duration × fps, else 0 (unknown). */
+export function expectedFrames(probe: VideoProbe): number {
+  if (Number.isFinite(probe.frameCount) && probe.frameCount > 0) return probe.frameCount;
+  const est = probe.durationSeconds * probe.fps;
+  return Number.isFinite(est) && est > 0 ? Math.round(est) : 0;
+}
+
+/**
+ * Picks about `count` frames spread over the clip by push order: every `stride`-th frame from the
+ * first, stride = ⌈expected/count⌉; with an unknown length, the first `count` frames.
+ */
+export class FramePicker {
+  private readonly stride: number;
+  private seen = 0;
+  private taken = 0;
+  constructor(
+    probe: VideoProbe,
+    private readonly count: number,
+  ) {
+    const n = expectedFrames(probe);
+    this.stride = n > 0 ? Math.max(1, Math.ceil(n / count)) : 1;
+  }
+
+  /** Call once per pushed frame, in order; true when this frame is one of the picked. */
+  next(): boolean {
+    const ordinal = this.seen++;
+    if (ordinal % this.stride !== 0 || this.taken >= this.count) return false;
+    this.taken++;
+    return true;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Dense optical flow: pyramidal, iterative Lucas–Kanade with per-pixel windows (a classical
+ * stand-in for RAFT). For each pyramid level, coarse to fine:
+ *   1. the flow from the coarser level is upsampled (×2 in magnitude);
+ *   2. gradients (Ix, Iy) of the first image and their windowed structure tensor are computed once;
+ *   3. `iterations` times: the second image is warped by the current flow (bilinear), the temporal
+ *      difference It = I1(x + f) − I0(x) − Δμ (Δμ: global brightness offset, so a global
+ *      brightness change does not read as motion) is correlated with the gradients over the same
+ *      window, and the 2×2 system (A + λI)·δ = −b is solved per pixel (a pixel whose warped
+ *      position leaves the image contributes no residual, so border flow cannot run away);
+ *   4. the flow is smoothed with a 3×3 box to suppress outliers.
+ * λ damps the update where the window has no texture, so flat regions keep the coarse estimate.
+ */
+import { boxMean, gradients } from './filter.js';
+import { reduce, sampleBilinear } from './resize.js';
+import type { GreyImage } from './types.js';
+
+export interface FlowField {
+  width: number;
+  height: number;
+  u: Float32Array;
+  v: Float32Array;
+}
+
+export interface FlowOptions {
+  /** Window radius of the Lucas–Kanade sums (window = (2r+1)²). */
+  radius: number;
+  /** Warping iterations per level. */
+  iterations: number;
+  /** Tikhonov damping added to the structure tensor (per-pixel mean scale). */
+  lambda: number;
+  /** Largest update per iteration, in pixels of the level (keeps the iteration stable). */
+  maxStep: number;
+}
+
+export const DEFAULT_FLOW_OPTIONS: FlowOptions = { radius: 2, iterations: 2, lambda: 1, maxStep: 1.5 };
+
+/** Gaussian pyramid: level 0 is the input, each next level is `reduce` of the previous one. */
+export type Pyramid = GreyImage[];
+
+/** Builds up to `levels` levels, stopping before a side would drop below `minSide`. */
+export function buildPyramid(img: GreyImage, levels: number, minSide = 8): Pyramid {
+  const out: Pyramid = [img];
+  let cur = img;
+  while (out.length < levels && Math.min(cur.width, cur.height) >= 2 * minSide) {
+    cur = reduce(cur);
+    out.push(cur);
+  }
+  return out;
+}
+
+function upsampleFlow(flow: FlowField, w: number, h: number): FlowField {
+  const u = new Float32Array(w * h);
+  const v = new Float32Array(w * h);
+  const sx = flow.width / w;
+  const sy = flow.height / h;
+  const mx = w / flow.width;
+  const my = h / flow.height;
+  for (let y = 0; y < h; y++) {
+    const cy = (y + 0.5) * sy - 0.5;
+    for (let x = 0; x < w; x++) {
+      const cx = (x + 0.5) * sx - 0.5;
+      const i = y * w + x;
+      u[i] = mx * sampleBilinear(flow.u, flow.width, flow.height, cx, cy);
+      v[i] = my * sampleBilinear(flow.v, flow.width, flow.height, cx, cy);
+    }
+  }
+  return { width: w, height: h, u, v };
+}
+
+function mean(a: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]!;
+  return a.length > 0 ? s / a.length : 0;
+}
+
+/**
+ * Flow from p0 to p1 (I0(x) ≈ I1(x + f(x))) at the resolution of pyramid level `finest`.
+ * Both pyramids must come from images of the same size.
+ */
+export function computeFlow(
+  p0: Pyramid,
+  p1: Pyramid,
+  options: FlowOptions = DEFAULT_FLOW_OPTIONS,
+  finest = 0,
+): FlowField {
+  const levels = Math.min(p0.length, p1.length);
+  if (levels === 0) throw new RangeError('computeFlow: empty pyramid');
+  const top = levels - 1;
+  const bottom = Math.min(finest, top);
+  let flow: FlowField | null = null;
+  for (let l = top; l >= bottom; l--) {
+    const i0 = p0[l]!;
+    const i1 = p1[l]!;
+    if (i0.width !== i1.width || i0.height !== i1.height) throw new RangeError('computeFlow: size mismatch');
+    const { width: w, height: h } = i0;
+    flow = flow
+      ? upsampleFlow(flow, w, h)
+      : { width: w, height: h, u: new Float32Array(w * h), v: new Float32Array(w * h) };
+    refineLevel(i0, i1, flow, options);
+  }
+  return flow!;
+}
+
+function refineLevel(i0: GreyImage, i1: GreyImage, flow: FlowField, o: FlowOptions): void {
+  const { width: w, height: h } = i0;
+  const n = w * h;
+  const a0 = i0.data;
+  const a1 = i1.data;
+  const gx = new Float32Array(n);
+  const gy = new Float32Array(n);
+  gradients(a0, w, h, gx, gy);
+  const tmp = new Float32Array(n);
+  const prod = new Float32Array(n);
+  const axx = new Float32Array(n);
+  const axy = new Float32Array(n);
+  const ayy = new Float32Array(n);
+  for (let i = 0; i < n; i++) prod[i] = gx[i]! * gx[i]!;
+  boxMean(prod, w, h, o.radius, axx, tmp);
+  for (let i = 0; i < n; i++) prod[i] = gx[i]! * gy[i]!;
+  boxMean(prod, w, h, o.radius, axy, tmp);
+  for (let i = 0; i < n; i++) prod[i] = gy[i]! * gy[i]!;
+  boxMean(prod, w, h, o.radius, ayy, tmp);
+  const offset = mean(a1) - mean(a0);
+  const bx = new Float32Array(n);
+  const by = new Float32Array(n);
+  const prod2 = new Float32Array(n);
+  const { u, v } = flow;
+  const lambda = o.lambda;
+  const step = o.maxStep;
+  const xMax = w - 1;
+  const yMax = h - 1;
+  for (let it = 0; it < o.iterations; it++) {
+    for (let y = 0; y < h; y++) {
+      const row = y * w;
+      for (let x = 0; x < w; x++) {
+        const i = row + x;
+        const px = x + u[i]!;
+        const py = y + v[i]!;
+        // A point warped outside the image carries no information: no residual, no update.
+        const d =
+          px < 0 || py < 0 || px > xMax || py > yMax ? 0 : sampleBilinear(a1, w, h, px, py) - a0[i]! - offset;
+        prod[i] = gx[i]! * d;
+        prod2[i] = gy[i]! * d;
+      }
+    }
+    boxMean(prod, w, h, o.radius, bx, tmp);
+    boxMean(prod2, w, h, o.radius, by, tmp);
+    for (let i = 0; i < n; i++) {
+      const sxx = axx[i]! + lambda;
+      const syy = ayy[i]! + lambda;
+      const sxy = axy[i]!;
+      const det = sxx * syy - sxy * sxy;
+      let du = -(syy * bx[i]! - sxy * by[i]!) / det;
+      let dv = -(sxx * by[i]! - sxy * bx[i]!) / det;
+      if (du > step) du = step;
+      else if (du < -step) du = -step;
+      if (dv > step) dv = step;
+      else if (dv < -step) dv = -step;
+      u[i] = u[i]! + du;
+      v[i] = v[i]! + dv;
+    }
+  }
+  // Light smoothing of the field.
+  boxMean(u, w, h, 1, prod, tmp);
+  u.set(prod);
+  boxMean(v, w, h, 1, prod, tmp);
+  v.set(prod);
+}

@@ -1,0 +1,212 @@
+/**
+ * Classical no-reference image statistics used by the imaging- and aesthetic-quality proxies.
+ * All work on float grey images 0..255 (colourfulness on packed RGB).
+ */
+import type { GreyImage } from './types.js';
+
+/**
+ * Crété-Roffet "blur effect" (Crété, Dolmière, Ladret, Nicolas, SPIE 2007): re-blur the image
+ * with a 9-tap box along each axis and measure how much of the neighbour variation survives.
+ * 0 = sharp, → 1 = already blurred. Returns the larger of the horizontal and vertical values.
+ * Differences are soft-thresholded by `tau` (d → max(0, d − τ)) so that noise of a known level does
+ * not read as detail; τ = 0 gives the original metric.
+ */
+export function blurEffect(img: GreyImage, tau = 0): number {
+  const { width: w, height: h, data } = img;
+  if (w < 10 || h < 10) return 0;
+  const r = 4;
+  // Horizontal.
+  let sF = 0;
+  let sV = 0;
+  const row = new Float32Array(w);
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    let acc = 0;
+    for (let x = -r; x <= r; x++) acc += data[o + clampIdx(x, w)]!;
+    for (let x = 0; x < w; x++) {
+      row[x] = acc / 9;
+      acc += data[o + clampIdx(x + r + 1, w)]! - data[o + clampIdx(x - r, w)]!;
+    }
+    for (let x = 1; x < w; x++) {
+      const dF = Math.abs(data[o + x]! - data[o + x - 1]!) - tau;
+      if (dF <= 0) continue;
+      const dB = Math.abs(row[x]! - row[x - 1]!);
+      sF += dF;
+      if (dF > dB) sV += dF - dB;
+    }
+  }
+  const bh = sF > 0 ? (sF - sV) / sF : 1;
+  // Vertical.
+  sF = 0;
+  sV = 0;
+  const col = new Float32Array(h);
+  for (let x = 0; x < w; x++) {
+    let acc = 0;
+    for (let y = -r; y <= r; y++) acc += data[clampIdx(y, h) * w + x]!;
+    for (let y = 0; y < h; y++) {
+      col[y] = acc / 9;
+      acc += data[clampIdx(y + r + 1, h) * w + x]! - data[clampIdx(y - r, h) * w + x]!;
+    }
+    for (let y = 1; y < h; y++) {
+      const dF = Math.abs(data[y * w + x]! - data[(y - 1) * w + x]!) - tau;
+      if (dF <= 0) continue;
+      const dB = Math.abs(col[y]! - col[y - 1]!);
+      sF += dF;
+      if (dF > dB) sV += dF - dB;
+    }
+  }
+  const bv = sF > 0 ? (sF - sV) / sF : 1;
+  return Math.max(bh, bv);
+}
+
+function clampIdx(i: number, n: number): number {
+  return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/**
+ * Noise standard deviation (0..255 scale) by Immerkær's method (CVIU 1996): σ = √(π/2)/6 ·
+ * mean |I ∗ M| with M = [1 −2 1; −2 4 −2; 1 −2 1], averaged only over the smoothest 30 % of
+ * pixels (by |∇I|) so that texture and edges are not read as noise.
+ */
+export function noiseSigma(img: GreyImage): number {
+  const { width: w, height: h, data } = img;
+  if (w < 3 || h < 3) return 0;
+  const inner = (w - 2) * (h - 2);
+  const resp = new Float32Array(inner);
+  const grad = new Uint16Array(inner);
+  const hist = new Uint32Array(1024);
+  let k = 0;
+  for (let y = 1; y < h - 1; y++) {
+    const a = (y - 1) * w;
+    const b = y * w;
+    const c = (y + 1) * w;
+    for (let x = 1; x < w - 1; x++, k++) {
+      const v =
+        data[a + x - 1]! -
+        2 * data[a + x]! +
+        data[a + x + 1]! -
+        2 * data[b + x - 1]! +
+        4 * data[b + x]! -
+        2 * data[b + x + 1]! +
+        data[c + x - 1]! -
+        2 * data[c + x]! +
+        data[c + x + 1]!;
+      resp[k] = v < 0 ? -v : v;
+      const g = Math.abs(data[b + x + 1]! - data[b + x - 1]!) + Math.abs(data[c + x]! - data[a + x]!);
+      const gi = g >= 1023 ? 1023 : g | 0;
+      grad[k] = gi;
+      hist[gi] = hist[gi]! + 1;
+    }
+  }
+  const target = Math.max(1, Math.floor(0.3 * inner));
+  let cum = 0;
+  let thr = 0;
+  for (; thr < 1024; thr++) {
+    cum += hist[thr]!;
+    if (cum >= target) break;
+  }
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < inner; i++) {
+    if (grad[i]! <= thr) {
+      s += resp[i]!;
+      n++;
+    }
+  }
+  return n > 0 ? (Math.sqrt(Math.PI / 2) / 6) * (s / n) : 0;
+}
+
+/**
+ * Blockiness on the 8×8 coding grid: (m_b − m_n)/(m_b + m_n) where m_b is the mean absolute
+ * neighbour difference across block boundaries (between columns/rows 8k−1 and 8k) and m_n the
+ * mean elsewhere; 0 = no grid structure, → 1 = pure blocks. Only meaningful at the coded
+ * resolution (a resized frame no longer has the grid).
+ */
+export function blockiness(img: GreyImage): number {
+  const { width: w, height: h, data } = img;
+  if (w < 16 && h < 16) return 0;
+  let sb = 0;
+  let nb = 0;
+  let sn = 0;
+  let nn = 0;
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 1; x < w; x++) {
+      const d = Math.abs(data[o + x]! - data[o + x - 1]!);
+      if ((x & 7) === 0) {
+        sb += d;
+        nb++;
+      } else {
+        sn += d;
+        nn++;
+      }
+    }
+  }
+  for (let y = 1; y < h; y++) {
+    const o = y * w;
+    const p = o - w;
+    const boundary = (y & 7) === 0;
+    let s = 0;
+    for (let x = 0; x < w; x++) s += Math.abs(data[o + x]! - data[p + x]!);
+    if (boundary) {
+      sb += s;
+      nb += w;
+    } else {
+      sn += s;
+      nn += w;
+    }
+  }
+  if (nb === 0 || nn === 0) return 0;
+  const mb = sb / nb;
+  const mn = sn / nn;
+  return mb + mn > 1e-6 ? (mb - mn) / (mb + mn) : 0;
+}
+
+export interface ExposureStats {
+  mean: number;
+  std: number;
+  /** Fraction of pixels at or below 2 or at or above 253. */
+  clipped: number;
+}
+
+export function exposureStats(img: GreyImage): ExposureStats {
+  const d = img.data;
+  const n = d.length;
+  let s = 0;
+  let s2 = 0;
+  let clipped = 0;
+  for (let i = 0; i < n; i++) {
+    const v = d[i]!;
+    s += v;
+    s2 += v * v;
+    if (v <= 2 || v >= 253) clipped++;
+  }
+  const mean = n > 0 ? s / n : 0;
+  const variance = n > 0 ? Math.max(0, s2 / n - mean * mean) : 0;
+  return { mean, std: Math.sqrt(variance), clipped: n > 0 ? clipped / n : 0 };
+}
+
+/** Hasler & Süsstrunk colourfulness (2003) of packed RGB (float or uint8): σ_rgyb + 0.3·μ_rgyb. */
+export function colourfulness(rgb: ArrayLike<number>, pixels: number): number {
+  let srg = 0;
+  let syb = 0;
+  let srg2 = 0;
+  let syb2 = 0;
+  for (let i = 0, j = 0; i < pixels; i++, j += 3) {
+    const r = rgb[j]!;
+    const g = rgb[j + 1]!;
+    const b = rgb[j + 2]!;
+    const rg = r - g;
+    const yb = 0.5 * (r + g) - b;
+    srg += rg;
+    syb += yb;
+    srg2 += rg * rg;
+    syb2 += yb * yb;
+  }
+  if (pixels === 0) return 0;
+  const mrg = srg / pixels;
+  const myb = syb / pixels;
+  const vrg = Math.max(0, srg2 / pixels - mrg * mrg);
+  const vyb = Math.max(0, syb2 / pixels - myb * myb);
+  return Math.sqrt(vrg + vyb) + 0.3 * Math.sqrt(mrg * mrg + myb * myb);
+}

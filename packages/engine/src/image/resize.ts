@@ -1,0 +1,142 @@
+/** Downscaling and resampling. */
+import type { GreyImage, RgbImage } from './types.js';
+
+/**
+ * Gaussian-pyramid reduce (Burt & Adelson): 5-tap binomial [1 4 6 4 1]/16 low-pass along each
+ * axis (border replicated), then every second sample. Unlike a plain 2×2 mean it removes the
+ * frequencies that would alias, so fine periodic texture does not turn into false motion at
+ * coarse pyramid levels. Output size ⌈w/2⌉ × ⌈h/2⌉.
+ */
+export function reduce(img: GreyImage): GreyImage {
+  const { width: w, height: h, data } = img;
+  const ow = Math.max(1, (w + 1) >> 1);
+  const oh = Math.max(1, (h + 1) >> 1);
+  const tmp = new Float32Array(ow * h);
+  const xm = w - 1;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    const orow = y * ow;
+    for (let ox = 0; ox < ow; ox++) {
+      const x = 2 * ox;
+      const a = data[row + (x - 2 < 0 ? 0 : x - 2)]!;
+      const b = data[row + (x - 1 < 0 ? 0 : x - 1)]!;
+      const c = data[row + (x > xm ? xm : x)]!;
+      const d = data[row + (x + 1 > xm ? xm : x + 1)]!;
+      const e = data[row + (x + 2 > xm ? xm : x + 2)]!;
+      tmp[orow + ox] = 0.0625 * (a + e) + 0.25 * (b + d) + 0.375 * c;
+    }
+  }
+  const out = new Float32Array(ow * oh);
+  const ym = h - 1;
+  for (let oy = 0; oy < oh; oy++) {
+    const y = 2 * oy;
+    const ra = (y - 2 < 0 ? 0 : y - 2) * ow;
+    const rb = (y - 1 < 0 ? 0 : y - 1) * ow;
+    const rc = (y > ym ? ym : y) * ow;
+    const rd = (y + 1 > ym ? ym : y + 1) * ow;
+    const re = (y + 2 > ym ? ym : y + 2) * ow;
+    const orow = oy * ow;
+    for (let x = 0; x < ow; x++) {
+      out[orow + x] =
+        0.0625 * (tmp[ra + x]! + tmp[re + x]!) + 0.25 * (tmp[rb + x]! + tmp[rd + x]!) + 0.375 * tmp[rc + x]!;
+    }
+  }
+  return { width: ow, height: oh, data: out };
+}
+
+/** Halve a grey image by 2×2 averaging (odd trailing row/column dropped; never below 1×1). */
+export function halve(img: GreyImage): GreyImage {
+  const w = Math.max(1, img.width >> 1);
+  const h = Math.max(1, img.height >> 1);
+  if (img.width < 2 || img.height < 2) return resizeAreaGrey(img, w, h);
+  const src = img.data;
+  const sw = img.width;
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const r0 = 2 * y * sw;
+    const r1 = r0 + sw;
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      const c = 2 * x;
+      out[o + x] = 0.25 * (src[r0 + c]! + src[r0 + c + 1]! + src[r1 + c]! + src[r1 + c + 1]!);
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Halve an RGB image by 2×2 averaging. */
+export function halveRgb(img: RgbImage): RgbImage {
+  const w = Math.max(1, img.width >> 1);
+  const h = Math.max(1, img.height >> 1);
+  const out = new Float32Array(w * h * 3);
+  const src = img.data;
+  const sw = img.width;
+  const y1max = img.height - 1;
+  const x1max = sw - 1;
+  for (let y = 0; y < h; y++) {
+    const ya = Math.min(2 * y, y1max) * sw;
+    const yb = Math.min(2 * y + 1, y1max) * sw;
+    for (let x = 0; x < w; x++) {
+      const xa = Math.min(2 * x, x1max);
+      const xb = Math.min(2 * x + 1, x1max);
+      const o = (y * w + x) * 3;
+      const p00 = (ya + xa) * 3;
+      const p01 = (ya + xb) * 3;
+      const p10 = (yb + xa) * 3;
+      const p11 = (yb + xb) * 3;
+      for (let c = 0; c < 3; c++)
+        out[o + c] = 0.25 * (src[p00 + c]! + src[p01 + c]! + src[p10 + c]! + src[p11 + c]!);
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Area-average resize of a grey image to (w, h) (for downscaling; works for any ratio). */
+export function resizeAreaGrey(img: GreyImage, w: number, h: number): GreyImage {
+  const out = new Float32Array(w * h);
+  const sx = img.width / w;
+  const sy = img.height / h;
+  const src = img.data;
+  for (let y = 0; y < h; y++) {
+    const y0 = y * sy;
+    const y1 = y0 + sy;
+    for (let x = 0; x < w; x++) {
+      const x0 = x * sx;
+      const x1 = x0 + sx;
+      let acc = 0;
+      let wsum = 0;
+      for (let yy = Math.floor(y0); yy < Math.min(img.height, Math.ceil(y1)); yy++) {
+        const wy = Math.min(y1, yy + 1) - Math.max(y0, yy);
+        if (wy <= 0) continue;
+        const row = yy * img.width;
+        for (let xx = Math.floor(x0); xx < Math.min(img.width, Math.ceil(x1)); xx++) {
+          const wx = Math.min(x1, xx + 1) - Math.max(x0, xx);
+          if (wx <= 0) continue;
+          acc += wx * wy * src[row + xx]!;
+          wsum += wx * wy;
+        }
+      }
+      out[y * w + x] = wsum > 0 ? acc / wsum : 0;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Bilinear sample of a grey image at (x, y), clamped to the border. */
+export function sampleBilinear(src: Float32Array, w: number, h: number, x: number, y: number): number {
+  if (x < 0) x = 0;
+  else if (x > w - 1) x = w - 1;
+  if (y < 0) y = 0;
+  else if (y > h - 1) y = h - 1;
+  const x0 = x | 0;
+  const y0 = y | 0;
+  const x1 = x0 + 1 < w ? x0 + 1 : x0;
+  const y1 = y0 + 1 < h ? y0 + 1 : y0;
+  const fx = x - x0;
+  const fy = y - y0;
+  const r0 = y0 * w;
+  const r1 = y1 * w;
+  const a = src[r0 + x0]! + fx * (src[r0 + x1]! - src[r0 + x0]!);
+  const b = src[r1 + x0]! + fx * (src[r1 + x1]! - src[r1 + x0]!);
+  return a + fy * (b - a);
+}
