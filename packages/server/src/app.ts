@@ -13,7 +13,7 @@ import { AppError } from './errors.js';
 import type { AppDeps, RouteModule } from './http/app-deps.js';
 import { API_PREFIX, registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { registerIdempotency } from './http/idempotency.js';
+import { IdempotencyHeaders, registerIdempotency } from './http/idempotency.js';
 import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
 import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';
@@ -96,11 +96,16 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     maxAge: 600,
   });
 
+  // Idempotent POSTs document their optional Idempotency-Key header (and validate its shape).
+  app.addHook('onRoute', (route) => {
+    if (route.config?.idempotent !== true) return;
+    route.schema = { ...(route.schema ?? {}), headers: IdempotencyHeaders };
+  });
+
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: OPENAPI_INFO,
-      servers: [{ url: config.publicUrl }],
       components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ ApiKey: [] }],
     },

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Db } from '../db/connection.js';
 import { AppError, conflict, validationFailed } from '../errors.js';
 
@@ -16,6 +17,17 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** How long an in-progress record blocks duplicates before a crashed request's claim can be taken over. */
 const IN_PROGRESS_LOCK_MS = 5 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally.',
+    }),
+  ),
+});
 
 interface Claim {
   userId: string;

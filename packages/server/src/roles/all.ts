@@ -4,6 +4,7 @@
  * nothing here is created at import time.
  */
 import path from 'node:path';
+import { createEngine } from '@vesta/engine';
 import type { Engine, EngineOptions } from '@vesta/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../app.js';
@@ -26,8 +27,8 @@ import { VideoService } from '../services/video-service.js';
 export type EngineFactory = (options: EngineOptions) => Engine;
 
 export interface StartOptions extends BuildAppOptions {
-  /** Builds the engine from the config's engine options. */
-  createEngine: EngineFactory;
+  /** Builds the engine from the config's engine options (default: `@vesta/engine`'s createEngine). */
+  createEngine?: EngineFactory;
   /** false: build everything but do not listen (tests use `app.inject`). Default true. */
   listen?: boolean;
   /** false: do not start the worker (no jobs are claimed). Default true. */
@@ -56,12 +57,12 @@ export function engineOptionsFrom(config: ServerConfig): EngineOptions {
   return { limits, ...(config.engine.threads === null ? {} : { threads: config.engine.threads }) };
 }
 
-export async function startServer(config: ServerConfig, options: StartOptions): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const opened = await openDatabase(config.dataDir);
   const { db } = opened;
   const blobs = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'));
   await blobs.init();
-  const engine = options.createEngine(engineOptionsFrom(config));
+  const engine = (options.createEngine ?? createEngine)(engineOptionsFrom(config));
   const signer = new UploadTokenSigner(loadOrCreateSigningSecret(config.dataDir));
 
   // The queue needs a logger before the app exists; it gets the app's once built.

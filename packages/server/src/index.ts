@@ -1,0 +1,16 @@
+/** @vesta/server: the Vesta HTTP service (Fastify), its composition roots, and operator functions. */
+export { loadConfig, ConfigError } from './config.js';
+export type { ServerConfig, EngineConfig, LogLevel } from './config.js';
+export { buildApp, OPENAPI_INFO } from './app.js';
+export type { App, BuildAppOptions } from './app.js';
+export { startServer, engineOptionsFrom } from './roles/all.js';
+export type { RunningServer, StartOptions, EngineFactory } from './roles/all.js';
+export { runMain } from './main.js';
+export { AppError, ERROR_CATALOGUE, ERROR_CODES } from './errors.js';
+export type { ErrorCode } from './errors.js';
+export { openDatabase } from './db/connection.js';
+export { ApiKeyService, DISPLAY_PREFIX_LENGTH } from './services/api-key-service.js';
+export type { CreatedKey } from './services/api-key-service.js';
+export type { AppDeps, RouteModule, TypedApp } from './http/app-deps.js';
+export { createApiKey, revokeApiKey } from './admin.js';
+export { buildOpenApiDocument, formatOpenApiDocument } from './openapi.js';
