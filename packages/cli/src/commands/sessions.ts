@@ -132,7 +132,7 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
       } finally {
         progress?.endBar();
       }
-      ctx.print(cmd, result, (s) =>
+      ctx.print(cmd, { ...result, video: result.video ?? null }, (s) =>
         result.video ? renderVideo(result.video, s) : `${s.green('Uploaded.')} video ${result.videoId} is ${result.state} (run ${result.runId})`,
       );
     }),

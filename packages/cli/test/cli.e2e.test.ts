@@ -1,0 +1,227 @@
+// The `vesta` executable as a user runs it: a spawned process against the real server, its
+// `--json` output parsed, its exit codes checked.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusClip, freePort, startTestServer, type TestServer } from '../../sdk/test/support/server.js';
+
+const bin = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist/bin.js');
+const clip = corpusClip('zeroscope-v2__toad-karate.mp4');
+const prompt = 'Toad practicing karate.';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(args: string[], env: Record<string, string | undefined>): ChildProcess {
+  return spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function finish(child: ChildProcess, onStderr?: (text: string) => void): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    onStderr?.(stderr);
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+let server: TestServer;
+let key: string;
+let tmp: string;
+const env = (): Record<string, string> => ({ VESTA_API_KEY: key, VESTA_BASE_URL: server.baseUrl });
+const vesta = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> => finish(start(args, { ...env(), ...extraEnv }));
+
+beforeAll(async () => {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npm run build)`);
+  server = await startTestServer();
+  key = await server.newKey();
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'vesta-cli-e2e-'));
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('vesta CLI against the real server', () => {
+  it('lists dimensions and models as JSON', async () => {
+    const dims = await vesta(['dimensions', 'list', '--json']);
+    expect(dims.code).toBe(0);
+    expect((JSON.parse(dims.stdout) as { items: unknown[] }).items).toHaveLength(16);
+    const models = await vesta(['models', 'list', '--json']);
+    expect(models.code).toBe(0);
+    expect(JSON.parse(models.stdout)).toHaveProperty('items');
+  });
+
+  it('uploads with --wait and prints the scored video; session and reset follow', async () => {
+    const up = await vesta(['score', 'upload', clip, '--prompt', prompt, '--wait', '--json']);
+    expect(up.code, up.stderr).toBe(0);
+    const result = JSON.parse(up.stdout) as { runId: string; state: string; video: { scores: unknown[] } };
+    expect(result.state).toBe('scored');
+    expect(result.video.scores.length).toBeGreaterThan(0);
+    const human = await vesta(['score', 'get'], { NO_COLOR: '1' });
+    expect(human.stdout).toContain(result.runId);
+    expect(human.stdout).not.toContain('\u001b[');
+    const reset = JSON.parse((await vesta(['score', 'reset', '--json'])).stdout) as { runId: string; videos: unknown[] };
+    expect(reset.runId).not.toBe(result.runId);
+    expect(reset.videos).toEqual([]);
+  });
+
+  it('ranks and shows the leaderboard', async () => {
+    expect((await vesta(['rank', 'upload', clip, '--prompt', prompt, '--wait', '--json'])).code).toBe(0);
+    const board = await vesta(['rank', 'current', '--json']);
+    expect(board.code).toBe(0);
+    expect((JSON.parse(board.stdout) as { entries: unknown[] }).entries).toHaveLength(1);
+    const mismatch = await vesta(['rank', 'upload', clip, '--prompt', 'another prompt', '--json']);
+    expect(mismatch.code).toBe(1);
+    expect(JSON.parse(mismatch.stderr)).toMatchObject({ error: { code: 'RANK_PROMPT_MISMATCH', status: 400 } });
+  });
+
+  it('names the variable when no key is set (default and --api-key-env)', async () => {
+    const none = await vesta(['score', 'get', '--json'], { VESTA_API_KEY: undefined });
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stderr)).toMatchObject({ error: { code: 'missing_api_key' } });
+    expect(none.stderr).toContain('VESTA_API_KEY');
+    const named = await vesta(['--api-key-env', 'MY_VESTA_KEY', 'score', 'get'], { VESTA_API_KEY: undefined });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('MY_VESTA_KEY');
+    const viaOther = await vesta(['score', 'get', '--api-key-env', 'MY_VESTA_KEY', '--json'], { VESTA_API_KEY: undefined, MY_VESTA_KEY: key });
+    expect(viaOther.code).toBe(0);
+    expect(viaOther.stdout + viaOther.stderr).not.toContain(key);
+  });
+
+  it('reports an unreachable server with its address after retrying', async () => {
+    const port = await freePort();
+    const run = await vesta(['models', 'list', '--json', '--base-url', `http://127.0.0.1:${port}`]);
+    expect(run.code).toBe(1);
+    const body = JSON.parse(run.stderr) as { error: { code: string; detail: string } };
+    expect(body.error.code).toBe('connection_failed');
+    expect(body.error.detail).toContain(`127.0.0.1:${port}`);
+    expect(body.error.detail).toContain('3 attempts');
+  });
+
+  it('refuses a missing file, a non-video file and an unknown dimension with clear codes', async () => {
+    const missing = await vesta(['score', 'upload', path.join(tmp, 'missing.mp4'), '--prompt', 'x', '--json']);
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stderr)).toMatchObject({ error: { code: 'file_unreadable' } });
+
+    const fake = path.join(tmp, 'fake.mp4');
+    writeFileSync(fake, 'not a video at all\n'.repeat(200));
+    const notVideo = await vesta(['score', 'upload', fake, '--prompt', 'x', '--json']);
+    expect(notVideo.code).toBe(1);
+    expect(JSON.parse(notVideo.stderr)).toMatchObject({ error: { code: 'invalid_video', status: 400 } });
+    const human = await vesta(['score', 'upload', fake, '--prompt', 'x'], { NO_COLOR: '1' });
+    expect(human.stderr).toContain('invalid_video');
+
+    const dim = await vesta(['bench', 'create', '--name', 'n', '--dimensions', 'warp_speed', '--model-id', 'm', '--json']);
+    expect(dim.code).toBe(1);
+    const err = JSON.parse(dim.stderr) as { error: { code: string; detail: string } };
+    expect(err.error.code).toBe('validation_failed');
+    expect(err.error.detail).toContain('warp_speed');
+  });
+
+  it('returns usage errors as exit 2 (JSON with --json) and api-keys point to the dashboard', async () => {
+    const usage = await vesta(['bench', 'create', '--json']);
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stderr)).toMatchObject({ error: { code: 'usage' } });
+    const keys = await vesta(['api-keys', 'create', '--json']);
+    expect(keys.code).not.toBe(0);
+    expect(JSON.parse(keys.stderr)).toMatchObject({ error: { code: 'dashboard_only', url: `${server.baseUrl}/dashboard/api-keys` } });
+    const revoke = await vesta(['api-keys', 'revoke']);
+    expect(revoke.code).not.toBe(0);
+    expect(revoke.stderr).toContain(`${server.baseUrl}/dashboard/api-keys`);
+    const notFound = await vesta(['bench', 'get', 'bench_nope', '--json']);
+    expect(notFound.code).toBe(1);
+    expect(JSON.parse(notFound.stderr)).toMatchObject({ error: { code: 'not_found', status: 404 } });
+  });
+
+  it('shows help with examples for every command', async () => {
+    const root = await vesta(['--help']);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toContain('Examples:');
+    for (const words of [['score', 'upload'], ['rank', 'current'], ['bench', 'create'], ['bench', 'csv'], ['dimensions', 'list'], ['api-keys', 'create']]) {
+      const help = await vesta([...words, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Examples:');
+      expect(help.stdout).toContain('--json');
+    }
+  });
+});
+
+describe('Ctrl-C', () => {
+  let idle: TestServer;
+  let stall: Server;
+  let stallUrl: string;
+  let onHeldPut: (() => void) | undefined;
+
+  beforeAll(async () => {
+    // A server without a worker: a confirmed clip stays queued, so --wait is reliably waiting.
+    // Its public URL is a proxy that forwards everything but never reads an upload body, so an
+    // upload is reliably in flight.
+    const proxyPort = await freePort();
+    stallUrl = `http://127.0.0.1:${proxyPort}`;
+    idle = await startTestServer({ VESTA_PUBLIC_URL: stallUrl }, { worker: false });
+    const target = new URL(idle.baseUrl);
+    stall = createServer((req, res) => {
+      if (req.method === 'PUT' && Number(req.headers['content-length'] ?? 0) > 32 * 1024 * 1024) {
+        onHeldPut?.(); // hold big uploads forever
+        return;
+      }
+      const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => stall.listen(proxyPort, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    stall?.closeAllConnections();
+    await new Promise<void>((r) => (stall ? stall.close(() => r()) : r()));
+    await idle?.stop();
+  });
+
+  async function interruptWhen(args: string[], marker: RegExp): Promise<Run> {
+    const k = await idle.newKey();
+    const child = start(args, { VESTA_API_KEY: k, VESTA_BASE_URL: stallUrl });
+    let sent = false;
+    return finish(child, (stderr) => {
+      if (!sent && marker.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+  }
+
+  it('during an upload exits 130 (human and --json)', async () => {
+    const big = path.join(tmp, 'big.mp4');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 64 * 1024 * 1024);
+    closeSync(fd);
+    const run = await interruptWhen(['score', 'upload', big, '--prompt', 'x'], /Uploading/);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('interrupted');
+
+    // With --json no progress is printed: interrupt once the held PUT reaches the proxy.
+    const child = start(['score', 'upload', big, '--prompt', 'x', '--json'], { VESTA_API_KEY: await idle.newKey(), VESTA_BASE_URL: stallUrl });
+    onHeldPut = () => child.kill('SIGINT');
+    const json = await finish(child);
+    onHeldPut = undefined;
+    expect(json.code).toBe(130);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'interrupted' } });
+    expect(json.stdout).toBe('');
+  });
+
+  it('during --wait exits 130', async () => {
+    const run = await interruptWhen(['score', 'upload', clip, '--prompt', prompt, '--wait'], /queued/);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('interrupted');
+  });
+});

@@ -1,0 +1,142 @@
+// The SDK against the real Vesta server (random port, temporary data directory, real engine).
+import { writeFileSync, mkdtempSync, chmodSync, createReadStream, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiConnectionError,
+  InvalidVideoError,
+  NotFoundError,
+  RankPromptMismatchError,
+  RequestAbortedError,
+  UnauthorizedError,
+  UploadSourceError,
+  ValidationFailedError,
+  Vesta,
+  type UploadProgressEvent,
+} from '../src/index.js';
+import { corpusClip, freePort, startTestServer, type TestServer } from './support/server.js';
+
+const clipA = corpusClip('zeroscope-v2__toad-karate.mp4');
+const clipB = corpusClip('show-1__toad-karate.mp4');
+const toadPrompt = 'Toad practicing karate.';
+
+let server: TestServer;
+let vesta: Vesta;
+let tmp: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  vesta = new Vesta({ apiKey: await server.newKey(), baseUrl: server.baseUrl });
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'vesta-sdk-e2e-'));
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('SDK against the real server', () => {
+  it('lists the dimensions and models', async () => {
+    const dims = await vesta.dimensions.list();
+    expect(dims.items.length).toBe(16);
+    expect(dims.items.map((d) => d.id)).toContain('subject_consistency');
+    const models = await vesta.models.list();
+    expect(Array.isArray(models.items)).toBe(true);
+  });
+
+  it('uploads a clip by path, reports progress, waits and returns its scores', async () => {
+    const events: UploadProgressEvent[] = [];
+    const result = await vesta.score.upload(clipA, { prompt: toadPrompt, wait: true, onProgress: (e) => events.push(e) });
+    expect(result.state).toBe('scored');
+    expect(result.video?.scores.length).toBeGreaterThan(0);
+    for (const s of result.video!.scores) expect(Number.isFinite(s.value)).toBe(true);
+    const uploads = events.filter((e) => e.phase === 'upload');
+    const last = uploads[uploads.length - 1];
+    expect(last).toMatchObject({ loaded: statSync(clipA).size, total: statSync(clipA).size });
+    expect(events.some((e) => e.phase === 'confirm')).toBe(true);
+    expect(events.filter((e) => e.phase === 'wait').map((e) => (e as { state: string }).state)).toContain('scored');
+    const session = await vesta.score.getOrCreate();
+    expect(session.runId).toBe(result.runId);
+    expect(session.videos.find((v) => v.videoId === result.videoId)?.state).toBe('scored');
+  });
+
+  it('uploads from a Node stream and from a Blob', async () => {
+    const size = statSync(clipA).size;
+    const fromStream = await vesta.score.upload(createReadStream(clipA), { prompt: toadPrompt, fileName: 'stream.mp4', size });
+    expect(fromStream.state).not.toBe('awaiting_upload');
+    const blob = new Blob([await import('node:fs/promises').then((fs) => fs.readFile(clipA))], { type: 'video/mp4' });
+    const fromBlob = await vesta.score.upload(blob, { prompt: toadPrompt, fileName: 'blob.mp4' });
+    expect(fromBlob.videoId).not.toBe(fromStream.videoId);
+  });
+
+  it('refuses a missing or unreadable file before creating anything on the server', async () => {
+    const before = (await vesta.score.getOrCreate()).videos.length;
+    await expect(vesta.score.upload(path.join(tmp, 'nope.mp4'), { prompt: 'x' })).rejects.toThrow(UploadSourceError);
+    await expect(vesta.score.upload(path.join(tmp, 'nope.mp4'), { prompt: 'x' })).rejects.toThrow(/File not found/);
+    if (process.getuid?.() !== 0) {
+      const locked = path.join(tmp, 'locked.mp4');
+      writeFileSync(locked, 'x');
+      chmodSync(locked, 0o000);
+      await expect(vesta.score.upload(locked, { prompt: 'x' })).rejects.toThrow(/not readable/);
+    }
+    expect((await vesta.score.getOrCreate()).videos.length).toBe(before);
+  });
+
+  it("surfaces the server's code for a file that is not a video", async () => {
+    const fake = path.join(tmp, 'notes.mp4');
+    writeFileSync(fake, 'these are notes, not a video\n'.repeat(100));
+    const err = await vesta.score.upload(fake, { prompt: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidVideoError);
+    expect(err).toMatchObject({ status: 400, code: 'invalid_video' });
+    expect((err as InvalidVideoError).requestId).toBeTruthy();
+  });
+
+  it('ranks candidates for one prompt and refuses another prompt', async () => {
+    await vesta.rank.reset();
+    await vesta.rank.upload(clipA, { prompt: toadPrompt, wait: true });
+    await vesta.rank.upload(clipB, { wait: true });
+    const err = await vesta.rank.upload(clipA, { prompt: 'A different prompt.' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RankPromptMismatchError);
+    const board = await vesta.rank.getRanked();
+    expect(board.entries).toHaveLength(2);
+    expect(board.entries[0]!.rank).toBe(1);
+    expect(board.prompt).toBe(toadPrompt);
+  });
+
+  it('reports an unknown dimension and an unknown run with typed errors', async () => {
+    const err = await vesta.bench.create({ name: 'x', modelId: 'm', dimensions: ['not_a_dimension'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationFailedError);
+    expect((err as ValidationFailedError).detail).toContain('not_a_dimension');
+    await expect(vesta.bench.get('bench_missing')).rejects.toBeInstanceOf(NotFoundError);
+    const runs: unknown[] = [];
+    for await (const run of vesta.bench.list()) runs.push(run);
+    expect(runs).toEqual([]);
+  });
+
+  it('rejects a wrong key with 401 and a request id', async () => {
+    const bad = new Vesta({ apiKey: 'vsk_wrong', baseUrl: server.baseUrl });
+    const err = await bad.dimensions.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect((err as UnauthorizedError).requestId).toBeTruthy();
+  });
+
+  it('aborts an upload in flight', async () => {
+    const controller = new AbortController();
+    const upload = vesta.score.upload(clipB, {
+      prompt: toadPrompt,
+      wait: true,
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.phase === 'confirm') controller.abort();
+      },
+    });
+    await expect(upload).rejects.toBeInstanceOf(RequestAbortedError);
+  });
+
+  it('names the address when the server cannot be reached', async () => {
+    const port = await freePort();
+    const offline = new Vesta({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1, backoff: { initialDelayMs: 10, maxDelayMs: 10 } });
+    const err = await offline.models.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiConnectionError);
+    expect((err as Error).message).toContain(`127.0.0.1:${port}`);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * `npm run bench:sdk`: the SDK's cost over raw fetch, measured side by side in one run against a
+ * real Vesta server (random port, temporary data directory).
+ *
+ * 1. GET overhead: `vesta.score.getOrCreate()` and `vesta.dimensions.list()` against raw fetch of
+ *    the same URL with the same headers and JSON parsing, interleaved in rounds.
+ * 2. Upload throughput of a 200 MB file: `vesta.score.upload(path)` (timed from the call to the
+ *    start of confirm-upload, so it includes its upload-url request and the session lookup) against
+ *    a raw streaming `fetch` PUT of the same file to an upload URL minted the same way.
+ *
+ * Needs a build (`npm run build`). Prints a Markdown table for docs/benchmarks.md.
+ */
+import { createReadStream, mkdtempSync, openSync, closeSync, writeSync, rmSync, statSync } from 'node:fs';
+import { randomFillSync } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { InvalidVideoError, Vesta } from '@vesta/sdk';
+import { startTestServer } from '../packages/sdk/test/support/server.js';
+
+const GET_ROUNDS = 10;
+const GET_PER_ROUND = 50;
+const UPLOAD_BYTES = 200 * 1024 * 1024;
+const UPLOAD_REPEATS = 3;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function timeCalls(n: number, call: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await call();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const server = await startTestServer({ VESTA_UPLOAD_MAX_BYTES: String(512 * 1024 * 1024) }, { worker: false });
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-sdk-'));
+  try {
+    const key = await server.newKey();
+    const vesta = new Vesta({ apiKey: key, baseUrl: server.baseUrl });
+    const headers = { 'X-API-Key': key, Accept: 'application/json' };
+    const rows: string[] = [];
+
+    for (const [label, url, sdkCall] of [
+      ['GET /api/v1/score', `${server.baseUrl}/api/v1/score`, () => vesta.score.getOrCreate()],
+      ['GET /api/v1/dimensions', `${server.baseUrl}/api/v1/dimensions`, () => vesta.dimensions.list()],
+    ] as const) {
+      const raw = async (): Promise<unknown> => {
+        const res = await fetch(url, { headers });
+        if (!res.ok) throw new Error(`raw GET ${res.status}`);
+        return res.json();
+      };
+      await timeCalls(100, raw);
+      await timeCalls(100, sdkCall);
+      const rawMs: number[] = [];
+      const sdkMs: number[] = [];
+      for (let r = 0; r < GET_ROUNDS; r++) {
+        // Alternate which goes first so that drift in the server does not favour one side.
+        if (r % 2 === 0) {
+          rawMs.push(...(await timeCalls(GET_PER_ROUND, raw)));
+          sdkMs.push(...(await timeCalls(GET_PER_ROUND, sdkCall)));
+        } else {
+          sdkMs.push(...(await timeCalls(GET_PER_ROUND, sdkCall)));
+          rawMs.push(...(await timeCalls(GET_PER_ROUND, raw)));
+        }
+      }
+      const overhead = (mean(sdkMs) / mean(rawMs) - 1) * 100;
+      rows.push(
+        `| ${label}: SDK vs raw fetch (${rawMs.length} calls each) | raw mean ${mean(rawMs).toFixed(3)} ms, median ${median(rawMs).toFixed(3)} ms · SDK mean ${mean(sdkMs).toFixed(3)} ms, median ${median(sdkMs).toFixed(3)} ms | SDK overhead ${overhead >= 0 ? '+' : ''}${overhead.toFixed(1)} % (target ≤ 10 %) |`,
+      );
+    }
+
+    const file = path.join(tmp, 'big.mp4');
+    const fd = openSync(file, 'w');
+    const chunk = Buffer.alloc(4 * 1024 * 1024);
+    for (let written = 0; written < UPLOAD_BYTES; written += chunk.length) writeSync(fd, randomFillSync(chunk));
+    closeSync(fd);
+    const size = statSync(file).size;
+    const prompt = 'benchmark upload';
+
+    const rawPut = async (): Promise<number> => {
+      const session = await vesta.score.getOrCreate();
+      const ticket = await vesta.score.createUploadUrl(session.runId, { fileName: 'big.mp4', contentType: 'video/mp4', prompt });
+      const t0 = performance.now();
+      const body = Readable.toWeb(createReadStream(file, { highWaterMark: 1 << 20 })) as ReadableStream<Uint8Array>;
+      const init: RequestInit & { duplex: 'half' } = {
+        method: 'PUT',
+        headers: { ...ticket.headers, 'Content-Length': String(size) },
+        body,
+        duplex: 'half',
+      };
+      const res = await fetch(ticket.uploadUrl, init);
+      await res.text();
+      if (!res.ok) throw new Error(`raw PUT ${res.status}`);
+      return performance.now() - t0;
+    };
+    const sdkUpload = async (): Promise<number> => {
+      const t0 = performance.now();
+      let t1 = 0;
+      const err = await vesta.score
+        .upload(file, { prompt, onProgress: (e) => (e.phase === 'confirm' ? (t1 = performance.now()) : undefined) })
+        .catch((e: unknown) => e);
+      // Random bytes are not a video: confirm-upload refuses them after the bytes arrived.
+      if (!(err instanceof InvalidVideoError) || t1 === 0) throw new Error(`unexpected upload outcome: ${String(err)}`);
+      return t1 - t0;
+    };
+    const rawTimes: number[] = [];
+    const sdkTimes: number[] = [];
+    for (let i = 0; i < UPLOAD_REPEATS; i++) {
+      if (i % 2 === 0) {
+        rawTimes.push(await rawPut());
+        sdkTimes.push(await sdkUpload());
+      } else {
+        sdkTimes.push(await sdkUpload());
+        rawTimes.push(await rawPut());
+      }
+    }
+    const mbps = (ms: number): number => size / 1e6 / (ms / 1000);
+    const rawBest = mbps(Math.min(...rawTimes));
+    const sdkBest = mbps(Math.min(...sdkTimes));
+    const rawMed = mbps(median(rawTimes));
+    const sdkMed = mbps(median(sdkTimes));
+    rows.push(
+      `| Upload of a ${(size / 1e6).toFixed(0)} MB file (${UPLOAD_REPEATS} each) | raw streaming PUT median ${rawMed.toFixed(0)} MB/s (best ${rawBest.toFixed(0)}) · SDK \`score.upload\` median ${sdkMed.toFixed(0)} MB/s (best ${sdkBest.toFixed(0)}) | SDK at ${((sdkMed / rawMed) * 100).toFixed(0)} % of raw (target ≥ 80 %) |`,
+    );
+
+    console.log(`\nbench:sdk — ${new Date().toISOString()} — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n`);
+    console.log('| Measurement | Figures | Result |');
+    console.log('|---|---|---|');
+    for (const r of rows) console.log(r);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    await server.stop();
+  }
+}
+
+await main();
