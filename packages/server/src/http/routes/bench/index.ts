@@ -1,0 +1,28 @@
+/** The Bench area: one BenchService shared by its eight operations. */
+import { BenchService } from '../../../services/bench-runs.js';
+import type { RouteModule } from '../../app-deps.js';
+import { cancelBenchRunRoute } from './cancel-bench-run.route.js';
+import { createBenchRunRoute } from './create-bench-run.route.js';
+import { deleteBenchRunRoute } from './delete-bench-run.route.js';
+import { getBenchCsvRoute } from './get-bench-csv.route.js';
+import { getBenchLogsRoute } from './get-bench-logs.route.js';
+import { getBenchRunRoute } from './get-bench-run.route.js';
+import { listBenchRunsRoute } from './list-bench-runs.route.js';
+import { listBenchVideosRoute } from './list-bench-videos.route.js';
+
+export const benchRoutes: RouteModule = (app, { deps }) => {
+  const bench = new BenchService({
+    db: deps.db,
+    blobs: deps.blobs,
+    jobs: deps.jobs,
+    dimensions: () => deps.engine.dimensions(),
+  });
+  createBenchRunRoute(app, bench);
+  listBenchRunsRoute(app, bench);
+  getBenchRunRoute(app, bench);
+  cancelBenchRunRoute(app, bench);
+  deleteBenchRunRoute(app, bench);
+  listBenchVideosRoute(app, bench);
+  getBenchCsvRoute(app, bench);
+  getBenchLogsRoute(app, bench);
+};

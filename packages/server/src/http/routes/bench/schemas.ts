@@ -1,0 +1,173 @@
+/** Schemas of the Bench routes: the run, its clips, its log lines, pages of each, and the queries. */
+import { Type } from 'typebox';
+import type { Static } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { validationFailed } from '../../../errors.js';
+import { BENCH_STATUSES } from '../../../domain/bench-state.js';
+import { BENCH_TASK_STATES } from '../../../db/schema-bench.js';
+
+export const RUN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
+export const VIDEO_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
+export const LOG_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
+export const MAX_PAGE = 100_000;
+
+export const MAX_RUN_NAME_LENGTH = 200;
+
+export function pageQuery(limits: { defaultLimit: number; maxLimit: number }) {
+  return Type.Object({
+    page: Type.Optional(Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 1,
+      description: `Page number, from 1 (at most ${MAX_PAGE}). 0, negative, fractional or non-numeric values are 400 validation_failed; a page past the end is empty.`,
+    })),
+    limit: Type.Optional(Type.Integer({
+      minimum: 1,
+      maximum: limits.maxLimit,
+      default: limits.defaultLimit,
+      description: `Items per page: default ${limits.defaultLimit}, maximum ${limits.maxLimit}. Out of range or non-numeric is 400 validation_failed.`,
+    })),
+  });
+}
+
+/**
+ * The query converter would truncate `page=1.5` to 1; this route hook refuses anything but
+ * whole decimal numbers before conversion, so a fraction or an exponent is 400 validation_failed.
+ */
+export function strictPageQuery(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  const query = request.query as Record<string, unknown>;
+  for (const name of ['page', 'limit']) {
+    const raw = query[name];
+    if (raw !== undefined && (typeof raw !== 'string' || !/^-?\d{1,12}$/.test(raw))) {
+      done(validationFailed(`querystring/${name} must be a whole number`));
+      return;
+    }
+  }
+  done();
+}
+
+/** The page and limit to use, with the defaults applied (the validator checked the ranges). */
+export function pageOfQuery(query: { page?: number; limit?: number }, limits: { defaultLimit: number }): { page: number; limit: number } {
+  return { page: query.page ?? 1, limit: query.limit ?? limits.defaultLimit };
+}
+
+export const BenchIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64, description: 'The Bench run id (`bench_…`).' }) },
+  { additionalProperties: false },
+);
+
+export const BenchStatusSchema = Type.Enum(BENCH_STATUSES, {
+    description:
+      'queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.',
+});
+
+const ErrorInfo = Type.Union([Type.Object({ code: Type.String(), detail: Type.String() }), Type.Null()]);
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC.' });
+
+export const CreateBenchRunBody = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: MAX_RUN_NAME_LENGTH,
+      pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+      description: 'A label for the run: 1–200 characters, no control characters.',
+    }),
+    dimensions: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      minItems: 1,
+      maxItems: 16,
+      uniqueItems: true,
+      description:
+        'Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (default_method not null). Stored in VBench order. An unknown id is 400 validation_failed naming it.',
+    }),
+    model_id: Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'A model id from GET /api/v1/models. An unknown id is 400 validation_failed naming it.',
+    }),
+    runner_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description:
+          'Optional. When given, a registered runner serving model_id, and only it may generate the clips; when left out, any runner serving the model may. An unknown runner, or one not serving the model, is 400 validation_failed.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateBenchRunBodyT = Static<typeof CreateBenchRunBody>;
+
+export const BenchRun = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    dimensions: Type.Array(Type.String(), { description: "The run's dimensions in VBench order." }),
+    model_id: Type.String(),
+    runner_id: Type.Union([Type.String(), Type.Null()], { description: 'The only runner allowed to take the run, or null for any runner serving the model.' }),
+    status: BenchStatusSchema,
+    progress: Type.Object(
+      {
+        tasks_total: Type.Integer({ description: 'Clips to generate (prompt × sample); 0 until the tasks are planned.' }),
+        tasks_generated: Type.Integer({ description: 'Clips uploaded by runners.' }),
+        tasks_done: Type.Integer({ description: 'Clips generated and scored.' }),
+        tasks_failed: Type.Integer({ description: 'Clips that failed for good.' }),
+      },
+      { description: 'Progress of the run, counted over its tasks (one task = one clip).' },
+    ),
+    error: Type.Union([Type.Object({ code: Type.String(), detail: Type.String() }), Type.Null()], { description: 'Why the run failed; null otherwise.' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    started_at: Type.Union([Timestamp, Type.Null()], { description: 'When the run left queued.' }),
+    finished_at: Type.Union([Timestamp, Type.Null()], { description: 'When the run reached a terminal status.' }),
+  },
+  { description: 'A Bench run.' },
+);
+
+function pageOf<T extends Parameters<typeof Type.Array>[0]>(item: T, description: string) {
+  return Type.Object(
+    {
+      items: Type.Array(item),
+      page: Type.Integer(),
+      limit: Type.Integer(),
+      total: Type.Integer({ description: 'Items in the whole list.' }),
+      hasMore: Type.Boolean({ description: 'True when a later page has items.' }),
+    },
+    { description },
+  );
+}
+
+export const BenchRunPage = pageOf(BenchRun, "A page of the caller's Bench runs, newest first.");
+
+export const BenchVideo = Type.Object(
+  {
+    task_id: Type.String(),
+    seq: Type.Integer({ description: "Position in the run's task list." }),
+    prompt: Type.String(),
+    auxiliary: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], { description: 'Auxiliary prompt info (object, color, …) for semantic dimensions.' }),
+    dimensions: Type.Array(Type.String(), { description: "The run's dimensions this clip is scored on." }),
+    sample_index: Type.Integer(),
+    seed: Type.Integer(),
+    state: Type.Enum(BENCH_TASK_STATES, { description: 'pending → claimed → uploaded → evaluating → done, or failed / cancelled.' }),
+    runner_id: Type.Union([Type.String(), Type.Null()]),
+    attempts: Type.Integer(),
+    video_id: Type.Union([Type.String(), Type.Null()], { description: 'The uploaded clip, once there is one.' }),
+    error: ErrorInfo,
+    scores: Type.Array(
+      Type.Object({ dimension: Type.String(), value: Type.Number(), method: Type.String(), method_version: Type.String() }),
+    ),
+    failures: Type.Array(Type.Object({ dimension: Type.String(), code: Type.String(), detail: Type.String() })),
+  },
+  { description: 'One clip of a Bench run and its per-dimension results.' },
+);
+
+export const BenchVideoPage = pageOf(BenchVideo, "A page of the run's clips, in task order.");
+
+export const BenchLogLine = Type.Object({
+  seq: Type.Integer({ description: 'Position in the log.' }),
+  time: Timestamp,
+  source: Type.Union([Type.Literal('server'), Type.Literal('runner'), Type.Literal('evaluator')]),
+  level: Type.Union([Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]),
+  message: Type.String(),
+});
+
+export const BenchLogPage = pageOf(BenchLogLine, "A page of the run's log lines, oldest first.");

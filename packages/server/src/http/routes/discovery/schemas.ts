@@ -1,0 +1,67 @@
+/** Schemas of the discovery reads: dimensions and models. */
+import { Type } from 'typebox';
+
+export const DISCOVERY_TAG = 'Discovery';
+
+const Method = Type.Object({
+  id: Type.String({ description: '`vbench`: VBench protocol and model; `lite`: model-free.' }),
+  version: Type.String(),
+  description: Type.String(),
+  requires: Type.Object(
+    {
+      models: Type.Array(Type.String(), { description: 'Model ids the method needs (empty for model-free methods).' }),
+      auxiliary: Type.Array(Type.String(), { description: 'Auxiliary prompt info keys it reads: object, color, relationship, scene, appearance_style, action.' }),
+      prompt: Type.Boolean({ description: "True when it reads the clip's text prompt." }),
+    },
+    { description: 'What the method needs before it can run.' },
+  ),
+  available: Type.Boolean({ description: 'True when this server can run it now.' }),
+  unavailable_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it is not available; null when it is.' }),
+});
+
+export const Dimension = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    category: Type.Union([Type.Literal('quality'), Type.Literal('semantic')], { description: 'The leaderboard group it counts in.' }),
+    higher_is_better: Type.Boolean(),
+    range: Type.Object({ min: Type.Number(), max: Type.Number() }, { description: 'Range of a per-clip value.' }),
+    methods: Type.Array(Method),
+    default_method: Type.Union([Type.String(), Type.Null()], {
+      description: 'The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension).',
+    }),
+    normalisation: Type.Object(
+      { min: Type.Number(), max: Type.Number(), weight: Type.Number() },
+      { description: "VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total." },
+    ),
+    workflows: Type.Array(Type.Union([Type.Literal('score'), Type.Literal('rank'), Type.Literal('bench')]), {
+      description: 'The workflows that score it; dimensions needing a prompt suite are bench only.',
+    }),
+  },
+  { description: 'An evaluation dimension (VBench).' },
+);
+
+export const DimensionList = Type.Object({ items: Type.Array(Dimension) }, { description: "VBench's 16 dimensions, in VBench's order." });
+
+export const Model = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    runners: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        online: Type.Boolean({ description: 'Seen in the last 60 seconds.' }),
+        last_seen_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      }),
+      { description: 'Registered runners serving the model, online ones first.' },
+    ),
+    online: Type.Boolean({ description: 'True when at least one runner serving it is online.' }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A video generator that Bench runs can evaluate.' },
+);
+
+export const ModelList = Type.Object({ items: Type.Array(Model) }, { description: 'Every model, by id; empty on a fresh server.' });

@@ -1,0 +1,126 @@
+/**
+ * Discovery reads: the dimension registry as the API shows it, and the models a Bench run can
+ * evaluate with the runners that serve each one.
+ */
+import type { DimensionInfo } from '@vesta/engine';
+import type { Db } from '../db/connection.js';
+
+export interface DimensionView {
+  id: string;
+  name: string;
+  description: string;
+  category: 'quality' | 'semantic';
+  higher_is_better: boolean;
+  range: { min: number; max: number };
+  methods: Array<{
+    id: string;
+    version: string;
+    description: string;
+    requires: { models: string[]; auxiliary: string[]; prompt: boolean };
+    available: boolean;
+    unavailable_reason: string | null;
+  }>;
+  default_method: string | null;
+  normalisation: { min: number; max: number; weight: number };
+  workflows: Array<'score' | 'rank' | 'bench'>;
+}
+
+export interface ModelRunnerView {
+  id: string;
+  name: string;
+  online: boolean;
+  last_seen_at: string | null;
+}
+
+export interface ModelView {
+  id: string;
+  name: string;
+  description: string;
+  runners: ModelRunnerView[];
+  /** True when at least one runner serving the model is online. */
+  online: boolean;
+  created_at: string;
+}
+
+export function dimensionView(d: DimensionInfo): DimensionView {
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    category: d.category,
+    higher_is_better: d.higherIsBetter,
+    range: { min: d.range.min, max: d.range.max },
+    methods: d.methods.map((m) => ({
+      id: m.id,
+      version: m.version,
+      description: m.description,
+      requires: { models: [...m.requires.models], auxiliary: [...m.requires.auxiliary], prompt: m.requires.prompt },
+      available: m.available,
+      unavailable_reason: m.unavailableReason ?? null,
+    })),
+    default_method: d.defaultMethod,
+    normalisation: { ...d.normalisation },
+    workflows: [...d.workflows],
+  };
+}
+
+export interface ModelCatalogDeps {
+  db: Db;
+  /** A runner counts as online when it was seen within this many milliseconds (default 60 s). */
+  onlineWindowMs?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_RUNNER_ONLINE_WINDOW_MS = 60_000;
+
+export class ModelCatalog {
+  private readonly db: Db;
+  private readonly onlineWindowMs: number;
+  private readonly now: () => number;
+
+  constructor(deps: ModelCatalogDeps) {
+    this.db = deps.db;
+    this.onlineWindowMs = deps.onlineWindowMs ?? DEFAULT_RUNNER_ONLINE_WINDOW_MS;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Every model, by id, each with its runners (online ones first, then by id). */
+  async list(): Promise<ModelView[]> {
+    const models = await this.db.selectFrom('models').selectAll().orderBy('id').execute();
+    const links = await this.db
+      .selectFrom('runner_models')
+      .innerJoin('runners', 'runners.id', 'runner_models.runner_id')
+      .select(['runner_models.model_id', 'runners.id', 'runners.name', 'runners.last_seen_at'])
+      .orderBy('runners.id')
+      .execute();
+    const since = this.now() - this.onlineWindowMs;
+    return models.map((m) => {
+      const runners = links
+        .filter((l) => l.model_id === m.id)
+        .map((l) => ({
+          id: l.id,
+          name: l.name,
+          online: l.last_seen_at !== null && l.last_seen_at >= since,
+          last_seen_at: l.last_seen_at === null ? null : new Date(l.last_seen_at).toISOString(),
+        }))
+        .sort((a, b) => Number(b.online) - Number(a.online) || a.id.localeCompare(b.id));
+      return {
+        id: m.id,
+        name: m.name,
+        description: m.description,
+        runners,
+        online: runners.some((r) => r.online),
+        created_at: new Date(m.created_at).toISOString(),
+      };
+    });
+  }
+
+  /** Adds or updates a model (operators; runners declaring models in issue #5). */
+  async upsert(model: { id: string; name: string; description: string }): Promise<void> {
+    await this.db
+      .insertInto('models')
+      .values({ ...model, created_at: this.now() })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ name: model.name, description: model.description }))
+      .execute();
+  }
+}
