@@ -85,7 +85,12 @@ function summaryOf(markdown: string): string {
     }
     para.push(line);
   }
-  const text = para.join(' ').replace(/\s+/g, ' ').trim();
+  // Plain text: a link keeps its words, so each llms.txt entry holds exactly one link.
+  const text = para
+    .join(' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length <= 200) return text;
   const cut = text.slice(0, 200);
   const end = cut.lastIndexOf('. ');
