@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifySchema, FastifyServerOptions } from 'fastify';
 import { AppError } from './errors.js';
 import type { AppDeps, RouteModule } from './http/app-deps.js';
 import { API_PREFIX, registerAuth } from './http/auth.js';
@@ -96,8 +96,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     maxAge: 600,
   });
 
+  // Every registered route, for tooling and the tests that walk them all.
+  const routes: RegisteredRoute[] = [];
+  app.decorate('vestaRoutes', routes);
   // Idempotent POSTs document their optional Idempotency-Key header (and validate its shape).
   app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, url: route.url, config: { ...(route.config ?? {}) }, schema: route.schema });
     if (route.config?.idempotent !== true) return;
     route.schema = { ...(route.schema ?? {}), headers: IdempotencyHeaders };
   });
@@ -150,8 +155,16 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   return app;
 }
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  config: FastifyContextConfig;
+  schema: FastifySchema | undefined;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     vestaMetrics: HttpMetrics;
+    vestaRoutes: readonly RegisteredRoute[];
   }
 }

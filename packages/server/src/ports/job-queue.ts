@@ -38,7 +38,7 @@ export class PermanentJobError extends Error {
 
 export interface JobQueue {
   enqueue(type: string, payload: Record<string, string>, options?: EnqueueOptions): Promise<string>;
-  /** Cancels queued jobs about `subject` and aborts running ones. */
+  /** Cancels queued jobs about `subject` and aborts running ones, resolving once they stopped. */
   cancelBySubject(subject: string): Promise<number>;
   /** Starts claiming jobs with these handlers (one per job type of the catalogue). */
   start(handlers: ReadonlyMap<string, JobHandler<unknown>>): void;

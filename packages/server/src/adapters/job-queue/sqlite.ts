@@ -85,13 +85,17 @@ export class SqliteJobQueue implements JobQueue {
       .where('state', '=', 'queued')
       .executeTakeFirst();
     let count = Number(res.numUpdatedRows);
+    const stopping: Array<Promise<void>> = [];
     for (const r of this.running.values()) {
       if (r.subject === subject && r.abortReason === null) {
         r.abortReason = 'cancelled';
         r.controller.abort(new Error('job cancelled'));
+        stopping.push(r.done);
         count++;
       }
     }
+    // Return once the aborted handlers have stopped (they may be reading what the caller deletes next).
+    await Promise.allSettled(stopping);
     return count;
   }
 
