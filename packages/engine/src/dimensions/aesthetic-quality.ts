@@ -104,7 +104,11 @@ class AestheticRun implements MethodRun {
 
   push(frame: Frame): void {
     this.guard.check(frame);
-    if (!this.picker.next()) return;
+    if (!this.picker.next(frame)) return;
+    this.score(frame);
+  }
+
+  private score(frame: Frame): void {
     const rgb = rgbOf(frame);
     const c = aestheticComponents(rgb.data, greyOf(rgb));
     for (const k of Object.keys(this.sums) as Array<keyof AestheticComponents>) this.sums[k] += c[k];
@@ -112,6 +116,8 @@ class AestheticRun implements MethodRun {
   }
 
   finish(): MethodOutcome {
+    const spare = this.picker.fallback();
+    if (spare) this.score(spare);
     const n = this.indices.length;
     if (n < 1) throw new EngineError('too_few_frames', 'aesthetic_quality received no frames');
     const details: Record<string, number | string | boolean> = { proxy: true, frames: n };

@@ -2,7 +2,7 @@
  * imaging_quality, method `lite`: a classical no-reference quality measure in [0, 1] (a stand-in
  * for MUSIQ). Up to 8 frames spread over the clip, at native resolution (blocking is only visible
  * on the coded 8×8 grid), luma only. Per frame:
- *   sharp   = 1 / (1 + exp((blur − 0.5)/0.08))         blur: Crété-Roffet blur effect (0 sharp … 1),
+ *   sharp   = 0.2 + 0.8/(1 + exp((blur − 0.5)/0.08))   blur: Crété-Roffet blur effect (0 sharp … 1),
  *                                                     differences soft-thresholded by 2.8·σ_n
  *   clean   = 1 / (1 + (σ_n/3)²)                      σ_n: Immerkær noise σ on the smoothest 30 %
  *   block   = exp(−4·max(0, B − 0.02))                B: 8×8-grid blockiness (0 none … 1 pure blocks)
@@ -40,7 +40,7 @@ export function imagingComponents(grey: GreyImage): ImagingComponents {
   const blur = blurEffect(grey, 2.8 * noise);
   const b = blockiness(grey);
   const { mean, std, clipped } = exposureStats(grey);
-  const sharp = 1 / (1 + Math.exp((blur - 0.5) / 0.08));
+  const sharp = 0.2 + 0.8 / (1 + Math.exp((blur - 0.5) / 0.08));
   const clean = 1 / (1 + (noise / 3) ** 2);
   const block = Math.exp(-4 * Math.max(0, b - 0.02));
   const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 80) ** 2) * (1 - Math.exp(-std / 12));
@@ -80,7 +80,11 @@ class ImagingRun implements MethodRun {
 
   push(frame: Frame): void {
     this.guard.check(frame);
-    if (!this.picker.next()) return;
+    if (!this.picker.next(frame)) return;
+    this.score(frame);
+  }
+
+  private score(frame: Frame): void {
     this.grey = frameToGrey(frame, this.grey);
     const c = imagingComponents(this.grey);
     this.sums.quality += c.quality;
@@ -92,6 +96,8 @@ class ImagingRun implements MethodRun {
   }
 
   finish(): MethodOutcome {
+    const spare = this.picker.fallback();
+    if (spare) this.score(spare);
     const n = this.indices.length;
     if (n < 1) throw new EngineError('too_few_frames', 'imaging_quality received no frames');
     return {

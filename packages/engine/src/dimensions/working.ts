@@ -66,26 +66,48 @@ export function expectedFrames(probe: VideoProbe): number {
 }
 
 /**
- * Picks about `count` frames spread over the clip by push order: every `stride`-th frame from the
- * first, stride = ⌈expected/count⌉; with an unknown length, the first `count` frames.
+ * VBench's "middle" sampler (vbench-methods.md §1.3) over `length` frames: n = min(count, length)
+ * bins with edges ⌊k·length/n⌋, the middle index of each bin.
+ */
+export function middleIndices(length: number, count: number): number[] {
+  const n = Math.min(count, length);
+  const out: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const lo = Math.floor((k * length) / n);
+    const hi = Math.floor(((k + 1) * length) / n);
+    out.push(Math.floor((lo + hi - 1) / 2));
+  }
+  return out;
+}
+
+/**
+ * Picks `count` frames spread over the clip by push order, with VBench's "middle" sampler over the
+ * expected length. When the length is unknown, or the clip ends before the first pick, the last
+ * frame seen is used (`fallback`), so a clip always yields at least one frame.
  */
 export class FramePicker {
-  private readonly stride: number;
+  private readonly picks: Set<number>;
   private seen = 0;
   private taken = 0;
-  constructor(
-    probe: VideoProbe,
-    private readonly count: number,
-  ) {
+  private last: Frame | null = null;
+  constructor(probe: VideoProbe, count: number) {
     const n = expectedFrames(probe);
-    this.stride = n > 0 ? Math.max(1, Math.ceil(n / count)) : 1;
+    this.picks = new Set(n > 0 ? middleIndices(n, count) : Array.from({ length: count }, (_, i) => i));
   }
 
   /** Call once per pushed frame, in order; true when this frame is one of the picked. */
-  next(): boolean {
+  next(frame: Frame): boolean {
     const ordinal = this.seen++;
-    if (ordinal % this.stride !== 0 || this.taken >= this.count) return false;
-    this.taken++;
-    return true;
+    if (this.picks.has(ordinal)) {
+      this.taken++;
+      return true;
+    }
+    this.last = frame;
+    return false;
+  }
+
+  /** The last unpicked frame, when no frame was picked at all. */
+  fallback(): Frame | null {
+    return this.taken === 0 ? this.last : null;
   }
 }

@@ -12,35 +12,78 @@ export function boxMean(
   out: Float32Array,
   tmp: Float32Array,
 ): Float32Array {
-  // Horizontal pass: src → tmp.
+  if (w <= 2 * r + 1 || h <= 2 * r + 1) return boxMeanSmall(src, w, h, r, out, tmp);
+  const inv = 1 / (2 * r + 1);
+  // Horizontal pass: src → tmp (interior with a constant divisor, edges with their own counts).
   for (let y = 0; y < h; y++) {
     const row = y * w;
     let acc = 0;
-    const first = Math.min(r, w - 1);
-    for (let x = 0; x <= first; x++) acc += src[row + x]!;
-    for (let x = 0; x < w; x++) {
-      const lo = x - r < 0 ? 0 : x - r;
-      const hi = x + r > w - 1 ? w - 1 : x + r;
-      tmp[row + x] = acc / (hi - lo + 1);
-      const add = x + r + 1;
-      const sub = x - r;
-      if (add < w) acc += src[row + add]!;
-      if (sub >= 0) acc -= src[row + sub]!;
+    for (let x = 0; x <= r; x++) acc += src[row + x]!;
+    for (let x = 0; x < r; x++) {
+      tmp[row + x] = acc / (x + r + 1);
+      acc += src[row + x + r + 1]!;
+    }
+    for (let x = r; x < w - r - 1; x++) {
+      tmp[row + x] = acc * inv;
+      acc += src[row + x + r + 1]! - src[row + x - r]!;
+    }
+    for (let x = w - r - 1; x < w; x++) {
+      tmp[row + x] = acc / (w - x + r);
+      acc -= src[row + x - r]!;
     }
   }
-  // Vertical pass: tmp → out.
+  // Vertical pass: tmp → out, row by row with a running column-sum vector (cache friendly).
+  const acc = new Float32Array(w);
+  for (let y = 0; y <= r; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) acc[x] = acc[x]! + tmp[o + x]!;
+  }
+  for (let y = 0; y < h; y++) {
+    const lo = y - r < 0 ? 0 : y - r;
+    const hi = y + r > h - 1 ? h - 1 : y + r;
+    const k = 1 / (hi - lo + 1);
+    const o = y * w;
+    for (let x = 0; x < w; x++) out[o + x] = acc[x]! * k;
+    const add = y + r + 1;
+    const sub = y - r;
+    if (add < h) {
+      const ao = add * w;
+      for (let x = 0; x < w; x++) acc[x] = acc[x]! + tmp[ao + x]!;
+    }
+    if (sub >= 0) {
+      const so = sub * w;
+      for (let x = 0; x < w; x++) acc[x] = acc[x]! - tmp[so + x]!;
+    }
+  }
+  return out;
+}
+
+/** Reference implementation for fields narrower or shorter than one window. */
+function boxMeanSmall(
+  src: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  out: Float32Array,
+  tmp: Float32Array,
+): Float32Array {
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      const lo = Math.max(0, x - r);
+      const hi = Math.min(w - 1, x + r);
+      for (let k = lo; k <= hi; k++) s += src[row + k]!;
+      tmp[row + x] = s / (hi - lo + 1);
+    }
+  }
   for (let x = 0; x < w; x++) {
-    let acc = 0;
-    const first = Math.min(r, h - 1);
-    for (let y = 0; y <= first; y++) acc += tmp[y * w + x]!;
     for (let y = 0; y < h; y++) {
-      const lo = y - r < 0 ? 0 : y - r;
-      const hi = y + r > h - 1 ? h - 1 : y + r;
-      out[y * w + x] = acc / (hi - lo + 1);
-      const add = y + r + 1;
-      const sub = y - r;
-      if (add < h) acc += tmp[add * w + x]!;
-      if (sub >= 0) acc -= tmp[sub * w + x]!;
+      let s = 0;
+      const lo = Math.max(0, y - r);
+      const hi = Math.min(h - 1, y + r);
+      for (let k = lo; k <= hi; k++) s += tmp[k * w + x]!;
+      out[y * w + x] = s / (hi - lo + 1);
     }
   }
   return out;

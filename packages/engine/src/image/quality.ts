@@ -9,11 +9,12 @@ import type { GreyImage } from './types.js';
  * with a 9-tap box along each axis and measure how much of the neighbour variation survives.
  * 0 = sharp, → 1 = already blurred. Returns the larger of the horizontal and vertical values.
  * Differences are soft-thresholded by `tau` (d → max(0, d − τ)) so that noise of a known level does
- * not read as detail; τ = 0 gives the original metric.
+ * not read as detail; τ = 0 gives the original metric. The ratio is regularised by
+ * ε = 0.5 grey level per pixel, (ΣD − ΣV + εN)/(ΣD + εN), so an image with almost no detail
+ * (a flat or smooth one, or only a few noise outliers above τ) reads as blurred rather than sharp.
  */
 export function blurEffect(img: GreyImage, tau = 0): number {
   const { width: w, height: h, data } = img;
-  if (w < 10 || h < 10) return 0;
   const r = 4;
   // Horizontal.
   let sF = 0;
@@ -35,27 +36,39 @@ export function blurEffect(img: GreyImage, tau = 0): number {
       if (dF > dB) sV += dF - dB;
     }
   }
-  const bh = sF > 0 ? (sF - sV) / sF : 1;
-  // Vertical.
+  const eps = 0.5 * w * h;
+  const bh = (sF - sV + eps) / (sF + eps);
+  // Vertical, row by row: `acc` holds the 9-row column sums centred on row y (borders replicated).
   sF = 0;
   sV = 0;
-  const col = new Float32Array(h);
-  for (let x = 0; x < w; x++) {
-    let acc = 0;
-    for (let y = -r; y <= r; y++) acc += data[clampIdx(y, h) * w + x]!;
-    for (let y = 0; y < h; y++) {
-      col[y] = acc / 9;
-      acc += data[clampIdx(y + r + 1, h) * w + x]! - data[clampIdx(y - r, h) * w + x]!;
-    }
-    for (let y = 1; y < h; y++) {
-      const dF = Math.abs(data[y * w + x]! - data[(y - 1) * w + x]!) - tau;
-      if (dF <= 0) continue;
-      const dB = Math.abs(col[y]! - col[y - 1]!);
-      sF += dF;
-      if (dF > dB) sV += dF - dB;
-    }
+  const acc = new Float32Array(w);
+  for (let k = -r; k <= r; k++) {
+    const o = clampIdx(k, h) * w;
+    for (let x = 0; x < w; x++) acc[x] = acc[x]! + data[o + x]!;
   }
-  const bv = sF > 0 ? (sF - sV) / sF : 1;
+  let prevB = new Float32Array(w);
+  let curB = new Float32Array(w);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) curB[x] = acc[x]! / 9;
+    if (y > 0) {
+      const o = y * w;
+      const p = o - w;
+      for (let x = 0; x < w; x++) {
+        const dF = Math.abs(data[o + x]! - data[p + x]!) - tau;
+        if (dF <= 0) continue;
+        const dB = Math.abs(curB[x]! - prevB[x]!);
+        sF += dF;
+        if (dF > dB) sV += dF - dB;
+      }
+    }
+    const add = clampIdx(y + r + 1, h) * w;
+    const sub = clampIdx(y - r, h) * w;
+    for (let x = 0; x < w; x++) acc[x] = acc[x]! + data[add + x]! - data[sub + x]!;
+    const t = prevB;
+    prevB = curB;
+    curB = t;
+  }
+  const bv = (sF - sV + eps) / (sF + eps);
   return Math.max(bh, bv);
 }
 
