@@ -22,10 +22,12 @@ Exit codes:
   0    success
   1    the service answered with an error, could not be reached, or scoring failed
   2    usage: bad arguments, no API key, unreadable file
+  78   serve / admin: invalid server configuration
   130  interrupted (Ctrl-C); in-flight uploads and waits are aborted
 
 Examples:
-  $ export VESTA_API_KEY=vk_...
+  $ vesta serve                                            # the service, on http://localhost:8080
+  $ export VESTA_API_KEY=$(vesta admin create-key --user alice)
   $ vesta dimensions list
   $ vesta score upload clip.mp4 --prompt "a cat surfing a wave" --wait
   $ vesta rank upload a.mp4 --prompt "a red car at night" && vesta rank upload b.mp4 --wait
@@ -34,11 +36,30 @@ Examples:
   $ vesta bench csv bench_123 -o scorecard.csv
 `;
 
+/** The client commands: they need only the SDK. */
+export const CLIENT_COMMANDS = ['score', 'rank', 'bench', 'dimensions', 'models', 'api-keys'] as const;
+/** Global options that take a value (skipped when looking for the command word). */
+const VALUE_OPTIONS = new Set(['--base-url', '--api-key-env']);
+
+/** The first command word of `argv`, if any. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
 /**
  * The command tree, bound to `ctx`. Error and help output go through `ctx.io`; commander never
  * exits the process (exitOverride), so `runCli` decides the exit code.
+ *
+ * The operator commands (`serve`, `admin`, `eval`) load the server and the engine, which takes
+ * about a second; they are loaded only when the command line is not a client command, so that
+ * `vesta score get` starts as fast as the SDK does.
  */
-export function buildProgram(ctx: CliContext, argv: readonly string[] = []): Command {
+export async function buildProgram(ctx: CliContext, argv: readonly string[] = []): Promise<Command> {
   const json = argv.includes('--json');
   const program = new Command('vesta');
   program
@@ -62,13 +83,24 @@ export function buildProgram(ctx: CliContext, argv: readonly string[] = []): Com
   registerBenchCommands(program, ctx);
   registerDiscoveryCommands(program, ctx);
   registerApiKeyCommands(program, ctx);
+  if (!(CLIENT_COMMANDS as readonly string[]).includes(commandWord(argv) ?? '')) {
+    // Commands that run on the server's host (no API key, no HTTP client).
+    const [{ registerServeCommand }, { registerAdminCommands }, { registerEvalCommand }] = await Promise.all([
+      import('./commands/serve.js'),
+      import('./commands/admin.js'),
+      import('./commands/eval.js'),
+    ]);
+    registerServeCommand(program, ctx);
+    registerAdminCommands(program, ctx);
+    registerEvalCommand(program, ctx);
+  }
   return program;
 }
 
 /** Runs the CLI and resolves with its exit code (see docs/cli.md). */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const ctx = new CliContext(io);
-  const program = buildProgram(ctx, argv);
+  const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {

@@ -1,119 +1,89 @@
-/** Public resource types (mirroring the server's schemas). */
-export type VideoState = 'awaiting_upload' | 'uploaded' | 'queued' | 'scoring' | 'scored' | 'failed';
-export type BenchStatus = 'queued' | 'generating' | 'evaluating' | 'completed' | 'failed' | 'cancelled';
+/**
+ * Public resource types, derived from the types generated out of openapi/openapi.json
+ * (`npm run generate:sdk`), so they change when the API does.
+ */
+import type { operations } from './generated/openapi.generated.js';
 
-export interface Score {
-  dimension: string;
-  value: number;
-  method: string;
-  methodVersion: string;
-  frames: { count: number; width: number; height: number; sampling: { kind: string; [k: string]: unknown } };
-  models: { id: string; revision: string }[];
-  elapsedMs: number;
+type Json<Op extends keyof operations, Status extends keyof operations[Op]['responses']> = operations[Op]['responses'][Status] extends {
+  content: { 'application/json': infer T };
 }
-export interface VideoSummary {
-  videoId: string;
-  fileName: string;
-  contentType: string;
-  prompt: string | null;
-  auxiliary: Record<string, string> | null;
-  state: VideoState;
-  error: { code: string; detail: string } | null;
-  sizeBytes: number | null;
-  dimensions: string[];
-  scores: Score[];
-  failures: { dimension: string; code: string; detail: string }[];
-  createdAt: string;
-  uploadedAt: string | null;
-  confirmedAt: string | null;
-  scoredAt: string | null;
-}
-export interface ScoreSession {
-  runId: string;
-  kind: 'score';
-  createdAt: string;
-  videos: VideoSummary[];
-}
-export interface RankSession {
-  runId: string;
-  kind: 'rank';
-  prompt: string | null;
-  promptLocked: boolean;
-  createdAt: string;
-  videos: VideoSummary[];
-}
-export interface UploadTicket {
-  videoId: string;
-  uploadUrl: string;
-  method: 'PUT';
-  headers: { 'Content-Type': string };
-  expiresAt: string;
-  maxBytes: number;
-}
-export type UploadConfirmation = VideoSummary;
-export interface RankLeaderboard {
-  runId: string;
-  prompt: string | null;
-  formula: string;
-  entries: { rank: number | null; videoId: string; fileName: string; overall: number | null; scores: Score[]; state: VideoState }[];
-}
-export interface BenchRun {
-  id: string;
-  name: string;
-  dimensions: string[];
-  model_id: string;
-  runner_id: string | null;
-  status: BenchStatus;
-  progress: { tasks_total: number; tasks_generated: number; tasks_done: number; tasks_failed: number };
-  error: { code: string; detail: string } | null;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-export interface BenchVideo {
-  task_id: string;
-  seq: number;
-  prompt: string;
-  state: string;
-  video_id: string | null;
-  scores: { dimension: string; value: number; method: string; method_version: string }[];
-  [key: string]: unknown;
-}
-export interface BenchLogLine {
-  seq: number;
-  time: string;
-  source: 'server' | 'runner' | 'evaluator';
-  level: 'info' | 'warn' | 'error';
-  message: string;
-}
-export interface Dimension {
-  id: string;
-  name: string;
-  description: string;
-  category: 'quality' | 'semantic';
-  default_method: string | null;
-  workflows: ('score' | 'rank' | 'bench')[];
-  [key: string]: unknown;
-}
-export interface DimensionList {
-  items: Dimension[];
-}
-export interface Model {
-  id: string;
-  name: string;
-  description: string;
-  online: boolean;
-  runners: { id: string; name: string; online: boolean; last_seen_at: string | null }[];
-  created_at: string;
-}
-export interface ModelList {
-  items: Model[];
-}
+  ? T
+  : never;
+type RequestJson<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer T } } } ? T : never;
+
+/** The caller's Score session. */
+export type ScoreSession = Json<'getScoreSession', 200>;
+/** The caller's Rank session, with its locked prompt. */
+export type RankSession = Json<'getRankSession', 200>;
+/** A clip in a session, with its state, scores and failures. */
+export type VideoSummary = ScoreSession['videos'][number];
+/** `awaiting_upload → uploaded → queued → scoring → scored | failed`. */
+export type VideoState = VideoSummary['state'];
+/** One dimension's score of a clip. */
+export type Score = VideoSummary['scores'][number];
+/** Auxiliary prompt info for semantic dimensions. */
+export type Auxiliary = NonNullable<RequestJson<'createScoreUploadUrl'>['auxiliary']>;
+/** Body of upload-url (Score requires `prompt`; Rank only until its prompt is locked). */
+export type UploadUrlRequest = RequestJson<'createRankUploadUrl'>;
+/** Result of upload-url: where and how to PUT the bytes. */
+export type UploadTicket = Json<'createScoreUploadUrl', 201>;
+/** Result of confirm-upload: the clip, now queued for scoring. */
+export type UploadConfirmation = Json<'confirmScoreUpload', 200>;
+/** The ranked leaderboard of a Rank session. */
+export type RankLeaderboard = Json<'getRankLeaderboard', 200>;
+/** A Bench run. */
+export type BenchRun = Json<'getBenchRun', 200>;
+/** `queued → generating → evaluating → completed | failed | cancelled`. */
+export type BenchStatus = BenchRun['status'];
+/** One clip of a Bench run with its per-dimension results. */
+export type BenchVideo = Json<'listBenchVideos', 200>['items'][number];
+/** One log line of a Bench run. */
+export type BenchLogLine = Json<'getBenchLogs', 200>['items'][number];
+/** The dimensions listing. */
+export type DimensionList = Json<'listDimensions', 200>;
+/** An evaluation dimension. */
+export type Dimension = DimensionList['items'][number];
+/** The models listing. */
+export type ModelList = Json<'listModels', 200>;
+/** A model Bench runs can evaluate. */
+export type Model = ModelList['items'][number];
+
 /** Parameters of `bench.create` (camelCase; sent as the API's snake_case fields). */
 export interface BenchCreateParams {
+  /** A label for the run. */
   name: string;
+  /** A model id from `models.list()`. */
   modelId: string;
+  /** Dimension ids from `dimensions.list()`. */
   dimensions: string[];
+  /** The only runner allowed to generate the clips; any runner serving the model when left out. */
   runnerId?: string;
 }
+
+/** Sent as `model_id` etc.; kept in step with the generated request type by the compiler. */
+export type BenchCreateBody = RequestJson<'createBenchRun'>;
+
+// Compile-time guard: every type above must resolve in the generated document. A renamed
+// operation or response would otherwise turn it into `never` silently.
+type Present<T> = [T] extends [never] ? false : true;
+type AllTrue<T extends readonly boolean[]> = T extends readonly true[] ? true : false;
+type Expect<T extends true> = T;
+export type _GeneratedTypesResolve = Expect<
+  AllTrue<
+    [
+      Present<ScoreSession>,
+      Present<RankSession>,
+      Present<UploadTicket>,
+      Present<UploadConfirmation>,
+      Present<UploadUrlRequest>,
+      Present<Auxiliary>,
+      Present<RankLeaderboard>,
+      Present<BenchRun>,
+      Present<BenchVideo>,
+      Present<BenchLogLine>,
+      Present<DimensionList>,
+      Present<ModelList>,
+      Present<BenchCreateBody>,
+    ]
+  >
+>;

@@ -1,7 +1,7 @@
 /** Bench runs: evaluate a model on named dimensions, then read videos, CSV scorecard and logs. */
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { iterateItems, type Page, type PageParams } from '../core/pagination.js';
-import type { BenchCreateParams, BenchLogLine, BenchRun, BenchVideo } from '../types.js';
+import type { BenchCreateBody, BenchCreateParams, BenchLogLine, BenchRun, BenchVideo } from '../types.js';
 
 const runPath = (id: string): string => `/api/v1/bench/${encodeURIComponent(id)}`;
 
@@ -15,7 +15,7 @@ export class BenchResource {
    * const run = await vesta.bench.create({ name: 'nightly', modelId: 'my-model', dimensions: ['subject_consistency'], runnerId: 'gpu-1' });
    */
   create(params: BenchCreateParams, opts?: RequestOptions): Promise<BenchRun> {
-    const body: Record<string, unknown> = { name: params.name, model_id: params.modelId, dimensions: params.dimensions };
+    const body: BenchCreateBody = { name: params.name, model_id: params.modelId, dimensions: params.dimensions };
     if (params.runnerId !== undefined) body.runner_id = params.runnerId;
     return this.http.json<BenchRun>({ method: 'POST', path: '/api/v1/bench', body }, opts);
   }

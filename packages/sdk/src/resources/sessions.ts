@@ -3,7 +3,7 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import type { Platform } from '../core/platform.js';
 import { runUpload, type UploadOptions, type UploadResult } from '../uploads/flow.js';
 import type { UploadInput } from '../uploads/source.js';
-import type { RankLeaderboard, RankSession, ScoreSession, UploadConfirmation, UploadTicket } from '../types.js';
+import type { RankLeaderboard, RankSession, ScoreSession, UploadConfirmation, UploadTicket, UploadUrlRequest } from '../types.js';
 
 export interface SessionDeps {
   http: HttpClient;
@@ -29,7 +29,7 @@ abstract class SessionResource<TSession extends ScoreSession | RankSession> {
   /** Step 1 of the upload flow: a video row and a short-lived upload URL. */
   createUploadUrl(
     runId: string,
-    body: { fileName: string; contentType: string; prompt?: string; auxiliary?: Record<string, unknown> },
+    body: UploadUrlRequest,
     opts?: RequestOptions,
   ): Promise<UploadTicket> {
     return this.deps.http.json<UploadTicket>({ method: 'POST', path: `/api/v1/${this.kind}/${encodeURIComponent(runId)}/videos/upload-url`, body }, opts);
@@ -52,8 +52,7 @@ abstract class SessionResource<TSession extends ScoreSession | RankSession> {
         maxRetries: this.deps.maxRetries,
         timeoutMs: this.deps.timeoutMs,
         getRunId: async (s) => (await this.getOrCreate({ signal: s })).runId,
-        requestUploadUrl: (runId, body, s) =>
-          this.createUploadUrl(runId, body as { fileName: string; contentType: string }, { signal: s }),
+        requestUploadUrl: (runId, body, s) => this.createUploadUrl(runId, body, { signal: s }),
         confirm: (runId, videoId, s) => this.confirmUpload(runId, videoId, { signal: s }),
         listVideos: async (s) => {
           const session = await this.getOrCreate({ signal: s });

@@ -8,7 +8,7 @@ import { ApiConnectionError, ApiError, ApiTimeoutError, ScoringFailedError, Wait
 import type { HttpClient } from '../core/http.js';
 import type { Platform } from '../core/platform.js';
 import type { UploadFileOptions, UploadInput } from './source.js';
-import type { UploadTicket, VideoState, VideoSummary } from '../types.js';
+import type { Auxiliary, UploadTicket, UploadUrlRequest, VideoState, VideoSummary } from '../types.js';
 
 export const terminalVideoStates: readonly VideoState[] = ['scored', 'failed'];
 
@@ -21,8 +21,8 @@ export type UploadProgressEvent =
 export interface UploadOptions extends UploadFileOptions {
   /** Text prompt the clip was made from. */
   prompt?: string;
-  /** Auxiliary prompt info for semantic dimensions (object, color, relation, scene, style, action …). */
-  auxiliary?: Record<string, unknown>;
+  /** Auxiliary prompt info for semantic dimensions (object, color, relationship, scene, appearance_style, action, object_a, object_b). */
+  auxiliary?: Auxiliary;
   /** Poll the session until the clip is `scored` or `failed` (throws {@link ScoringFailedError} on `failed`). */
   wait?: boolean;
   /** Deadline of the wait, in ms (default 15 minutes). */
@@ -52,7 +52,7 @@ export interface UploadDeps {
   maxRetries: number;
   timeoutMs: number;
   getRunId(signal: AbortSignal | undefined): Promise<string>;
-  requestUploadUrl(runId: string, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<UploadTicket>;
+  requestUploadUrl(runId: string, body: UploadUrlRequest, signal: AbortSignal | undefined): Promise<UploadTicket>;
   confirm(runId: string, videoId: string, signal: AbortSignal | undefined): Promise<{ state?: VideoState } | undefined>;
   listVideos(signal: AbortSignal | undefined): Promise<{ runId: string; videos: VideoSummary[] }>;
 }
@@ -62,7 +62,7 @@ export async function runUpload(deps: UploadDeps, input: UploadInput, opts: Uplo
   // Read errors (missing file, no permission) surface before anything is created on the server.
   const upload = await deps.platform.prepareUpload(input, opts);
   const runId = await deps.getRunId(signal);
-  const body: Record<string, unknown> = { fileName: upload.fileName, contentType: upload.contentType };
+  const body: UploadUrlRequest = { fileName: upload.fileName, contentType: upload.contentType };
   if (opts.prompt !== undefined) body.prompt = opts.prompt;
   if (opts.auxiliary !== undefined) body.auxiliary = opts.auxiliary;
   const ticket = await deps.requestUploadUrl(runId, body, signal);

@@ -9,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '@vesta/engine';
-import { loadConfig } from '../../../server/src/config.js';
-import { startServer } from '../../../server/src/roles/all.js';
+import { loadConfig, startServer } from '@vesta/server';
 
 export interface TestServer {
   baseUrl: string;
