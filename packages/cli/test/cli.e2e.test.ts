@@ -1,7 +1,7 @@
 // The `vesta` executable as a user runs it: a spawned process against the real server, its
 // `--json` output parsed, its exit codes checked.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +82,33 @@ describe('vesta CLI against the real server', () => {
     const mismatch = await vesta(['rank', 'upload', clip, '--prompt', 'another prompt', '--json']);
     expect(mismatch.code).toBe(1);
     expect(JSON.parse(mismatch.stderr)).toMatchObject({ error: { code: 'RANK_PROMPT_MISMATCH', status: 400 } });
+  });
+
+  it('drives a Bench run through create, list, get, videos, logs, csv, cancel and delete', async () => {
+    await server.addModel('cli-model');
+    const created = await vesta(['bench', 'create', '--name', 'cli run', '--dimensions', 'aesthetic_quality,subject_consistency', '--model-id', 'cli-model', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const run = JSON.parse(created.stdout) as { id: string; status: string; dimensions: string[] };
+    expect(run.status).toBe('queued');
+    const list = JSON.parse((await vesta(['bench', 'list', '--all', '--json'])).stdout) as { items: { id: string }[]; hasMore: boolean };
+    expect(list.items.map((r) => r.id)).toContain(run.id);
+    expect(JSON.parse((await vesta(['bench', 'get', run.id, '--json'])).stdout)).toMatchObject({ id: run.id });
+    expect(JSON.parse((await vesta(['bench', 'videos', run.id, '--json'])).stdout)).toMatchObject({ items: [], page: 1 });
+    const logs = JSON.parse((await vesta(['bench', 'logs', run.id, '--json'])).stdout) as { items: { message: string }[] };
+    expect(logs.items[0]!.message).toContain('run created');
+    const csvFile = path.join(tmp, 'scorecard.csv');
+    const csv = await vesta(['bench', 'csv', run.id, '-o', csvFile, '--json']);
+    expect(csv.code).toBe(0);
+    expect(JSON.parse(csv.stdout)).toMatchObject({ id: run.id, file: csvFile });
+    expect(readFileSync(csvFile, 'utf8')).toContain('aesthetic_quality');
+    const early = await vesta(['bench', 'delete', run.id, '--json']);
+    expect(early.code).toBe(1);
+    expect(JSON.parse(early.stderr)).toMatchObject({ error: { code: 'conflict', status: 409 } });
+    expect(JSON.parse((await vesta(['bench', 'cancel', run.id, '--json'])).stdout)).toMatchObject({ status: 'cancelled' });
+    expect(JSON.parse((await vesta(['bench', 'delete', run.id, '--json'])).stdout)).toEqual({ id: run.id, deleted: true });
+    const human = await vesta(['bench', 'list'], { NO_COLOR: '1' });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('STATUS');
   });
 
   it('names the variable when no key is set (default and --api-key-env)', async () => {

@@ -107,9 +107,26 @@ describe('SDK against the real server', () => {
     expect(err).toBeInstanceOf(ValidationFailedError);
     expect((err as ValidationFailedError).detail).toContain('not_a_dimension');
     await expect(vesta.bench.get('bench_missing')).rejects.toBeInstanceOf(NotFoundError);
-    const runs: unknown[] = [];
-    for await (const run of vesta.bench.list()) runs.push(run);
-    expect(runs).toEqual([]);
+  });
+
+  it('creates, reads, cancels and deletes a Bench run', async () => {
+    await server.addModel('sdk-model');
+    const run = await vesta.bench.create({ name: 'sdk e2e', modelId: 'sdk-model', dimensions: ['aesthetic_quality', 'subject_consistency'] });
+    expect(run).toMatchObject({ name: 'sdk e2e', model_id: 'sdk-model', runner_id: null, status: 'queued' });
+    expect((await vesta.bench.get(run.id)).id).toBe(run.id);
+    const listed: string[] = [];
+    for await (const r of vesta.bench.list({ limit: 1 })) listed.push(r.id);
+    expect(listed).toContain(run.id);
+    expect((await vesta.bench.listPage({ page: 1, limit: 1 })).total).toBe(listed.length);
+    expect((await vesta.bench.videos(run.id)).items).toEqual([]);
+    const logs = await vesta.bench.logs(run.id);
+    expect(logs.items[0]?.message).toContain('run created');
+    const csv = await vesta.bench.csv(run.id);
+    expect(csv.split('\r\n')[0]).toContain('dimension');
+    expect(csv).toContain('aesthetic_quality');
+    expect((await vesta.bench.cancel(run.id)).status).toBe('cancelled');
+    await vesta.bench.delete(run.id);
+    await expect(vesta.bench.get(run.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('rejects a wrong key with 401 and a request id', async () => {

@@ -16,6 +16,11 @@ export interface TestServer {
   dataDir: string;
   /** A new API key of a new user. */
   newKey(): Promise<string>;
+  /**
+   * Adds a model to the catalogue, as an operator would (runners declare models over the API
+   * only from the next release, so there is no API operation for it yet).
+   */
+  addModel(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +56,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async newKey() {
       const created = await server.deps.services.apiKeys.createKey(`sdk-user-${process.pid}-${++users}`);
       return created.key;
+    },
+    async addModel(id: string) {
+      await server.deps.db.insertInto('models').values({ id, name: id, description: `test model ${id}`, created_at: Date.now() }).execute();
     },
     async stop() {
       await server.close();
