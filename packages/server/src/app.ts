@@ -134,6 +134,17 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     done(new AppError(fields.length > 0 ? 'invalid_field' : 'validation_failed', fields.length > 0 ? `this route takes no body; got field(s) ${fields.join(', ')}` : 'this route takes no body'));
   });
 
+  // While shutting down, answers close their connection so that keep-alive cannot hold the close open.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('Connection', 'close');
+    done(null, payload);
+  });
+
   app.addHook('onResponse', (request, reply, done) => {
     const operation = request.routeOptions.schema?.operationId ?? (request.routeOptions.url === undefined ? 'not_found' : request.routeOptions.url);
     const seconds = reply.elapsedTime / 1000;

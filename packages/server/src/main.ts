@@ -13,7 +13,10 @@ export interface MainOptions {
   stderr?: NodeJS.WritableStream;
 }
 
-/** Starts the service and installs signal handlers; resolves once it listens. Exit code 78 on bad config. */
+/**
+ * Starts the service and installs signal handlers; resolves once it listens. On bad configuration
+ * it writes one message listing every problem and resolves null (the caller exits with 78).
+ */
 export async function runMain(options: MainOptions = {}): Promise<RunningServer | null> {
   const stderr = options.stderr ?? process.stderr;
   let config;
@@ -22,7 +25,6 @@ export async function runMain(options: MainOptions = {}): Promise<RunningServer 
   } catch (e) {
     if (e instanceof ConfigError) {
       stderr.write(`vesta: ${e.message}\n`);
-      process.exitCode = 78;
       return null;
     }
     throw e;

@@ -1,0 +1,58 @@
+/** Configuration: parsed once, defaults documented, every problem reported together; bad config stops the start. */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { runMain } from '../src/main.js';
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: path.resolve('/srv/app', '.vesta'),
+      publicUrl: 'http://localhost:8080',
+      uploadUrlTtlSeconds: 900,
+      corsOrigins: ['*'],
+      logLevel: 'info',
+      jobConcurrency: 1,
+    });
+    expect(c.uploadMaxBytes).toBe(1024 ** 3);
+  });
+
+  it('reads the environment', () => {
+    const c = loadConfig(
+      { PORT: '9090', VESTA_DATA_DIR: 'data', VESTA_PUBLIC_URL: 'https://vesta.example.com/', VESTA_CORS_ORIGINS: 'https://a.example.com, https://b.example.com', VESTA_LOG_LEVEL: 'WARN', VESTA_ENGINE_THREADS: '3', VESTA_UPLOAD_MAX_BYTES: '2048' },
+      '/srv',
+    );
+    expect(c).toMatchObject({ port: 9090, dataDir: '/srv/data', publicUrl: 'https://vesta.example.com', corsOrigins: ['https://a.example.com', 'https://b.example.com'], logLevel: 'warn', uploadMaxBytes: 2048 });
+    expect(c.engine.threads).toBe(3);
+  });
+
+  it('reports every problem in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', VESTA_PUBLIC_URL: 'not a url', VESTA_LOG_LEVEL: 'loud', VESTA_UPLOAD_MAX_BYTES: '-5', VESTA_CORS_ORIGINS: 'https://ok.example.com/path', VESTA_JOB_CONCURRENCY: '0' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(6);
+    for (const name of ['PORT', 'VESTA_PUBLIC_URL', 'VESTA_LOG_LEVEL', 'VESTA_UPLOAD_MAX_BYTES', 'VESTA_CORS_ORIGINS', 'VESTA_JOB_CONCURRENCY']) {
+      expect((error as ConfigError).message).toContain(name);
+    }
+  });
+});
+
+describe('runMain', () => {
+  it('refuses to start on bad config with one message listing every problem', async () => {
+    let written = '';
+    const stderr = { write: (s: string) => ((written += s), true) } as unknown as NodeJS.WritableStream;
+    const server = await runMain({ env: { PORT: '70000', VESTA_LOG_LEVEL: 'chatty' }, stderr });
+    expect(server).toBeNull();
+    expect(written.match(/Invalid configuration \(2 problems\)/g)).toHaveLength(1);
+    expect(written).toContain('PORT');
+    expect(written).toContain('VESTA_LOG_LEVEL');
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The OpenAPI 3.1 document is generated from the route schemas, served at /api/v1/openapi.json
+ * (without a key), and committed as openapi/openapi.json: this test fails when they differ
+ * (run `npm run openapi` to regenerate).
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatOpenApiDocument } from '../src/openapi.js';
+import { startCoreServer } from './helpers/core-app.js';
+import type { CoreTestServer } from './helpers/core-app.js';
+
+const COMMITTED = new URL('../../../openapi/openapi.json', import.meta.url);
+let server: CoreTestServer;
+
+beforeAll(async () => {
+  server = await startCoreServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Operation {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: Array<{ in: string; name: string }>;
+  description?: string;
+}
+
+describe('OpenAPI document', () => {
+  it('is served without a key and equals the committed openapi/openapi.json', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const served = formatOpenApiDocument(res.json());
+    expect(served, 'openapi/openapi.json is stale: run `npm run openapi`').toBe(readFileSync(COMMITTED, 'utf8'));
+  });
+
+  it('is OpenAPI 3.1 with every endpoint of the spec, each with a unique operationId', async () => {
+    const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{ openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } }>();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    const ops = Object.entries(doc.paths).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
+    const keys = ops.map((o) => o.key);
+    for (const k of [
+      'GET /api/v1/score',
+      'POST /api/v1/score/reset',
+      'POST /api/v1/score/{id}/videos/upload-url',
+      'POST /api/v1/score/{id}/videos/confirm-upload',
+      'GET /api/v1/rank',
+      'POST /api/v1/rank/reset',
+      'POST /api/v1/rank/{id}/videos/upload-url',
+      'POST /api/v1/rank/{id}/videos/confirm-upload',
+      'GET /api/v1/rank/{id}/ranked',
+      'POST /api/v1/bench',
+      'GET /api/v1/bench',
+      'GET /api/v1/bench/{id}',
+      'POST /api/v1/bench/{id}/cancel',
+      'DELETE /api/v1/bench/{id}',
+      'GET /api/v1/bench/{id}/videos',
+      'GET /api/v1/bench/{id}/csv',
+      'GET /api/v1/bench/{id}/logs',
+      'GET /api/v1/dimensions',
+      'GET /api/v1/models',
+    ]) {
+      expect(keys).toContain(k);
+    }
+    const ids = ops.map((o) => o.op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The upload PUT needs no key; idempotent POSTs document Idempotency-Key.
+    const put = ops.find((o) => o.key === 'PUT /api/v1/uploads/{videoId}')!;
+    expect(put.op.security).toEqual([]);
+    const upload = ops.find((o) => o.key === 'POST /api/v1/score/{id}/videos/upload-url')!;
+    expect(upload.op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key')).toBe(true);
+    expect(ops.find((o) => o.key === 'POST /api/v1/score/reset')!.op.description).toContain('409 conflict');
+  });
+});
