@@ -8,14 +8,14 @@
  *   sharp    = 1 / (1 + exp((blur − 0.45)/0.07))        blur: Crété-Roffet blur effect
  *   thirds   = 1 − min(1, d/0.25)                        d: distance of the gradient-energy centroid
  *                                                        to the nearest rule-of-thirds point or centre
- *   clean    = 1 / (1 + (σ_n/5)²)                        σ_n: Immerkær noise σ
+ *   clean    = 1 / (1 + (σ_n/5)²)                        σ_n: white-noise σ as for imaging quality
  *   a = clean · (0.25·colour + 0.2·contrast + 0.2·exposure + 0.25·sharp + 0.1·thirds)
  * value = mean of a over the frames.
  */
 import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
-import { blurEffect, colourfulness, exposureStats, noiseSigma } from '../image/quality.js';
+import { blurEffect, colourfulness, exposureStats, whiteNoiseSigma } from '../image/quality.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
 import { FramePicker, greyOf, rgbOf, workingRequest } from './working.js';
@@ -71,7 +71,7 @@ export function aestheticComponents(rgb: Float32Array, grey: GreyImage): Aesthet
   const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 70) ** 2);
   const sharp = 1 / (1 + Math.exp((blurEffect(grey) - 0.45) / 0.07));
   const thirds = 1 - Math.min(1, thirdsDistance(grey) / 0.25);
-  const clean = 1 / (1 + (noiseSigma(grey) / 5) ** 2);
+  const clean = 1 / (1 + (whiteNoiseSigma(grey) / 5) ** 2);
   const aesthetic = clean * (0.25 * colour + 0.2 * contrast + 0.2 * exposure + 0.25 * sharp + 0.1 * thirds);
   return { colour, contrast, exposure, sharp, thirds, clean, aesthetic };
 }

@@ -1,11 +1,13 @@
 /**
  * imaging_quality, method `lite`: a classical no-reference quality measure in [0, 1] (a stand-in
- * for MUSIQ). Up to 8 frames spread over the clip, at native resolution (blocking is only visible
- * on the coded 8×8 grid), luma only. Per frame:
+ * for MUSIQ). 8 frames (VBench's "middle" sampler), decoded at native resolution, luma only.
+ * Blockiness is measured at native resolution (the coded 8×8 grid only exists there); sharpness and
+ * noise on the frame halved (2×2 means) until its longer side is ≤ 640. Per frame:
  *   sharp   = 0.2 + 0.8/(1 + exp((blur − 0.5)/0.08))   blur: Crété-Roffet blur effect (0 sharp … 1),
  *                                                     differences soft-thresholded by 2.8·σ_n
- *   clean   = 1 / (1 + (σ_n/3)²)                      σ_n: Immerkær noise σ on the smoothest 30 %
- *   block   = exp(−4·max(0, B − 0.02))                B: 8×8-grid blockiness (0 none … 1 pure blocks)
+ *   clean   = 1 / (1 + (σ_n/4)²)                      σ_n: Immerkær noise σ on the smoothest 30 %,
+ *                                                     white part only (min with 2× the half-size σ)
+ *   block   = exp(−4·max(0, B − 0.03))                B: 8×8-grid blockiness (0 none … 1 pure blocks)
  *   expo    = (1 − clipped)·exp(−½((μ − 118)/80)²)·(1 − exp(−σ_Y/12))
  *   q       = sharp · clean · block · expo
  * value = mean of q over the frames.
@@ -14,7 +16,8 @@ import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { frameToGrey } from '../image/convert.js';
-import { blockiness, blurEffect, exposureStats, noiseSigma } from '../image/quality.js';
+import { halve } from '../image/resize.js';
+import { blockiness, blurEffect, exposureStats, whiteNoiseSigma } from '../image/quality.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
 import { FramePicker, nativeRequest } from './working.js';
@@ -35,14 +38,19 @@ export interface ImagingComponents {
   quality: number;
 }
 
+/** Longer side at which sharpness and noise are measured (MUSIQ's own input is ≤ 512 in VBench). */
+export const ANALYSIS_MAX_SIDE = 640;
+
 export function imagingComponents(grey: GreyImage): ImagingComponents {
-  const noise = noiseSigma(grey);
-  const blur = blurEffect(grey, 2.8 * noise);
+  let small = grey;
+  while (Math.max(small.width, small.height) > ANALYSIS_MAX_SIDE) small = halve(small);
+  const noise = whiteNoiseSigma(small);
+  const blur = blurEffect(small, 2.8 * noise);
   const b = blockiness(grey);
   const { mean, std, clipped } = exposureStats(grey);
   const sharp = 0.2 + 0.8 / (1 + Math.exp((blur - 0.5) / 0.08));
-  const clean = 1 / (1 + (noise / 3) ** 2);
-  const block = Math.exp(-4 * Math.max(0, b - 0.02));
+  const clean = 1 / (1 + (noise / 4) ** 2);
+  const block = Math.exp(-4 * Math.max(0, b - 0.03));
   const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 80) ** 2) * (1 - Math.exp(-std / 12));
   return {
     blur,

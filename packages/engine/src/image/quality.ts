@@ -2,6 +2,7 @@
  * Classical no-reference image statistics used by the imaging- and aesthetic-quality proxies.
  * All work on float grey images 0..255 (colourfulness on packed RGB).
  */
+import { halve } from './resize.js';
 import type { GreyImage } from './types.js';
 
 /**
@@ -173,6 +174,18 @@ export function blockiness(img: GreyImage): number {
   const mb = sb / nb;
   const mn = sn / nn;
   return mb + mn > 1e-6 ? (mb - mn) / (mb + mn) : 0;
+}
+
+/**
+ * Noise σ that only counts spatially white noise: min(σ(I), 2·σ(I↓2)) where I↓2 is the 2×2-mean
+ * half-size image. White noise halves under 2×2 averaging, so both terms agree; a fine periodic
+ * pattern (GIF ordered dithering, a 2-pixel checkerboard) vanishes at half size and is not
+ * mistaken for noise.
+ */
+export function whiteNoiseSigma(img: GreyImage): number {
+  const full = noiseSigma(img);
+  if (img.width < 8 || img.height < 8) return full;
+  return Math.min(full, 2 * noiseSigma(halve(img)));
 }
 
 export interface ExposureStats {
