@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DimensionId, DimensionInfo } from '@vesta/engine';
+import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { BenchLogLevel, BenchLogSource, BenchRunsTable, BenchTaskState } from '../db/schema-bench.js';
 import { checkDelete, checkTransition, isTerminalBenchStatus } from '../domain/bench-state.js';
@@ -101,6 +102,13 @@ export interface BenchServiceDeps {
 }
 
 const GENERATED: readonly BenchTaskState[] = ['uploaded', 'evaluating', 'done'];
+
+const GET_RUN_WITH_PROGRESS = `select r.*,
+  (select count(*) from bench_tasks t where t.run_id = r.id) as tasks_total,
+  (select count(*) from bench_tasks t where t.run_id = r.id and t.state in (${GENERATED.map((s) => `'${s}'`).join(', ')})) as tasks_generated,
+  (select count(*) from bench_tasks t where t.run_id = r.id and t.state = 'done') as tasks_done,
+  (select count(*) from bench_tasks t where t.run_id = r.id and t.state = 'failed') as tasks_failed
+from bench_runs r where r.id = ?`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
@@ -222,10 +230,17 @@ export class BenchService {
     };
   }
 
+  /**
+   * The run with its progress, in one statement: `GET /api/v1/bench/{id}` is what clients poll,
+   * so it skips the query builder and reads the run and its task counts together.
+   */
   async get(userId: string, id: string): Promise<BenchRunView> {
-    const row = await this.owned(userId, id);
-    const progress = await this.progressOf([row.id]);
-    return this.view(row, progress.get(row.id) ?? emptyProgress());
+    const result = await this.db.executeQuery(CompiledQuery.raw(GET_RUN_WITH_PROGRESS, [id]));
+    const row = result.rows[0] as (BenchRunsTable & BenchProgress) | undefined;
+    if (!row) throw notFound('bench run');
+    if (row.user_id !== userId) throw forbidden('this bench run belongs to another user');
+    const { tasks_total, tasks_generated, tasks_done, tasks_failed } = row;
+    return this.view(row, { tasks_total, tasks_generated, tasks_done, tasks_failed });
   }
 
   /** Cancel: from any non-terminal status; unfinished tasks are cancelled and their evaluations stopped. */
