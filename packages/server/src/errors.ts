@@ -11,7 +11,6 @@ export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, when: 'Missing or invalid API key (or upload token).' },
   forbidden: { status: 403, when: 'Authenticated, but the resource is not the caller\'s; or an expired upload URL.' },
   not_found: { status: 404, when: 'Resource missing or route unknown.' },
-  method_not_allowed: { status: 405, when: 'The route exists but not with this HTTP method.' },
   conflict: { status: 409, when: 'A state precondition failed (including a duplicate request still in progress, sent with Retry-After).' },
   idempotency_mismatch: { status: 409, when: 'An Idempotency-Key is reused with a different body.' },
   payload_too_large: { status: 413, when: 'A JSON body or an uploaded clip is over its size limit.' },

@@ -4,7 +4,7 @@
  * documented code; an unexpected fault is 500 without a stack; a dependency down is 503 with
  * Retry-After.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../src/errors.js';
@@ -127,6 +127,14 @@ describe('error responses', () => {
     // An unbounded label value is folded into "other".
     await server.app.inject({ method: 'GET', url: '/api/v1/score', headers: { 'x-api-key': key, 'x-service-source': 'x'.repeat(200) } });
     expect((await server.app.inject({ method: 'GET', url: '/metrics' })).body).toContain('source="other"');
+  });
+});
+
+describe('the documented catalogue', () => {
+  it('docs/api.md lists every code with its status, and nothing else', () => {
+    const doc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| (\d{3}) \| `([A-Za-z_]+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
+    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, e.status])));
   });
 });
 
