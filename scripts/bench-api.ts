@@ -13,7 +13,7 @@
  *    child samples its RSS every 5 ms during the PUT.
  *    Targets: peak RSS growth < 64 MB; PUT throughput ≥ 60 % of the copy's.
  *
- * Usage: npm run bench:api -- [--duration 10] [--rounds 3] [--mb 200] [--json]
+ * Usage: npm run bench:api -- [--duration 10] [--rounds 3] [--mb 200] [--json] [--statement-cache]
  * Exit code 0 when every target is met, 1 otherwise.
  */
 import { fork } from 'node:child_process';
@@ -81,7 +81,29 @@ async function childHello(): Promise<void> {
   process.send?.({ type: 'ready', port } satisfies ChildMessage);
 }
 
-async function childVesta(dataDir: string, uploadMaxBytes: number): Promise<void> {
+/**
+ * `--statement-cache` (an experiment, not the shipped server): reuses prepared better-sqlite3
+ * statements by SQL text, to measure what a statement cache in the database adapter would buy.
+ */
+async function patchStatementCache(): Promise<void> {
+  const { default: Database } = await import('better-sqlite3');
+  const proto = Database.prototype as unknown as { prepare: (this: object, sql: string) => unknown };
+  const prepare = proto.prepare;
+  const caches = new WeakMap<object, Map<string, unknown>>();
+  proto.prepare = function (this: object, sql: string): unknown {
+    let cache = caches.get(this);
+    if (!cache) caches.set(this, (cache = new Map()));
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare.call(this, sql);
+      if (cache.size < 1000) cache.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
+async function childVesta(dataDir: string, uploadMaxBytes: number, statementCache: boolean): Promise<void> {
+  if (statementCache) await patchStatementCache();
   const { loadConfig } = await import('../packages/server/src/config.js');
   const { startServer } = await import('../packages/server/src/roles/all.js');
   const { ModelCatalog } = await import('../packages/server/src/services/bench-discovery.js');
@@ -121,10 +143,11 @@ interface Args {
   rounds: number;
   mb: number;
   json: boolean;
+  statementCache: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const out: Args = { duration: 10, rounds: 3, mb: 200, json: false };
+  const out: Args = { duration: 10, rounds: 3, mb: 200, json: false, statementCache: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = (): number => {
@@ -136,6 +159,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--rounds') out.rounds = Math.max(1, Math.round(next()));
     else if (a === '--mb') out.mb = next();
     else if (a === '--json') out.json = true;
+    else if (a === '--statement-cache') out.statementCache = true;
     else throw new Error(`unknown argument ${a}`);
   }
   return out;
@@ -264,7 +288,8 @@ async function main(): Promise<void> {
   try {
     log(`vesta bench:api — ${machine}, ${new Date().toISOString()}`);
     const hello = await startChild('hello');
-    const vesta = await startChild('vesta', [path.join(work, 'data'), String(Math.ceil((args.mb + 16) * 1024 * 1024))]);
+    const vesta = await startChild('vesta', [path.join(work, 'data'), String(Math.ceil((args.mb + 16) * 1024 * 1024)), args.statementCache ? 'cache' : 'plain']);
+    if (args.statementCache) log('EXPERIMENT: --statement-cache patches a prepared-statement cache into the server; not the shipped code.');
     const vestaBase = `http://127.0.0.1:${vesta.ready.port}`;
     const apiKey = vesta.ready.apiKey ?? '';
     const benchUrl = `${vestaBase}/api/v1/bench/${vesta.ready.benchId ?? ''}`;
@@ -331,6 +356,7 @@ async function main(): Promise<void> {
 
     const summary = {
       machine,
+      experiment: args.statementCache ? 'statement-cache' : null,
       get: { hello: h, vesta: v, ratio, cpuRatio, bad, rounds: { hello: helloRuns, vesta: vestaRuns } },
       upload: { megabytes: args.mb, copySeconds, putSeconds, ratio: uploadRatio, rssGrowthMb: growthMb },
       pass: { get: ratio >= 0.5 && bad === 0, uploadThroughput: uploadRatio >= 0.6, uploadMemory: growthMb < 64 },
@@ -347,7 +373,10 @@ async function main(): Promise<void> {
 const childAt = process.argv.indexOf('--child');
 if (childAt >= 0) {
   const kind = process.argv[childAt + 1];
-  const start = kind === 'hello' ? childHello() : childVesta(process.argv[childAt + 2] ?? '', Number(process.argv[childAt + 3]));
+  const start =
+    kind === 'hello'
+      ? childHello()
+      : childVesta(process.argv[childAt + 2] ?? '', Number(process.argv[childAt + 3]), process.argv[childAt + 4] === 'cache');
   start.catch((e: unknown) => {
     console.error(e);
     process.exit(1);
