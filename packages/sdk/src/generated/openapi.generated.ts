@@ -477,7 +477,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -493,7 +493,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -509,7 +509,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -616,7 +616,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -632,7 +632,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -648,7 +648,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -664,7 +664,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -680,7 +680,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -761,7 +761,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -777,7 +777,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -793,7 +793,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -809,7 +809,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -825,7 +825,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -841,7 +841,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -857,7 +857,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -873,7 +873,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -889,7 +889,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -997,7 +997,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1013,7 +1013,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1029,7 +1029,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1045,7 +1045,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1061,7 +1061,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1077,7 +1077,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1093,7 +1093,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1109,7 +1109,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1216,7 +1216,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1232,7 +1232,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1248,7 +1248,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1358,7 +1358,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1374,7 +1374,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1390,7 +1390,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1406,7 +1406,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1422,7 +1422,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1503,7 +1503,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1519,7 +1519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1535,7 +1535,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1551,7 +1551,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1567,7 +1567,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1583,7 +1583,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1599,7 +1599,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1615,7 +1615,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1631,7 +1631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1739,7 +1739,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1755,7 +1755,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1771,7 +1771,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1787,7 +1787,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1803,7 +1803,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1819,7 +1819,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1835,7 +1835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1851,7 +1851,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1928,7 +1928,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1944,7 +1944,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1960,7 +1960,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1976,7 +1976,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -1992,7 +1992,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2008,7 +2008,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2053,7 +2053,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2069,7 +2069,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2085,7 +2085,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2101,7 +2101,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2117,7 +2117,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2133,7 +2133,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2149,7 +2149,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2165,7 +2165,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2181,7 +2181,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2273,7 +2273,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2289,7 +2289,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2305,7 +2305,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2321,7 +2321,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2416,7 +2416,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2432,7 +2432,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2448,7 +2448,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2464,7 +2464,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2480,7 +2480,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2496,7 +2496,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2512,7 +2512,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2594,7 +2594,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2610,7 +2610,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2626,7 +2626,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2642,7 +2642,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2658,7 +2658,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2674,7 +2674,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2711,7 +2711,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2727,7 +2727,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2743,7 +2743,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2759,7 +2759,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2775,7 +2775,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2791,7 +2791,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2807,7 +2807,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2892,7 +2892,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2908,7 +2908,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2924,7 +2924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2940,7 +2940,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2956,7 +2956,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2972,7 +2972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -2988,7 +2988,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3077,7 +3077,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3093,7 +3093,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3109,7 +3109,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3125,7 +3125,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3141,7 +3141,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3157,7 +3157,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3196,7 +3196,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3212,7 +3212,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3228,7 +3228,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3244,7 +3244,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3260,7 +3260,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3276,7 +3276,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3339,7 +3339,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3355,7 +3355,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3371,7 +3371,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3387,7 +3387,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3403,7 +3403,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3419,7 +3419,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3498,7 +3498,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3514,7 +3514,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3530,7 +3530,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3584,7 +3584,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3600,7 +3600,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
@@ -3616,7 +3616,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, method_not_allowed, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
                         code: string;
                         /** @description Human-readable explanation; may change over time. */
                         detail: string;
