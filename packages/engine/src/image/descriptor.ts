@@ -14,7 +14,8 @@ const O_BINS = 3; // centres −64, 0, 64 (opponent channels, clamped)
 const COLOUR_BINS = L_BINS * O_BINS * O_BINS; // 45
 const ORIENT_BINS = 8; // unsigned orientation over [0, π)
 const BLOCK = COLOUR_BINS + ORIENT_BINS;
-const GRADIENT_SCALE = 1 / 24; // brings mean gradient magnitudes to the scale of bin fractions
+const GRADIENT_SCALE = 1 / 24;
+const SIGMA = 0.2; // of the frame size, for the centre Gaussian // brings mean gradient magnitudes to the scale of bin fractions
 
 export const DESCRIPTOR_LENGTH = (GRID * GRID + 1) * BLOCK;
 
@@ -22,7 +23,7 @@ export const DESCRIPTOR_LENGTH = (GRID * GRID + 1) * BLOCK;
 function spatialWeight(kind: SpatialWeighting, nx: number, ny: number): number {
   const dx = nx - 0.5;
   const dy = ny - 0.5;
-  const centre = Math.exp(-(dx * dx + dy * dy) / (2 * 0.2 * 0.2));
+  const centre = Math.exp(-(dx * dx + dy * dy) / (2 * SIGMA * SIGMA));
   return kind === 'centre' ? centre : 1 - 0.95 * centre;
 }
 
@@ -36,12 +37,23 @@ export function frameDescriptor(img: RgbImage, kind: SpatialWeighting): Float32A
   for (let i = 0, j = 0; i < w * h; i++, j += 3) lum[i] = (data[j]! + data[j + 1]! + data[j + 2]!) / 3;
   // Per-pixel spatial weights along each axis are separable only approximately; precompute rows.
   const wx = new Float32Array(w);
+  const gxs = new Float32Array(w);
+  for (let x = 0; x < w; x++) {
+    const dx = (x + 0.5) / w - 0.5;
+    gxs[x] = Math.exp(-(dx * dx) / (2 * SIGMA * SIGMA));
+  }
   const cx = new Int32Array(w);
   for (let x = 0; x < w; x++) cx[x] = Math.min(GRID - 1, Math.floor((x * GRID) / w));
   const cyOf = (y: number) => Math.min(GRID - 1, Math.floor((y * GRID) / h));
   for (let y = 0; y < h; y++) {
     const ny = (y + 0.5) / h;
-    for (let x = 0; x < w; x++) wx[x] = spatialWeight(kind, (x + 0.5) / w, ny);
+    // The centre Gaussian is separable: g(x, y) = gx(x)·gy(y).
+    const dy = ny - 0.5;
+    const gy = Math.exp(-(dy * dy) / (2 * SIGMA * SIGMA));
+    for (let x = 0; x < w; x++) {
+      const g = gxs[x]! * gy;
+      wx[x] = kind === 'centre' ? g : 1 - 0.95 * g;
+    }
     const cy = cyOf(y);
     const row = y * w;
     const up = (y > 0 ? y - 1 : y) * w;
@@ -149,5 +161,6 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   }
   if (aa === 0 && bb === 0) return 1;
   if (aa === 0 || bb === 0) return 0;
-  return ab / Math.sqrt(aa * bb);
+  const c = ab / Math.sqrt(aa * bb);
+  return c > 1 ? 1 : c < -1 ? -1 : c;
 }
