@@ -323,6 +323,8 @@ async function main(): Promise<void> {
     await writeRandomFile(source, bytes);
     const copies: number[] = [];
     const puts: number[] = [];
+    const putServerCpu: number[] = [];
+    const putClientCpu: number[] = [];
     let rssGrowth = 0;
     let rssBaseline = 0;
     for (let round = 0; round < args.rounds; round++) {
@@ -336,7 +338,12 @@ async function main(): Promise<void> {
         prompt: 'bench:api upload',
       });
       vesta.process.send({ type: 'rss-start' });
+      const cpuBefore = (await vesta.ask('cpu', 'cpu')).micros;
+      const selfBefore = process.cpuUsage();
       puts.push(await seconds(() => putFile(String(upload.uploadUrl), source, 'video/mp4')));
+      const selfCpu = process.cpuUsage(selfBefore);
+      putServerCpu.push(((await vesta.ask('cpu', 'cpu')).micros - cpuBefore) / 1e6);
+      putClientCpu.push((selfCpu.user + selfCpu.system) / 1e6);
       const rss = await vesta.ask('rss-stop', 'rss');
       rssGrowth = Math.max(rssGrowth, rss.peak - rss.baseline);
       rssBaseline = rss.baseline;
@@ -351,6 +358,7 @@ async function main(): Promise<void> {
     log(`PUT of a ${fmt(args.mb)} MB clip (best of ${args.rounds})`);
     log(`  plain stream copy   ${fmt(mbps(copySeconds))} MB/s (${fmt(copySeconds, 2)} s)`);
     log(`  PUT to upload URL   ${fmt(mbps(putSeconds))} MB/s (${fmt(putSeconds, 2)} s)`);
+    log(`  CPU during the PUT  server ${fmt(median(putServerCpu), 2)} s, client ${fmt(median(putClientCpu), 2)} s (median)`);
     log(`  ratio               ${fmt(uploadRatio * 100, 1)} %  (target ≥ 60 %)`);
     log(`  server peak RSS     +${fmt(growthMb, 1)} MB over ${fmt(rssBaseline / (1024 * 1024), 1)} MB  (target < 64 MB)`);
 
@@ -358,7 +366,7 @@ async function main(): Promise<void> {
       machine,
       experiment: args.statementCache ? 'statement-cache' : null,
       get: { hello: h, vesta: v, ratio, cpuRatio, bad, rounds: { hello: helloRuns, vesta: vestaRuns } },
-      upload: { megabytes: args.mb, copySeconds, putSeconds, ratio: uploadRatio, rssGrowthMb: growthMb },
+      upload: { megabytes: args.mb, copySeconds, putSeconds, ratio: uploadRatio, rssGrowthMb: growthMb, serverCpuSeconds: median(putServerCpu), clientCpuSeconds: median(putClientCpu) },
       pass: { get: ratio >= 0.5 && bad === 0, uploadThroughput: uploadRatio >= 0.6, uploadMemory: growthMb < 64 },
     };
     const pass = summary.pass.get && summary.pass.uploadThroughput && summary.pass.uploadMemory;
