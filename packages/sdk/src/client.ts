@@ -69,7 +69,7 @@ export class VestaClient {
     this.bench = new BenchResource(http);
     this.dimensions = new DimensionsResource(http);
     this.models = new ModelsResource(http);
-    // The key must not show up when the client is logged or serialised.
-    Object.defineProperty(this, 'toJSON', { value: () => ({ baseUrl: this.baseUrl }), enumerable: false });
+    // The key lives only in the HTTP core's private field, so logging or serialising the client
+    // never shows it.
   }
 }

@@ -3,6 +3,7 @@
 // driven in sdk.e2e.test.ts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiConnectionError,
@@ -59,6 +60,7 @@ describe('SDK transport', () => {
   it('keeps the key out of JSON and inspection of the client', () => {
     const vesta = new Vesta({ apiKey: 'vk_secret_value_123' });
     expect(JSON.stringify(vesta)).not.toContain('vk_secret_value_123');
+    expect(inspect(vesta, { depth: 20, showHidden: true })).not.toContain('vk_secret_value_123');
   });
 
   it('retries 5xx with one Idempotency-Key reused across attempts, then succeeds', async () => {

@@ -1,4 +1,5 @@
 /** `vesta score …` and `vesta rank …`: sessions, uploads (with progress and --wait), leaderboard. */
+import { basename } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { RankLeaderboard, RankSession, ScoreSession, UploadOptions, UploadResult, VideoSummary } from '@vesta/sdk';
 import { action, type CliContext } from '../context.js';
@@ -115,7 +116,7 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
       const flags = cmd.opts<UploadFlags>();
       const vesta = ctx.client(cmd);
       const json = ctx.globals(cmd).json;
-      const progress = json ? undefined : new UploadProgress(ctx.io.stderr, ctx.errStyle, file);
+      const progress = json ? undefined : new UploadProgress(ctx.io.stderr, ctx.errStyle, basename(file));
       const opts: UploadOptions = {
         prompt: flags.prompt,
         wait: flags.wait === true,

@@ -23,6 +23,7 @@ export class UploadProgress {
   private lastDraw = 0;
   private drewBar = false;
   private lastPhase: string | undefined;
+  private waitStarted: number | undefined;
 
   constructor(
     private readonly out: ProgressStream,
@@ -37,8 +38,10 @@ export class UploadProgress {
       this.out.write(`${this.style.dim('Confirming upload')} ${event.videoId}\n`);
       return;
     }
+    this.waitStarted ??= Date.now();
+    const elapsed = ((Date.now() - this.waitStarted) / 1000).toFixed(1);
     const colour = event.state === 'scored' ? this.style.green : event.state === 'failed' ? this.style.red : this.style.cyan;
-    this.out.write(`${this.style.dim('Video')} ${event.videoId} ${colour(event.state)}\n`);
+    this.out.write(`${this.style.dim('Video')} ${event.videoId} ${colour(event.state)} ${this.style.dim(`(${elapsed} s)`)}\n`);
   };
 
   private bytes(loaded: number, total: number | undefined): void {

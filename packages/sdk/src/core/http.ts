@@ -50,16 +50,17 @@ export function isRetryable(status: number, headers: Headers): boolean {
 
 export class HttpClient {
   readonly baseUrl: string;
-  private readonly config: HttpConfig;
+  /** A private field: it holds the key, and util.inspect / console.log never show private fields. */
+  readonly #config: HttpConfig;
 
   constructor(config: HttpConfig) {
-    this.config = config;
+    this.#config = config;
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
   }
 
   /** The fetch implementation, called unbound (some runtimes reject a rebound `this`). */
   get fetch(): FetchLike {
-    return this.config.fetch;
+    return this.#config.fetch;
   }
 
   url(path: string, query?: HttpRequest['query']): string {
@@ -84,13 +85,13 @@ export class HttpClient {
 
   private async send(req: HttpRequest, opts: RequestOptions): Promise<string> {
     const url = this.url(req.path, req.query);
-    const timeoutMs = opts.timeoutMs ?? this.config.timeoutMs;
-    const maxRetries = Math.max(0, opts.maxRetries ?? this.config.maxRetries);
-    const backoff = this.config.backoff ?? defaultBackoff;
+    const timeoutMs = opts.timeoutMs ?? this.#config.timeoutMs;
+    const maxRetries = Math.max(0, opts.maxRetries ?? this.#config.maxRetries);
+    const backoff = this.#config.backoff ?? defaultBackoff;
     const headers: Record<string, string> = {
-      'X-API-Key': this.config.apiKey,
+      'X-API-Key': this.#config.apiKey,
       Accept: req.responseType === 'text' ? 'text/csv, text/plain, application/json' : 'application/json',
-      'X-Service-Source': this.config.source,
+      'X-Service-Source': this.#config.source,
     };
     let body: string | undefined;
     if (req.body !== undefined) {
@@ -110,7 +111,7 @@ export class HttpClient {
       let response: Response;
       let text: string;
       try {
-        response = await this.config.fetch(url, { method: req.method, headers, body, signal: controller.signal });
+        response = await this.#config.fetch(url, { method: req.method, headers, body, signal: controller.signal });
         text = await response.text();
       } catch (err) {
         if (opts.signal?.aborted) throw new RequestAbortedError(opts.signal.reason);
