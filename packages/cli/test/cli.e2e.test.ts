@@ -179,6 +179,11 @@ describe('vesta CLI against the real server', () => {
       expect(help.stdout).toContain('Examples:');
       expect(help.stdout).toContain('--json');
     }
+    for (const name of ['score', 'rank', 'bench', 'dimensions', 'models', 'api-keys']) {
+      const help = await vesta([name, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Examples:');
+    }
   });
 });
 

@@ -1,14 +1,16 @@
 /** `vesta api-keys create|revoke`: keys are managed only in the web dashboard, so these point there. */
 import type { Command } from 'commander';
 import { EXIT, type CliContext } from '../context.js';
-import { leaf } from './common.js';
+import { group, leaf } from './common.js';
 
 export function dashboardKeysUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/dashboard/api-keys`;
 }
 
 export function registerApiKeyCommands(program: Command, ctx: CliContext): void {
-  const keys = program.command('api-keys').description('API keys are created and revoked only in the web dashboard');
+  const keys = group(program.command('api-keys').description('API keys are created and revoked only in the web dashboard'), [
+    'vesta api-keys create   # prints where to create one: <base-url>/dashboard/api-keys',
+  ]);
   for (const verb of ['create', 'revoke'] as const) {
     leaf(keys.command(verb).description(`Not available from the CLI: ${verb} keys in the dashboard`).argument('[id]', 'ignored'), [`vesta api-keys ${verb}`]).action(
       (_id: unknown, _opts: unknown, cmd: Command) => {

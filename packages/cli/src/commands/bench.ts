@@ -5,7 +5,7 @@ import type { BenchLogLine, BenchRun, BenchVideo, Page } from '@vesta/sdk';
 import { action, type CliContext } from '../context.js';
 import type { Style } from '../output/style.js';
 import { renderFields, renderTable } from '../output/table.js';
-import { leaf, list, positiveInt } from './common.js';
+import { group, leaf, list, positiveInt } from './common.js';
 
 function statusColour(style: Style, status: string): string {
   if (status === 'completed') return style.green(status);
@@ -62,7 +62,12 @@ function addPaging(cmd: Command, what: string): Command {
 }
 
 export function registerBenchCommands(program: Command, ctx: CliContext): void {
-  const bench = program.command('bench').description('Bench runs: evaluate a model on a list of dimensions');
+  const bench = group(program.command('bench').description('Bench runs: evaluate a model on a list of dimensions'), [
+    'vesta bench create --name nightly --dimensions subject_consistency,aesthetic_quality --model-id my-model',
+    'vesta bench list',
+    'vesta bench get bench_123 --json',
+    'vesta bench csv bench_123 -o scorecard.csv',
+  ]);
   const sig = (): { signal: AbortSignal } => ({ signal: ctx.signal });
 
   leaf(

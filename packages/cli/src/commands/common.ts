@@ -8,6 +8,12 @@ export function leaf(cmd: Command, examples: string[]): Command {
   return cmd;
 }
 
+/** Adds an Examples block to a command group. */
+export function group(cmd: Command, examples: string[]): Command {
+  cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  return cmd;
+}
+
 /** A commander argument parser for positive integers. */
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');

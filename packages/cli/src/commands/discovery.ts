@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import { action, type CliContext } from '../context.js';
 import { renderTable } from '../output/table.js';
-import { leaf } from './common.js';
+import { group, leaf } from './common.js';
 
 export function registerDiscoveryCommands(program: Command, ctx: CliContext): void {
-  const dimensions = program.command('dimensions').description("The evaluation dimensions (VBench's 16)");
+  const dimensions = group(program.command('dimensions').description("The evaluation dimensions (VBench's 16)"), ['vesta dimensions list']);
   leaf(dimensions.command('list').description('List every dimension with its category, default method and workflows'), [
     'vesta dimensions list',
     "vesta dimensions list --json | jq -r '.items[].id'",
@@ -22,7 +22,7 @@ export function registerDiscoveryCommands(program: Command, ctx: CliContext): vo
     }),
   );
 
-  const models = program.command('models').description('The models Bench runs can evaluate');
+  const models = group(program.command('models').description('The models Bench runs can evaluate'), ['vesta models list']);
   leaf(models.command('list').description('List every model with its runners'), ['vesta models list', 'vesta models list --json']).action(
     action(ctx, async (cmd) => {
       const list = await ctx.client(cmd).models.list({ signal: ctx.signal });

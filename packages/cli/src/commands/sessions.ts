@@ -6,7 +6,7 @@ import { action, type CliContext } from '../context.js';
 import { UploadProgress } from '../output/progress.js';
 import type { Style } from '../output/style.js';
 import { renderFields, renderTable } from '../output/table.js';
-import { leaf, seconds } from './common.js';
+import { group, leaf, seconds } from './common.js';
 
 type Kind = 'score' | 'rank';
 
@@ -68,15 +68,20 @@ interface UploadFlags {
 
 function registerSession(program: Command, ctx: CliContext, kind: Kind): Command {
   const title = kind === 'score' ? 'Score' : 'Rank';
-  const group = program
-    .command(kind)
-    .description(
-      kind === 'score'
-        ? 'Your Score session: upload a clip and read its scores on every dimension'
-        : 'Your Rank session: upload candidate clips for one prompt and read the leaderboard',
-    );
+  const session = group(
+    program
+      .command(kind)
+      .description(
+        kind === 'score'
+          ? 'Your Score session: upload a clip and read its scores on every dimension'
+          : 'Your Rank session: upload candidate clips for one prompt and read the leaderboard',
+      ),
+    kind === 'score'
+      ? ['vesta score upload clip.mp4 --prompt "a cat surfing a wave" --wait', 'vesta score get --json', 'vesta score reset']
+      : ['vesta rank upload a.mp4 --prompt "a red car at night" --wait', 'vesta rank upload b.mp4 --wait', 'vesta rank current'],
+  );
 
-  leaf(group.command('get').description(`Show your ${title} session (created if absent)`), [`vesta ${kind} get`, `vesta ${kind} get --json`]).action(
+  leaf(session.command('get').description(`Show your ${title} session (created if absent)`), [`vesta ${kind} get`, `vesta ${kind} get --json`]).action(
     action(ctx, async (cmd) => {
       const vesta = ctx.client(cmd);
       const session = kind === 'score' ? await vesta.score.getOrCreate({ signal: ctx.signal }) : await vesta.rank.getOrCreate({ signal: ctx.signal });
@@ -84,7 +89,7 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
     }),
   );
 
-  leaf(group.command('reset').description(`Retire your ${title} session and start an empty one (new run id)`), [`vesta ${kind} reset`]).action(
+  leaf(session.command('reset').description(`Retire your ${title} session and start an empty one (new run id)`), [`vesta ${kind} reset`]).action(
     action(ctx, async (cmd) => {
       const vesta = ctx.client(cmd);
       const session = kind === 'score' ? await vesta.score.reset({ signal: ctx.signal }) : await vesta.rank.reset({ signal: ctx.signal });
@@ -92,7 +97,7 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
     }),
   );
 
-  const upload = group
+  const upload = session
     .command('upload')
     .description(
       kind === 'score'
@@ -138,7 +143,7 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
       );
     }),
   );
-  return group;
+  return session;
 }
 
 export function registerScoreCommands(program: Command, ctx: CliContext): void {
