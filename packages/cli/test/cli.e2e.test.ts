@@ -251,6 +251,12 @@ describe('Ctrl-C', () => {
     expect(json.stdout).toBe('');
   });
 
+  it('--wait gives up at --timeout with wait_timeout (exit 1)', async () => {
+    const run = await finish(start(['score', 'upload', clip, '--prompt', prompt, '--wait', '--timeout', '1', '--json'], { VESTA_API_KEY: await idle.newKey(), VESTA_BASE_URL: stallUrl }));
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'wait_timeout' } });
+  });
+
   it('during --wait exits 130', async () => {
     const run = await interruptWhen(['score', 'upload', clip, '--prompt', prompt, '--wait'], /queued/);
     expect(run.code).toBe(130);

@@ -84,6 +84,7 @@ describe('SDK transport', () => {
     await vesta.score.reset();
     await vesta.score.reset();
     expect(seen[0]!.headers['idempotency-key']).not.toBe(seen[1]!.headers['idempotency-key']);
+    expect(seen[0]!.headers['x-service-source']).toBe('sdk');
   });
 
   it('gives up after maxRetries with the typed error, request id and code', async () => {
@@ -112,6 +113,16 @@ describe('SDK transport', () => {
     await vesta.models.list();
     expect(seen).toHaveLength(2);
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('retries a 409 that carries Retry-After (duplicate still in progress) with the same key', async () => {
+    const { baseUrl, seen } = await serve((_req, res, _b, n) =>
+      n === 1 ? json(res, 409, { code: 'conflict', detail: 'in progress' }, { 'retry-after': '0' }) : json(res, 201, { id: 'bench_1' }),
+    );
+    const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast });
+    expect((await vesta.bench.create({ name: 'n', modelId: 'm', dimensions: ['d'] })).id).toBe('bench_1');
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
   });
 
   it('times out a response whose body stalls (the timeout covers the body read)', async () => {
