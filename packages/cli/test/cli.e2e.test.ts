@@ -187,7 +187,7 @@ describe('vesta CLI against the real server', () => {
   });
 });
 
-describe('Ctrl-C', () => {
+describe('Ctrl-C and the --wait deadline (server without a worker)', () => {
   let idle: TestServer;
   let stall: Server;
   let stallUrl: string;
