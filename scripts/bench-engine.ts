@@ -2,8 +2,8 @@
  * `npm run bench:engine`: the engine's decode and scoring costs, side by side in one run.
  *
  * 1. Decode alone vs. score: on a synthetic 5 s 1280x720 H.264 clip, stream exactly the frames the
- *    model-free methods ask for (same samplings, sizes, channels; one FFmpeg process per sampling)
- *    and drop them; then run `engine.evaluate` on every dimension that has a model-free method.
+ *    model-free methods ask for (same samplings, sizes, channels; one FFmpeg process) and drop
+ *    them; then run `engine.evaluate` on every dimension that has a model-free method.
  *    Interleaved rounds, medians. Target: scoring ≤ 2× decode alone.
  * 2. Peak RSS of a child process that evaluates a 10 s and a 60 s clip (same content and size),
  *    from `process.resourceUsage().maxRSS` (main thread + workers; FFmpeg's own process excluded).
@@ -14,7 +14,7 @@
  * Needs a build (`npm run build`). Prints Markdown for docs/benchmarks.md.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +22,16 @@ import { createDecoder, createEngine, defaultFfmpegPath, defaultFfprobePath, pla
 import type { DimensionId } from '@vesta/engine';
 
 const ROUNDS = 3;
+
+/**
+ * CPU milliseconds used so far by this process (main thread + worker threads) plus its reaped
+ * children (FFmpeg, ffprobe), from /proc/self/stat (utime, stime, cutime, cstime; Linux).
+ */
+function cpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return (ticks * 1000) / 100;
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -61,11 +71,7 @@ async function decodeAlone(file: string, dimensions: DimensionId[]): Promise<{ m
   const probe = await decoder.probe(file);
   const plan = planEvaluation(probe, { dimensions }, { getDimension, getMethod, listDimensions: () => [] }, {});
   let frames = 0;
-  for (const group of plan.groups) {
-    for await (const g of decoder.frames(file, probe, group.sampling, group.outputs.map((o) => ({ maxSide: o.maxSide, channels: o.channels })))) {
-      frames += g.frames.length;
-    }
-  }
+  for await (const g of decoder.frames(file, probe, plan.outputs)) frames += g.frames.length;
   return { ms: performance.now() - t0, frames };
 }
 
@@ -109,15 +115,21 @@ async function main(): Promise<void> {
     // 1. decode alone vs. scoring, interleaved.
     const decodeMs: number[] = [];
     const scoreMs: number[] = [];
+    const decodeCpu: number[] = [];
+    const scoreCpu: number[] = [];
     let decodedFrames = 0;
     await engine.evaluate(clip5, { dimensions: dims }); // warm-up: worker start, code caches
     for (let r = 0; r < ROUNDS; r++) {
+      const c0 = cpuMs();
       const d = await decodeAlone(clip5, dims);
+      decodeCpu.push(cpuMs() - c0);
       decodeMs.push(d.ms);
       decodedFrames = d.frames;
+      const c1 = cpuMs();
       const t0 = performance.now();
       const result = await engine.evaluate(clip5, { dimensions: dims });
       scoreMs.push(performance.now() - t0);
+      scoreCpu.push(cpuMs() - c1);
       if (result.failures.length > 0) throw new Error(JSON.stringify(result.failures));
     }
 
@@ -138,16 +150,21 @@ async function main(): Promise<void> {
 
     const dm = median(decodeMs);
     const sm = median(scoreMs);
+    const dc = median(decodeCpu);
+    const sc = median(scoreCpu);
+    const load = os.loadavg()[0]!;
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     const lines = [
-      `Machine: ${os.cpus().length} cores (${cpu}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. Clip: testsrc2 + noise, 1280x720, 30 fps, H.264 CRF 23.`,
+      `Machine: ${os.cpus().length} cores (${cpu}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, 1-min load average at the end ${load.toFixed(1)}. Clip: testsrc2 + noise, 1280x720, 30 fps, H.264 CRF 23.`,
       `Model-free dimensions scored: ${dims.join(', ')}.`,
       '',
       '| measurement | value |',
       '|---|---|',
       `| decode alone, 5 s clip (frames the methods ask for: ${decodedFrames}) | ${dm.toFixed(0)} ms (median of ${ROUNDS}) |`,
       `| score all ${dims.length} model-free dimensions, same clip | ${sm.toFixed(0)} ms (median of ${ROUNDS}) |`,
-      `| ratio score / decode | ${(sm / dm).toFixed(2)}× (target ≤ 2×) |`,
+      `| ratio score / decode, wall | ${(sm / dm).toFixed(2)}× (target ≤ 2×) |`,
+      `| CPU, decode alone (FFmpeg + main thread) | ${dc.toFixed(0)} ms |`,
+      `| CPU, score (FFmpeg + main thread + workers) | ${sc.toFixed(0)} ms (${(sc / dc).toFixed(2)}×) |`,
       `| peak RSS, 10 s clip | ${(rss10 / 1024).toFixed(0)} MiB |`,
       `| peak RSS, 60 s clip | ${(rss60 / 1024).toFixed(0)} MiB (${(((rss60 - rss10) / rss10) * 100).toFixed(1)} % vs 10 s; target within 20 %) |`,
       '',

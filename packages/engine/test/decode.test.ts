@@ -31,16 +31,19 @@ function probe(path: string): Promise<ProbedVideo> {
   return probeVideo(path, { ffprobePath: defaultFfprobePath(), limits, decodableCodecs: decodable });
 }
 
-async function collect(path: string, p: ProbedVideo, sampling: FrameSampling, outputs: FrameOutput[], signal?: AbortSignal): Promise<FrameGroup[]> {
+type Out = Omit<FrameOutput, 'sampling'>;
+
+async function collect(path: string, p: ProbedVideo, sampling: FrameSampling, outputs: Out[], signal?: AbortSignal): Promise<FrameGroup[]> {
   const out: FrameGroup[] = [];
-  for await (const g of streamFrames(path, p, { ffmpegPath: defaultFfmpegPath(), sampling, outputs, maxFrames: 100_000, signal })) out.push(g);
+  const withSampling = outputs.map((o) => ({ ...o, sampling }));
+  for await (const g of streamFrames(path, p, { ffmpegPath: defaultFfmpegPath(), outputs: withSampling, maxFrames: 100_000, signal })) out.push(g);
   return out;
 }
 
 /** Frame i is a flat grey of level 10 + 8·i: its decoded mean identifies the source index. */
 const levels: FrameDrawer = (i, f) => f.fill(10 + 8 * i);
 const levelOf = (g: FrameGroup): number => {
-  const d = g.frames[0]!.data;
+  const d = g.frames[0]!.frame.data;
   let s = 0;
   for (const v of d) s += v;
   return Math.round((s / d.length - 10) / 8);
@@ -104,14 +107,14 @@ describe('frame streaming', () => {
     expect(groups.map((g) => g.index)).toEqual([...Array(30).keys()]);
     expect(groups.map(levelOf)).toEqual([...Array(30).keys()]);
     expect(groups[3]!.timeSeconds).toBeCloseTo(0.3, 6);
-    expect(groups[0]!.frames[0]).toMatchObject({ width: 64, height: 48, channels: 3 });
-    expect(groups[0]!.frames[0]!.data.length).toBe(64 * 48 * 3);
+    expect(groups[0]!.frames[0]!.frame).toMatchObject({ width: 64, height: 48, channels: 3 });
+    expect(groups[0]!.frames[0]!.frame.data.length).toBe(64 * 48 * 3);
   });
 
   it('selects every-k, uniform and fps samplings inside ffmpeg, matching the source indices', async () => {
     const clip = await encodeFrames(join(dir, 'levels2.mp4'), { ...base, crf: 0, pixelFormat: 'yuv444p' }, levels);
     const p = await probe(clip.path);
-    const out: FrameOutput[] = [{ maxSide: null, channels: 3 }];
+    const out: Out[] = [{ maxSide: null, channels: 3 }];
     const every = await collect(clip.path, p, { kind: 'every', step: 4 }, out);
     expect(every.map((g) => g.index)).toEqual([0, 4, 8, 12, 16, 20, 24, 28]);
     expect(every.map(levelOf)).toEqual([0, 4, 8, 12, 16, 20, 24, 28]);
@@ -133,14 +136,44 @@ describe('frame streaming', () => {
     ]);
     expect(groups).toHaveLength(12);
     for (const g of groups) {
-      expect(g.frames.map((f) => [f.width, f.height, f.channels, f.data.length])).toEqual([
+      expect(g.frames.map(({ frame: f }) => [f.width, f.height, f.channels, f.data.length])).toEqual([
         [320, 180, 3, 320 * 180 * 3],
         [64, 36, 1, 64 * 36],
         [100, 56, 3, 100 * 56 * 3],
       ]);
       // Each frame owns its buffer, so it can be transferred to a worker.
-      expect(g.frames[0]!.data.byteLength).toBe(g.frames[0]!.data.buffer.byteLength);
+      expect(g.frames[0]!.frame.data.byteLength).toBe(g.frames[0]!.frame.data.buffer.byteLength);
     }
+  });
+
+  it('serves different samplings from the same single decode, merged in source order', async () => {
+    const clip = await encodeFrames(join(dir, 'mixed.mp4'), { ...base, crf: 0, pixelFormat: 'yuv444p' }, levels);
+    const p = await probe(clip.path);
+    const groups: FrameGroup[] = [];
+    for await (const g of streamFrames(clip.path, p, {
+      ffmpegPath: defaultFfmpegPath(),
+      outputs: [
+        { sampling: { kind: 'uniform', count: 4 }, maxSide: null, channels: 3 },
+        { sampling: { kind: 'every', step: 10 }, maxSide: 16, channels: 1 },
+        { sampling: { kind: 'all' }, maxSide: 8, channels: 3 },
+        { sampling: { kind: 'uniform', count: 40 }, maxSide: 8, channels: 1 },
+      ],
+      maxFrames: 1000,
+      highWaterFrames: 1,
+    })) groups.push(g);
+    expect(groups.map((g) => g.index)).toEqual([...Array(30).keys()]);
+    const of = (o: number) => groups.flatMap((g) => g.frames.filter((f) => f.output === o).map((f) => f.frame.index));
+    expect(of(0)).toEqual(uniformIndices(4, 30));
+    expect(of(1)).toEqual([0, 10, 20]);
+    expect(of(2)).toEqual([...Array(30).keys()]);
+    // 40 uniform samples of 30 frames: every frame, the last one pushed 11 times.
+    expect(of(3)).toEqual([...Array(30).keys()]);
+    expect(groups[29]!.frames.find((f) => f.output === 3)!.repeat).toBe(11);
+    for (const g of groups) for (const f of g.frames) expect(f.frame.index).toBe(g.index);
+    expect(groups[10]!.frames.find((f) => f.output === 0 || f.output === 1)).toBeDefined();
+    // The full-size uniform output carries the right pixels.
+    const u = groups.flatMap((g) => g.frames.filter((f) => f.output === 0));
+    expect(u.map((f) => Math.round((f.frame.data[0]! - 10) / 8))).toEqual(uniformIndices(4, 30));
   });
 
   it('keeps memory bounded with a slow consumer and does not deadlock across outputs', async () => {
@@ -149,8 +182,10 @@ describe('frame streaming', () => {
     let n = 0;
     for await (const g of streamFrames(clip.path, p, {
       ffmpegPath: defaultFfmpegPath(),
-      sampling: { kind: 'all' },
-      outputs: [{ maxSide: null, channels: 3 }, { maxSide: 32, channels: 1 }],
+      outputs: [
+        { sampling: { kind: 'all' }, maxSide: null, channels: 3 },
+        { sampling: { kind: 'all' }, maxSide: 32, channels: 1 },
+      ],
       maxFrames: 1000,
       highWaterFrames: 1,
     })) {
@@ -174,7 +209,7 @@ describe('frame streaming', () => {
     expect([90, 270]).toContain(p.rotation);
     expect([p.displayWidth, p.displayHeight]).toEqual([32, 64]);
     const [g] = await collect(clip.path, p, { kind: 'all' }, [{ maxSide: null, channels: 3 }]);
-    const f = g!.frames[0]!;
+    const f = g!.frames[0]!.frame;
     expect([f.width, f.height]).toEqual([32, 64]);
     const red = (x: number, y: number): number => f.data[(y * f.width + x) * 3]!;
     // Clockwise 90°: top-left moves to top-right; 270°: to bottom-left.
@@ -189,7 +224,7 @@ describe('frame streaming', () => {
     const ac = new AbortController();
     let n = 0;
     const run = (async () => {
-      for await (const _g of streamFrames(clip.path, p, { ffmpegPath: defaultFfmpegPath(), sampling: { kind: 'all' }, outputs: [{ maxSide: null, channels: 3 }], maxFrames: 1000, signal: ac.signal })) {
+      for await (const _g of streamFrames(clip.path, p, { ffmpegPath: defaultFfmpegPath(), outputs: [{ sampling: { kind: 'all' }, maxSide: null, channels: 3 }], maxFrames: 1000, signal: ac.signal })) {
         if (++n === 5) ac.abort();
       }
     })();
@@ -212,6 +247,6 @@ describe('frame streaming', () => {
     expect(p.frameCount).toBe(6);
     const groups = await collect(clip.path, p, { kind: 'all' }, [{ maxSide: 32, channels: 1 }]);
     expect(groups.map((g) => g.index)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(groups[0]!.frames[0]).toMatchObject({ width: 32, height: 24, channels: 1 });
+    expect(groups[0]!.frames[0]!.frame).toMatchObject({ width: 32, height: 24, channels: 1 });
   });
 });

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('planning', () => {
-  it('shares one decode per sampling and one stream per (size, channels)', async () => {
+  it('shares one output between equal frame requests', async () => {
     const probe = await engine.probe(clip.path);
     const plan = planEvaluation(
       probe,
@@ -37,9 +37,8 @@ describe('planning', () => {
       {},
     );
     expect(plan.failures).toEqual([]);
-    expect(plan.groups.map((g) => g.sampling.kind)).toEqual(['all', 'every', 'uniform']);
-    expect(plan.groups[0]!.outputs).toHaveLength(1);
-    expect(plan.runs[0]!.output).toBe(plan.runs[1]!.output);
+    expect(plan.outputs.map((o) => o.sampling.kind)).toEqual(['all', 'every', 'uniform']);
+    expect(plan.runs.map((r) => r.output)).toEqual([0, 0, 1, 2]);
   });
 
   it('rejects unknown dimensions with unknown_dimension', async () => {

@@ -1,5 +1,5 @@
 /** The decoder used by the engine: shipped FFmpeg binaries, limits, and the decodable-codec list. */
-import type { EngineLimits, FrameSampling } from '../contract.js';
+import type { EngineLimits } from '../contract.js';
 import { listDecodableCodecs } from './codecs.js';
 import { streamFrames } from './frame-stream.js';
 import type { FrameGroup, FrameOutput } from './frame-stream.js';
@@ -15,7 +15,8 @@ export interface DecoderOptions {
 export interface Decoder {
   readonly limits: EngineLimits;
   probe(path: string, signal?: AbortSignal): Promise<ProbedVideo>;
-  frames(path: string, probe: ProbedVideo, sampling: FrameSampling, outputs: FrameOutput[], signal?: AbortSignal): AsyncGenerator<FrameGroup>;
+  /** One decode serving every output (each with its own sampling, size and channels). */
+  frames(path: string, probe: ProbedVideo, outputs: FrameOutput[], signal?: AbortSignal): AsyncGenerator<FrameGroup>;
 }
 
 export function createDecoder(options: DecoderOptions): Decoder {
@@ -37,10 +38,9 @@ export function createDecoder(options: DecoderOptions): Decoder {
         signal,
       });
     },
-    frames(path, probe, sampling, outputs, signal) {
+    frames(path, probe, outputs, signal) {
       return streamFrames(path, probe, {
         ffmpegPath: options.ffmpegPath,
-        sampling,
         outputs,
         signal,
         maxFrames: options.limits.maxFrames,

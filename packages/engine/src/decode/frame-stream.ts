@@ -1,14 +1,15 @@
 /**
- * Streams decoded frames out of ONE FFmpeg process per sampling: the filter graph selects the
- * sampled frames, splits them, and scales/converts each branch to one requested output
- * (size × channels), each written as raw video to its own pipe (fd 3, 4, …). The iterator yields
- * one group per sampled frame with a frame for every output, in source order.
+ * Streams decoded frames out of ONE FFmpeg process per clip: the filter graph splits the decoded
+ * stream into one branch per requested output (sampling × size × channels); each branch selects
+ * its sampled frames, scales (area) and converts them, and writes raw video to its own pipe
+ * (fd 3, 4, …). The iterator merges the outputs back into source order using each output's known
+ * index list and yields one group per source index that any output selects.
  *
- * Memory stays bounded: an output's pipe is paused once it holds `highWaterFrames` complete
- * frames while every output has at least one (then the consumer is the bottleneck); a pipe is
- * never paused while another output is still waiting for its frame, so FFmpeg cannot deadlock.
+ * Memory stays bounded: a pipe is paused once it holds `highWaterFrames` complete frames, unless
+ * the frame needed next is still missing, in which case every pipe flows, so FFmpeg can never
+ * block on a paused pipe while we wait on another one.
  * Passthrough timing (`-vsync 0`) keeps FFmpeg from duplicating or dropping frames, so frame n
- * of the select filter is source frame n.
+ * of a select filter is source frame n.
  */
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -19,75 +20,80 @@ import { sampleIndices, selectExpression } from './sampling.js';
 import { outputSize } from './size.js';
 
 export interface FrameOutput {
+  sampling: FrameSampling;
   maxSide: number | null;
   channels: 1 | 3;
 }
 
 export interface FrameStreamOptions {
   ffmpegPath: string;
-  sampling: FrameSampling;
   outputs: FrameOutput[];
   signal?: AbortSignal;
-  /** Stop with `too_many_frames` if FFmpeg delivers more frames than this (a lying header). */
+  /** Stop with `too_many_frames` if FFmpeg delivers more frames than this on one output (a lying header). */
   maxFrames: number;
   highWaterFrames?: number;
   /** FFmpeg decoder threads (default: FFmpeg's choice). */
   decoderThreads?: number;
 }
 
+export interface OutputFrame {
+  /** Position of the output in `outputs`. */
+  output: number;
+  frame: Frame;
+  /** How many times the sampling lists this index (VBench's uniform sampler pads short clips). */
+  repeat: number;
+}
+
 export interface FrameGroup {
   index: number;
   timeSeconds: number;
-  /** One frame per requested output, in `outputs` order. Each owns its ArrayBuffer (transferable). */
-  frames: Frame[];
+  /** The frames of this source index, one per output whose sampling selects it. Each owns its ArrayBuffer. */
+  frames: OutputFrame[];
 }
 
-/** The plan for one decode: output sizes and the indices the sampling should deliver. */
-export interface FramePlan {
-  sizes: Array<{ width: number; height: number; channels: 1 | 3 }>;
-  /** Distinct source indices in delivery order (uniform padding repeats are not included). */
+interface OutputPlan {
+  width: number;
+  height: number;
+  channels: 1 | 3;
+  /** Distinct source indices, ascending. */
   indices: number[];
+  repeats: Map<number, number>;
+  select: string | null;
 }
 
-export function planFrames(probe: ProbedVideo, sampling: FrameSampling, outputs: FrameOutput[]): FramePlan {
-  const sizes = outputs.map((o) => ({
-    ...outputSize(probe.displayWidth, probe.displayHeight, o.maxSide),
-    channels: o.channels,
-  }));
-  const indices = [...new Set(sampleIndices(sampling, probe.frameCount, probe.fps))];
-  return { sizes, indices };
+export function planOutputs(probe: ProbedVideo, outputs: FrameOutput[]): OutputPlan[] {
+  return outputs.map((o) => {
+    const all = sampleIndices(o.sampling, probe.frameCount, probe.fps);
+    const repeats = new Map<number, number>();
+    for (const i of all) repeats.set(i, (repeats.get(i) ?? 0) + 1);
+    return {
+      ...outputSize(probe.displayWidth, probe.displayHeight, o.maxSide),
+      channels: o.channels,
+      indices: [...repeats.keys()].sort((a, b) => a - b),
+      repeats,
+      select: selectExpression(o.sampling, probe.frameCount, probe.fps),
+    };
+  });
 }
 
-export function buildFfmpegArgs(
-  path: string,
-  probe: ProbedVideo,
-  options: FrameStreamOptions,
-  plan: FramePlan,
-): string[] {
-  const select = selectExpression(options.sampling, probe.frameCount, probe.fps);
-  const n = plan.sizes.length;
-  const head = [`[0:${probe.streamIndex}]`, select ? `select='${select}',` : 'null,'].join('');
-  const labels = plan.sizes.map((_, i) => `[s${i}]`);
-  const graph: string[] = [n > 1 ? `${head}split=${n}${labels.join('')}` : `${head}null[s0]`];
-  plan.sizes.forEach((s, i) => {
-    const fmt = s.channels === 3 ? 'rgb24' : 'gray';
-    graph.push(`[s${i}]scale=${s.width}:${s.height}:flags=area,format=${fmt}[o${i}]`);
+/**
+ * One FFmpeg process for every output: decode once, split, then per branch select the sampled
+ * frames, scale (area) and convert, each branch to its own pipe.
+ */
+export function buildFfmpegArgs(path: string, probe: ProbedVideo, plans: OutputPlan[], decoderThreads?: number): string[] {
+  const n = plans.length;
+  const labels = plans.map((_, i) => `[s${i}]`).join('');
+  const graph: string[] = [n > 1 ? `[0:${probe.streamIndex}]split=${n}${labels}` : `[0:${probe.streamIndex}]null[s0]`];
+  plans.forEach((p, i) => {
+    const fmt = p.channels === 3 ? 'rgb24' : 'gray';
+    const select = p.select ? `select='${p.select}',` : '';
+    graph.push(`[s${i}]${select}scale=${p.width}:${p.height}:flags=area,format=${fmt}[o${i}]`);
   });
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
-  if (options.decoderThreads) args.push('-threads', String(options.decoderThreads));
+  if (decoderThreads) args.push('-threads', String(decoderThreads));
   args.push('-i', path, '-filter_complex', graph.join(';'));
-  plan.sizes.forEach((s, i) => {
-    args.push(
-      '-map',
-      `[o${i}]`,
-      '-vsync',
-      '0',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      s.channels === 3 ? 'rgb24' : 'gray',
-      `pipe:${3 + i}`,
-    );
+  plans.forEach((p, i) => {
+    args.push('-map', `[o${i}]`, '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', p.channels === 3 ? 'rgb24' : 'gray', `pipe:${3 + i}`);
   });
   return args;
 }
@@ -97,8 +103,14 @@ class FrameAssembler {
   readonly queue: Uint8Array[] = [];
   private current: Uint8Array;
   private filled = 0;
+  /** Frames received in total (queued, delivered or dropped). */
+  received = 0;
   ended = false;
-  constructor(readonly frameBytes: number) {
+  constructor(
+    readonly frameBytes: number,
+    /** Frames beyond this count are dropped (a stream longer than its header). */
+    private readonly keep: number,
+  ) {
     this.current = new Uint8Array(frameBytes);
   }
   push(chunk: Buffer): void {
@@ -109,36 +121,32 @@ class FrameAssembler {
       this.filled += take;
       offset += take;
       if (this.filled === this.frameBytes) {
-        this.queue.push(this.current);
-        this.current = new Uint8Array(this.frameBytes);
+        if (this.received < this.keep) {
+          this.queue.push(this.current);
+          this.current = new Uint8Array(this.frameBytes);
+        }
+        this.received++;
         this.filled = 0;
       }
     }
   }
-  get partial(): boolean {
-    return this.filled > 0;
-  }
 }
 
-export async function* streamFrames(
-  path: string,
-  probe: ProbedVideo,
-  options: FrameStreamOptions,
-): AsyncGenerator<FrameGroup> {
+/**
+ * Decodes once and yields, in source order, one group per source index that any output selects.
+ * Outputs are merged by their known index lists, so a sparse sampling never holds back a dense one.
+ */
+export async function* streamFrames(path: string, probe: ProbedVideo, options: FrameStreamOptions): AsyncGenerator<FrameGroup> {
   if (options.outputs.length === 0) return;
   if (options.signal?.aborted) throw new EngineError('aborted', 'aborted');
-  const plan = planFrames(probe, options.sampling, options.outputs);
-  const args = buildFfmpegArgs(path, probe, options, plan);
+  const plans = planOutputs(probe, options.outputs);
+  const args = buildFfmpegArgs(path, probe, plans, options.decoderThreads);
   const highWater = options.highWaterFrames ?? 4;
-  const stdio: Array<'ignore' | 'pipe'> = [
-    'ignore',
-    'ignore',
-    'pipe',
-    ...plan.sizes.map(() => 'pipe' as const),
-  ];
+  const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'ignore', 'pipe', ...plans.map(() => 'pipe' as const)];
   const child = spawn(options.ffmpegPath, args, { stdio });
-  const pipes = plan.sizes.map((_, i) => child.stdio[3 + i] as Readable);
-  const assemblers = plan.sizes.map((s) => new FrameAssembler(s.width * s.height * s.channels));
+  const pipes = plans.map((_, i) => child.stdio[3 + i] as Readable);
+  const assemblers = plans.map((p) => new FrameAssembler(p.width * p.height * p.channels, p.indices.length));
+  const delivered = plans.map(() => 0);
 
   let stderr = '';
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -158,6 +166,29 @@ export async function* streamFrames(
     notify();
   };
 
+  /** Outputs still owed frames: not all planned indices delivered, and the pipe can still supply them. */
+  const pending = (i: number): boolean => delivered[i]! < plans[i]!.indices.length && !(assemblers[i]!.ended && assemblers[i]!.queue.length === 0);
+  /** The smallest source index some output still owes, and whether every output owing it has the frame. */
+  const nextIndex = (): { index: number; ready: boolean } | null => {
+    let index = Infinity;
+    plans.forEach((p, i) => {
+      if (pending(i)) index = Math.min(index, p.indices[delivered[i]!]!);
+    });
+    if (index === Infinity) return null;
+    const ready = plans.every((p, i) => !pending(i) || p.indices[delivered[i]!] !== index || assemblers[i]!.queue.length > 0);
+    return { index, ready };
+  };
+  /** Pause a pipe that is far ahead only while nothing we need next is missing; else let all flow. */
+  const regulate = (): void => {
+    const next = nextIndex();
+    const starving = next !== null && !next.ready;
+    pipes.forEach((pipe, i) => {
+      const full = assemblers[i]!.queue.length >= highWater;
+      if (full && !starving) pipe.pause();
+      else if (pipe.isPaused()) pipe.resume();
+    });
+  };
+
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (d: string) => {
     if (stderr.length < 16_000) stderr += d;
@@ -174,7 +205,8 @@ export async function* streamFrames(
     const asm = assemblers[i]!;
     pipe.on('data', (chunk: Buffer) => {
       asm.push(chunk);
-      if (asm.queue.length >= highWater && assemblers.every((a) => a.queue.length > 0)) pipe.pause();
+      if (asm.received > options.maxFrames) kill(new EngineError('too_many_frames', `the clip holds more than ${options.maxFrames} frames`));
+      regulate();
       notify();
     });
     pipe.on('end', () => {
@@ -189,69 +221,55 @@ export async function* streamFrames(
   const onAbort = (): void => kill(new EngineError('aborted', 'aborted'));
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  let delivered = 0;
   try {
     for (;;) {
-      if (state.killedFor) throw state.killedFor;
-      if (spawnError)
-        throw new EngineError('decode_failed', `cannot run ffmpeg: ${(spawnError as Error).message}`);
-      if (assemblers.every((a) => a.queue.length > 0)) {
-        const datas = assemblers.map((a) => a.queue.shift()!);
-        // Resume paused pipes now that the consumer has taken a group.
-        const starving = assemblers.some((a) => a.queue.length === 0);
-        pipes.forEach((p, i) => {
-          if (p.isPaused() && (starving || assemblers[i]!.queue.length < highWater)) p.resume();
+      const failure = currentFailure();
+      if (failure) throw failure;
+      if (spawnError) throw new EngineError('decode_failed', `cannot run ffmpeg: ${(spawnError as Error).message}`);
+      const next = nextIndex();
+      if (next === null) {
+        if (exit) break;
+      } else if (next.ready) {
+        const timeSeconds = probe.fps > 0 ? next.index / probe.fps : 0;
+        const frames: OutputFrame[] = [];
+        plans.forEach((p, i) => {
+          if (!pending(i) || p.indices[delivered[i]!] !== next.index) return;
+          const data = assemblers[i]!.queue.shift()!;
+          delivered[i]!++;
+          frames.push({
+            output: i,
+            repeat: p.repeats.get(next.index) ?? 1,
+            frame: { index: next.index, timeSeconds, width: p.width, height: p.height, channels: p.channels, data },
+          });
         });
-        if (delivered >= options.maxFrames) {
-          kill(new EngineError('too_many_frames', `the clip holds more than ${options.maxFrames} frames`));
-          continue;
-        }
-        // Past the probed count (a stream longer than its header says), indices continue in order.
-        const index =
-          plan.indices[delivered] ??
-          (plan.indices.length > 0
-            ? plan.indices[plan.indices.length - 1]! + 1 + delivered - plan.indices.length
-            : delivered);
-        delivered++;
-        yield {
-          index,
-          timeSeconds: probe.fps > 0 ? index / probe.fps : 0,
-          frames: datas.map((data, i) => {
-            const s = plan.sizes[i]!;
-            return {
-              index,
-              timeSeconds: probe.fps > 0 ? index / probe.fps : 0,
-              width: s.width,
-              height: s.height,
-              channels: s.channels,
-              data,
-            };
-          }),
-        };
+        regulate();
+        yield { index: next.index, timeSeconds, frames };
         continue;
+      } else if (exit) {
+        // FFmpeg is done but an output owes a frame it never wrote: treated as a short stream.
+        break;
       }
-      if (exit && assemblers.every((a) => a.ended || a.queue.length === 0)) break;
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
     }
-    const ended = exit as { code: number | null; signal: NodeJS.Signals | null } | null;
     const failure = currentFailure();
     if (failure) throw failure;
+    const ended = exit as { code: number | null; signal: NodeJS.Signals | null } | null;
     if (ended && ended.code !== 0) {
       const detail = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500);
       throw new EngineError('decode_failed', `ffmpeg failed (${ended.code ?? ended.signal}): ${detail}`);
     }
     // Fewer frames than the header promised: a cut-off upload. A small shortfall (a container
     // whose count is a frame or two off) is tolerated; see docs/decoding.md.
-    const expected = plan.indices.length;
-    if (delivered < expected && (delivered === 0 || expected - delivered > Math.max(2, 0.05 * expected))) {
-      const detail = stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
-      throw new EngineError(
-        'truncated',
-        `decoded ${delivered} of ${expected} sampled frames${detail ? `: ${detail}` : ''}`,
-      );
-    }
+    plans.forEach((p, i) => {
+      const expected = p.indices.length;
+      const got = delivered[i]!;
+      if (got < expected && (got === 0 || expected - got > Math.max(2, 0.05 * expected))) {
+        const detail = stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
+        throw new EngineError('truncated', `decoded ${got} of ${expected} sampled frames${detail ? `: ${detail}` : ''}`);
+      }
+    });
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,20 +1,21 @@
 /**
- * One clip's evaluation: probe → plan → one decode per sampling → frames transferred to one
- * worker that runs every method → scores. Decoding and FFmpeg I/O stay on the calling thread;
- * pixel work happens in the worker, so the event loop stays responsive.
+ * One clip's evaluation: probe → plan → one decode of the clip serving every requested output →
+ * frames transferred to the workers that run the methods (outputs spread over the pool) → scores.
+ * Decoding and FFmpeg I/O stay on the calling thread; pixel work happens in the workers, so the
+ * event loop stays responsive.
  */
 import { EngineError } from '../contract.js';
-import type { DimensionFailure, DimensionScore, EvaluateOptions, EvaluationResult, Frame } from '../contract.js';
+import type { DimensionFailure, DimensionScore, EvaluateOptions, EvaluationResult } from '../contract.js';
 import type { Decoder } from '../decode/decoder.js';
 import type { ProbedVideo } from '../decode/probe.js';
 import { toVideoProbe } from '../decode/probe.js';
-import { sampleIndices } from '../decode/sampling.js';
 import { outputSize } from '../decode/size.js';
 import type { CatalogOptions, MethodCatalog } from '../workers/catalog-types.js';
 import type { WorkerJob, WorkerPool } from '../workers/pool.js';
 import type { RunResult } from '../workers/protocol.js';
 import { planEvaluation } from './plan.js';
-import type { DecodeGroup } from './plan.js';
+import type { EvaluationPlan, PlannedOutput } from './plan.js';
+import { sampleIndices } from '../decode/sampling.js';
 
 export interface PipelineDeps {
   decoder: Decoder;
@@ -29,17 +30,37 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EngineError('aborted', 'aborted');
 }
 
-/** How many times each delivered index is pushed: VBench's uniform sampler repeats the last index of short clips. */
-function repeatCounts(group: DecodeGroup, probe: ProbedVideo): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (const i of sampleIndices(group.sampling, probe.frameCount, probe.fps)) counts.set(i, (counts.get(i) ?? 0) + 1);
-  return counts;
+/** A share of the evaluation's outputs (and their runs) handled by one worker. */
+interface Shard {
+  outputs: Set<number>;
+  cost: number;
+  job: WorkerJob | null;
 }
 
-/** Streams one decode group into the job; returns the time spent waiting for FFmpeg. */
-async function decodeGroup(deps: PipelineDeps, path: string, probe: ProbedVideo, group: DecodeGroup, job: WorkerJob, signal?: AbortSignal): Promise<number> {
-  const repeats = repeatCounts(group, probe);
-  const iterator = deps.decoder.frames(path, probe, group.sampling, group.outputs.map((o) => ({ maxSide: o.maxSide, channels: o.channels })), signal);
+/**
+ * Spreads outputs over up to `size` workers, heaviest first onto the lightest shard. Cost is a
+ * proxy for method work: bytes per frame × frames × runs reading the output. Every frame of an
+ * output goes to exactly one worker, so frames are still transferred, never copied.
+ */
+function shardOutputs(plan: EvaluationPlan, probe: ProbedVideo, size: number): Shard[] {
+  const costs = plan.outputs.map((o) => {
+    const { width, height } = outputSize(probe.displayWidth, probe.displayHeight, o.maxSide);
+    const frames = new Set(sampleIndices(o.sampling, probe.frameCount, probe.fps)).size;
+    const runs = plan.runs.filter((r) => r.output === o.id).length;
+    return { id: o.id, cost: width * height * o.channels * frames * runs };
+  });
+  const shards: Shard[] = Array.from({ length: Math.max(1, Math.min(size, plan.outputs.length)) }, () => ({ outputs: new Set<number>(), cost: 0, job: null }));
+  for (const c of costs.sort((a, b) => b.cost - a.cost)) {
+    const target = shards.reduce((best, s) => (s.cost < best.cost ? s : best));
+    target.outputs.add(c.id);
+    target.cost += c.cost;
+  }
+  return shards.filter((s) => s.outputs.size > 0);
+}
+
+/** Streams the clip's one decode into the shards' jobs; returns the time spent waiting for FFmpeg. */
+async function decodeInto(deps: PipelineDeps, path: string, probe: ProbedVideo, outputs: PlannedOutput[], shards: Shard[], signal?: AbortSignal): Promise<number> {
+  const iterator = deps.decoder.frames(path, probe, outputs, signal);
   let waitingMs = 0;
   try {
     for (;;) {
@@ -47,8 +68,10 @@ async function decodeGroup(deps: PipelineDeps, path: string, probe: ProbedVideo,
       const next = await iterator.next();
       waitingMs += performance.now() - t0;
       if (next.done) break;
-      const frames: Array<{ output: number; frame: Frame }> = next.value.frames.map((frame, i) => ({ output: group.outputs[i]!.id, frame }));
-      await job.send(frames, repeats.get(next.value.index) ?? 1, signal);
+      for (const shard of shards) {
+        const frames = next.value.frames.filter((f) => shard.outputs.has(outputs[f.output]!.id));
+        if (frames.length > 0) await shard.job!.send(frames.map((f) => ({ ...f, output: outputs[f.output]!.id })), signal);
+      }
     }
   } finally {
     await iterator.return(undefined);
@@ -73,18 +96,22 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
       ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
       ...(options.auxiliary !== undefined ? { auxiliary: options.auxiliary } : {}),
     };
-    const job = deps.pool.start(
-      deps.catalogUrl,
-      plan.runs.map((r) => ({ run: r.run, dimension: r.dimension, method: r.method.id, output: r.output })),
-      context,
-    );
+    const shards = shardOutputs(plan, probe, deps.pool.size);
     let results: RunResult[];
     try {
-      for (const group of plan.groups) decodeMs += await decodeGroup(deps, path, probe, group, job, signal);
+      for (const shard of shards) {
+        const runs = plan.runs.filter((r) => shard.outputs.has(r.output));
+        shard.job = deps.pool.start(
+          deps.catalogUrl,
+          runs.map((r) => ({ run: r.run, dimension: r.dimension, method: r.method.id, output: r.output })),
+          context,
+        );
+      }
+      decodeMs = await decodeInto(deps, path, probe, plan.outputs, shards, signal);
       throwIfAborted(signal);
-      results = await job.finish();
+      results = (await Promise.all(shards.map((s) => s.job!.finish()))).flat();
     } catch (err) {
-      job.cancel();
+      for (const s of shards) s.job?.cancel();
       throw err;
     }
     for (const result of results) {

@@ -1,7 +1,7 @@
 /**
- * Evaluation planning: resolve each requested dimension to a method, check its requirements,
- * ask it for frames, and group the frame requests so that equal samplings share one decode and
- * equal (sampling, size, channels) requests share one stream of frames.
+ * Evaluation planning: resolve each requested dimension to a method, check its requirements and
+ * ask it for frames. Equal frame requests (sampling, size, channels) share one output; all outputs
+ * are then served by one decode of the clip.
  */
 import { DIMENSION_IDS, EngineError } from '../contract.js';
 import type { DimensionFailure, DimensionId, EvaluateOptions, FrameSampling, MethodId, VideoProbe } from '../contract.js';
@@ -17,20 +17,17 @@ export interface PlannedRun {
   output: number;
 }
 
+/** One stream of frames from the decoder; `id` is its position in `EvaluationPlan.outputs`. */
 export interface PlannedOutput {
   id: number;
+  sampling: FrameSampling;
   maxSide: number | null;
   channels: 1 | 3;
 }
 
-export interface DecodeGroup {
-  sampling: FrameSampling;
-  outputs: PlannedOutput[];
-}
-
 export interface EvaluationPlan {
   runs: PlannedRun[];
-  groups: DecodeGroup[];
+  outputs: PlannedOutput[];
   failures: DimensionFailure[];
 }
 
@@ -58,8 +55,7 @@ export function planEvaluation(
   const dimensions = checkDimensions(options.dimensions);
   const failures: DimensionFailure[] = [];
   const runs: PlannedRun[] = [];
-  const groups = new Map<string, DecodeGroup>();
-  let nextOutput = 0;
+  const outputs: PlannedOutput[] = [];
   const fail = (dimension: DimensionId, code: DimensionFailure['code'], detail: string): void => {
     failures.push({ dimension, code, detail });
   };
@@ -110,17 +106,12 @@ export function planEvaluation(
       continue;
     }
     const key = samplingKey(request.sampling);
-    let group = groups.get(key);
-    if (!group) {
-      group = { sampling: request.sampling, outputs: [] };
-      groups.set(key, group);
-    }
-    let output = group.outputs.find((o) => o.maxSide === request.maxSide && o.channels === request.channels);
+    let output = outputs.find((o) => samplingKey(o.sampling) === key && o.maxSide === request.maxSide && o.channels === request.channels);
     if (!output) {
-      output = { id: nextOutput++, maxSide: request.maxSide, channels: request.channels };
-      group.outputs.push(output);
+      output = { id: outputs.length, sampling: request.sampling, maxSide: request.maxSide, channels: request.channels };
+      outputs.push(output);
     }
     runs.push({ run: runs.length, dimension, method, request, output: output.id });
   }
-  return { runs, groups: [...groups.values()], failures };
+  return { runs, outputs, failures };
 }

@@ -98,12 +98,12 @@ function main(): void {
         enqueue(msg.job, async () => {
           const job = await jobs.get(msg.job);
           if (job) {
-            for (const { output, frame } of msg.frames) {
+            for (const { output, frame, repeat } of msg.frames) {
               for (const live of job.byOutput.get(output) ?? []) {
                 if (!live.run || live.error) continue;
                 const t0 = performance.now();
                 try {
-                  for (let r = 0; r < msg.repeat; r++) live.run.push(frame);
+                  for (let r = 0; r < repeat; r++) live.run.push(frame);
                 } catch (err) {
                   live.error = errorInfo(err);
                 }

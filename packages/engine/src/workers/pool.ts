@@ -127,11 +127,11 @@ export class WorkerJob {
   }
 
   /** Sends one sampled frame (all its outputs); waits while too many are unacknowledged. */
-  async send(frames: Array<{ output: number; frame: Frame }>, repeat: number, signal?: AbortSignal): Promise<void> {
+  async send(frames: Array<{ output: number; frame: Frame; repeat: number }>, signal?: AbortSignal): Promise<void> {
     if (this.state.failure) throw this.state.failure;
     const seq = ++this.state.sent;
     const transfer = frames.map((f) => f.frame.data.buffer as ArrayBuffer);
-    this.worker.post({ type: 'frames', job: this.id, seq, frames, repeat }, transfer);
+    this.worker.post({ type: 'frames', job: this.id, seq, frames }, transfer);
     while (this.state.sent - this.state.acked >= this.maxInFlight && !this.failure()) {
       if (signal?.aborted) throw new EngineError('aborted', 'aborted');
       await new Promise<void>((resolve) => {
@@ -169,6 +169,10 @@ export class WorkerPool {
   constructor(private readonly options: WorkerPoolOptions) {
     if (!(options.size >= 1)) throw new RangeError('worker pool size must be >= 1');
     this.workers = new Array<PooledWorker | null>(options.size).fill(null);
+  }
+
+  get size(): number {
+    return this.workers.length;
   }
 
   /** Starts a job on the least busy worker (spawning or replacing workers as needed). */

@@ -13,7 +13,7 @@ export interface RunSpec {
 
 export type ToWorker =
   | { type: 'start'; job: number; catalog: string; runs: RunSpec[]; context: MethodContext }
-  | { type: 'frames'; job: number; seq: number; frames: Array<{ output: number; frame: Frame }>; repeat: number }
+  | { type: 'frames'; job: number; seq: number; frames: Array<{ output: number; frame: Frame; repeat: number }> }
   | { type: 'finish'; job: number }
   | { type: 'cancel'; job: number };
 
