@@ -87,6 +87,15 @@ describe('probe', () => {
     expect(p.container).toContain('webm');
   });
 
+  it('refuses a codec the decoder cannot decode (unsupported_codec), from the codec list of the binary', async () => {
+    expect([...decodable]).toEqual(expect.arrayContaining(['h264', 'hevc', 'vp9', 'mpeg4', 'gif', 'av1']));
+    const clip = await encodeFrames(join(dir, 'codec.mp4'), { ...base, frames: 3 }, scenes.static());
+    const withoutH264 = new Set([...decodable].filter((c) => c !== 'h264'));
+    await expect(
+      probeVideo(clip.path, { ffprobePath: defaultFfprobePath(), limits, decodableCodecs: withoutH264 }),
+    ).rejects.toMatchObject({ code: 'unsupported_codec' });
+  });
+
   it('enforces limits before decoding', async () => {
     const clip = await encodeFrames(join(dir, 'limits.mp4'), base, scenes.static());
     const run = (l: Parameters<typeof resolveLimits>[0]) =>
