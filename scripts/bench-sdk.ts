@@ -49,7 +49,10 @@ async function timeCalls(n: number, call: () => Promise<unknown>): Promise<void>
 }
 
 async function main(): Promise<void> {
-  const server = await startTestServer({ VESTA_UPLOAD_MAX_BYTES: String(512 * 1024 * 1024) }, { worker: false });
+  const server = await startTestServer(
+    { VESTA_UPLOAD_MAX_BYTES: String(512 * 1024 * 1024) },
+    { worker: false },
+  );
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-sdk-'));
   try {
     const key = await server.newKey();
@@ -91,16 +94,23 @@ async function main(): Promise<void> {
     const file = path.join(tmp, 'big.mp4');
     const fd = openSync(file, 'w');
     const chunk = Buffer.alloc(4 * 1024 * 1024);
-    for (let written = 0; written < UPLOAD_BYTES; written += chunk.length) writeSync(fd, randomFillSync(chunk));
+    for (let written = 0; written < UPLOAD_BYTES; written += chunk.length)
+      writeSync(fd, randomFillSync(chunk));
     closeSync(fd);
     const size = statSync(file).size;
     const prompt = 'benchmark upload';
 
     const rawPut = async (): Promise<number> => {
       const session = await vesta.score.getOrCreate();
-      const ticket = await vesta.score.createUploadUrl(session.runId, { fileName: 'big.mp4', contentType: 'video/mp4', prompt });
+      const ticket = await vesta.score.createUploadUrl(session.runId, {
+        fileName: 'big.mp4',
+        contentType: 'video/mp4',
+        prompt,
+      });
       const t0 = performance.now();
-      const body = Readable.toWeb(createReadStream(file, { highWaterMark: 1 << 20 })) as ReadableStream<Uint8Array>;
+      const body = Readable.toWeb(
+        createReadStream(file, { highWaterMark: 1 << 20 }),
+      ) as ReadableStream<Uint8Array>;
       const init: RequestInit & { duplex: 'half' } = {
         method: 'PUT',
         headers: { ...ticket.headers, 'Content-Length': String(size) },
@@ -116,10 +126,14 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       let t1 = 0;
       const err = await vesta.score
-        .upload(file, { prompt, onProgress: (e) => (e.phase === 'confirm' ? (t1 = performance.now()) : undefined) })
+        .upload(file, {
+          prompt,
+          onProgress: (e) => (e.phase === 'confirm' ? (t1 = performance.now()) : undefined),
+        })
         .catch((e: unknown) => e);
       // Random bytes are not a video: confirm-upload refuses them after the bytes arrived.
-      if (!(err instanceof InvalidVideoError) || t1 === 0) throw new Error(`unexpected upload outcome: ${String(err)}`);
+      if (!(err instanceof InvalidVideoError) || t1 === 0)
+        throw new Error(`unexpected upload outcome: ${String(err)}`);
       return t1 - t0;
     };
     const rawTimes: number[] = [];
@@ -144,7 +158,9 @@ async function main(): Promise<void> {
       `| Upload of a ${(size / 1024 / 1024).toFixed(0)} MiB file (${UPLOAD_REPEATS} each) | raw streaming PUT median ${rawMed.toFixed(0)} MB/s (best ${rawBest.toFixed(0)}) · SDK \`score.upload\` median ${sdkMed.toFixed(0)} MB/s (best ${sdkBest.toFixed(0)}) | SDK at ${((sdkMed / rawMed) * 100).toFixed(0)} % of raw (target ≥ 80 %) |`,
     );
 
-    console.log(`\nbench:sdk — ${new Date().toISOString()} — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n`);
+    console.log(
+      `\nbench:sdk — ${new Date().toISOString()} — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}\n`,
+    );
     console.log('| Measurement | Figures | Result |');
     console.log('|---|---|---|');
     for (const r of rows) console.log(r);

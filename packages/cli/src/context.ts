@@ -134,25 +134,50 @@ export class CliContext {
 }
 
 /** Maps any thrown value to its code, JSON body and exit code. */
-export function describeError(err: unknown, signal: AbortSignal | undefined): { code: string; body: JsonError; exitCode: number } {
-  if (err instanceof RequestAbortedError || (signal?.aborted === true && err instanceof Error && err.name === 'AbortError')) {
-    return { code: 'interrupted', body: { error: { code: 'interrupted', detail: 'Interrupted; the request was aborted.' } }, exitCode: EXIT.interrupted };
+export function describeError(
+  err: unknown,
+  signal: AbortSignal | undefined,
+): { code: string; body: JsonError; exitCode: number } {
+  if (
+    err instanceof RequestAbortedError ||
+    (signal?.aborted === true && err instanceof Error && err.name === 'AbortError')
+  ) {
+    return {
+      code: 'interrupted',
+      body: { error: { code: 'interrupted', detail: 'Interrupted; the request was aborted.' } },
+      exitCode: EXIT.interrupted,
+    };
   }
   if (err instanceof ApiError) {
     return {
       code: err.code,
-      body: { error: { code: err.code, detail: err.detail, status: err.status, ...(err.requestId ? { requestId: err.requestId } : {}) } },
+      body: {
+        error: {
+          code: err.code,
+          detail: err.detail,
+          status: err.status,
+          ...(err.requestId ? { requestId: err.requestId } : {}),
+        },
+      },
       exitCode: EXIT.failure,
     };
   }
   if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) {
-    return { code: err.code, body: { error: { code: err.code, detail: err.message, url: err.url } }, exitCode: EXIT.failure };
+    return {
+      code: err.code,
+      body: { error: { code: err.code, detail: err.message, url: err.url } },
+      exitCode: EXIT.failure,
+    };
   }
   if (err instanceof MissingApiKeyError || err instanceof UploadSourceError || err instanceof UsageError) {
     return { code: err.code, body: { error: { code: err.code, detail: err.message } }, exitCode: EXIT.usage };
   }
   if (err instanceof VestaError) {
-    return { code: err.code, body: { error: { code: err.code, detail: err.message } }, exitCode: EXIT.failure };
+    return {
+      code: err.code,
+      body: { error: { code: err.code, detail: err.message } },
+      exitCode: EXIT.failure,
+    };
   }
   const detail = err instanceof Error ? err.message : String(err);
   return { code: 'cli_error', body: { error: { code: 'cli_error', detail } }, exitCode: EXIT.failure };

@@ -8,7 +8,9 @@ import { registerDiscoveryCommands } from './commands/discovery.js';
 import { registerRankCommands, registerScoreCommands } from './commands/sessions.js';
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  };
   return pkg.version ?? '0.0.0';
 }
 
@@ -73,7 +75,11 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
       writeOut: (s) => void ctx.io.stdout.write(s),
       writeErr: (s) => void ctx.io.stderr.write(s),
       outputError: (s, write) =>
-        write(json ? `${JSON.stringify({ error: { code: 'usage', detail: s.replace(/^error: /, '').trim() } })}\n` : s),
+        write(
+          json
+            ? `${JSON.stringify({ error: { code: 'usage', detail: s.replace(/^error: /, '').trim() } })}\n`
+            : s,
+        ),
     })
     .showSuggestionAfterError()
     .addHelpText('after', ROOT_HELP);

@@ -1,7 +1,15 @@
 // The `vesta` executable as a user runs it: a spawned process against the real server, its
 // `--json` output parsed, its exit codes checked.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +28,10 @@ interface Run {
 }
 
 function start(args: string[], env: Record<string, string | undefined>): ChildProcess {
-  return spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [bin, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function finish(child: ChildProcess, onStderr?: (text: string) => void): Promise<Run> {
@@ -38,7 +49,8 @@ let server: TestServer;
 let key: string;
 let tmp: string;
 const env = (): Record<string, string> => ({ VESTA_API_KEY: key, VESTA_BASE_URL: server.baseUrl });
-const vesta = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> => finish(start(args, { ...env(), ...extraEnv }));
+const vesta = (args: string[], extraEnv: Record<string, string | undefined> = {}): Promise<Run> =>
+  finish(start(args, { ...env(), ...extraEnv }));
 
 beforeAll(async () => {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npm run build)`);
@@ -69,7 +81,10 @@ describe('vesta CLI against the real server', () => {
     const human = await vesta(['score', 'get'], { NO_COLOR: '1' });
     expect(human.stdout).toContain(result.runId);
     expect(human.stdout).not.toContain('\u001b[');
-    const reset = JSON.parse((await vesta(['score', 'reset', '--json'])).stdout) as { runId: string; videos: unknown[] };
+    const reset = JSON.parse((await vesta(['score', 'reset', '--json'])).stdout) as {
+      runId: string;
+      videos: unknown[];
+    };
     expect(reset.runId).not.toBe(result.runId);
     expect(reset.videos).toEqual([]);
   });
@@ -81,20 +96,42 @@ describe('vesta CLI against the real server', () => {
     expect((JSON.parse(board.stdout) as { entries: unknown[] }).entries).toHaveLength(1);
     const mismatch = await vesta(['rank', 'upload', clip, '--prompt', 'another prompt', '--json']);
     expect(mismatch.code).toBe(1);
-    expect(JSON.parse(mismatch.stderr)).toMatchObject({ error: { code: 'RANK_PROMPT_MISMATCH', status: 400 } });
+    expect(JSON.parse(mismatch.stderr)).toMatchObject({
+      error: { code: 'RANK_PROMPT_MISMATCH', status: 400 },
+    });
   });
 
   it('drives a Bench run through create, list, get, videos, logs, csv, cancel and delete', async () => {
     await server.addModel('cli-model');
-    const created = await vesta(['bench', 'create', '--name', 'cli run', '--dimensions', 'aesthetic_quality,subject_consistency', '--model-id', 'cli-model', '--json']);
+    const created = await vesta([
+      'bench',
+      'create',
+      '--name',
+      'cli run',
+      '--dimensions',
+      'aesthetic_quality,subject_consistency',
+      '--model-id',
+      'cli-model',
+      '--json',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const run = JSON.parse(created.stdout) as { id: string; status: string; dimensions: string[] };
     expect(run.status).toBe('queued');
-    const list = JSON.parse((await vesta(['bench', 'list', '--all', '--json'])).stdout) as { items: { id: string }[]; hasMore: boolean };
+    const list = JSON.parse((await vesta(['bench', 'list', '--all', '--json'])).stdout) as {
+      items: { id: string }[];
+      hasMore: boolean;
+    };
     expect(list.items.map((r) => r.id)).toContain(run.id);
-    expect(JSON.parse((await vesta(['bench', 'get', run.id, '--json'])).stdout)).toMatchObject({ id: run.id });
-    expect(JSON.parse((await vesta(['bench', 'videos', run.id, '--json'])).stdout)).toMatchObject({ items: [], page: 1 });
-    const logs = JSON.parse((await vesta(['bench', 'logs', run.id, '--json'])).stdout) as { items: { message: string }[] };
+    expect(JSON.parse((await vesta(['bench', 'get', run.id, '--json'])).stdout)).toMatchObject({
+      id: run.id,
+    });
+    expect(JSON.parse((await vesta(['bench', 'videos', run.id, '--json'])).stdout)).toMatchObject({
+      items: [],
+      page: 1,
+    });
+    const logs = JSON.parse((await vesta(['bench', 'logs', run.id, '--json'])).stdout) as {
+      items: { message: string }[];
+    };
     expect(logs.items[0]!.message).toContain('run created');
     const csvFile = path.join(tmp, 'scorecard.csv');
     const csv = await vesta(['bench', 'csv', run.id, '-o', csvFile, '--json']);
@@ -104,8 +141,13 @@ describe('vesta CLI against the real server', () => {
     const early = await vesta(['bench', 'delete', run.id, '--json']);
     expect(early.code).toBe(1);
     expect(JSON.parse(early.stderr)).toMatchObject({ error: { code: 'conflict', status: 409 } });
-    expect(JSON.parse((await vesta(['bench', 'cancel', run.id, '--json'])).stdout)).toMatchObject({ status: 'cancelled' });
-    expect(JSON.parse((await vesta(['bench', 'delete', run.id, '--json'])).stdout)).toEqual({ id: run.id, deleted: true });
+    expect(JSON.parse((await vesta(['bench', 'cancel', run.id, '--json'])).stdout)).toMatchObject({
+      status: 'cancelled',
+    });
+    expect(JSON.parse((await vesta(['bench', 'delete', run.id, '--json'])).stdout)).toEqual({
+      id: run.id,
+      deleted: true,
+    });
     const human = await vesta(['bench', 'list'], { NO_COLOR: '1' });
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('STATUS');
@@ -116,10 +158,15 @@ describe('vesta CLI against the real server', () => {
     expect(none.code).toBe(2);
     expect(JSON.parse(none.stderr)).toMatchObject({ error: { code: 'missing_api_key' } });
     expect(none.stderr).toContain('VESTA_API_KEY');
-    const named = await vesta(['--api-key-env', 'MY_VESTA_KEY', 'score', 'get'], { VESTA_API_KEY: undefined });
+    const named = await vesta(['--api-key-env', 'MY_VESTA_KEY', 'score', 'get'], {
+      VESTA_API_KEY: undefined,
+    });
     expect(named.code).toBe(2);
     expect(named.stderr).toContain('MY_VESTA_KEY');
-    const viaOther = await vesta(['score', 'get', '--api-key-env', 'MY_VESTA_KEY', '--json'], { VESTA_API_KEY: undefined, MY_VESTA_KEY: key });
+    const viaOther = await vesta(['score', 'get', '--api-key-env', 'MY_VESTA_KEY', '--json'], {
+      VESTA_API_KEY: undefined,
+      MY_VESTA_KEY: key,
+    });
     expect(viaOther.code).toBe(0);
     expect(viaOther.stdout + viaOther.stderr).not.toContain(key);
   });
@@ -135,7 +182,14 @@ describe('vesta CLI against the real server', () => {
   });
 
   it('refuses a missing file, a non-video file and an unknown dimension with clear codes', async () => {
-    const missing = await vesta(['score', 'upload', path.join(tmp, 'missing.mp4'), '--prompt', 'x', '--json']);
+    const missing = await vesta([
+      'score',
+      'upload',
+      path.join(tmp, 'missing.mp4'),
+      '--prompt',
+      'x',
+      '--json',
+    ]);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stderr)).toMatchObject({ error: { code: 'file_unreadable' } });
 
@@ -147,7 +201,17 @@ describe('vesta CLI against the real server', () => {
     const human = await vesta(['score', 'upload', fake, '--prompt', 'x'], { NO_COLOR: '1' });
     expect(human.stderr).toContain('invalid_video');
 
-    const dim = await vesta(['bench', 'create', '--name', 'n', '--dimensions', 'warp_speed', '--model-id', 'm', '--json']);
+    const dim = await vesta([
+      'bench',
+      'create',
+      '--name',
+      'n',
+      '--dimensions',
+      'warp_speed',
+      '--model-id',
+      'm',
+      '--json',
+    ]);
     expect(dim.code).toBe(1);
     const err = JSON.parse(dim.stderr) as { error: { code: string; detail: string } };
     expect(err.error.code).toBe('validation_failed');
@@ -160,7 +224,9 @@ describe('vesta CLI against the real server', () => {
     expect(JSON.parse(usage.stderr)).toMatchObject({ error: { code: 'usage' } });
     const keys = await vesta(['api-keys', 'create', '--json']);
     expect(keys.code).not.toBe(0);
-    expect(JSON.parse(keys.stderr)).toMatchObject({ error: { code: 'dashboard_only', url: `${server.baseUrl}/dashboard/api-keys` } });
+    expect(JSON.parse(keys.stderr)).toMatchObject({
+      error: { code: 'dashboard_only', url: `${server.baseUrl}/dashboard/api-keys` },
+    });
     const revoke = await vesta(['api-keys', 'revoke']);
     expect(revoke.code).not.toBe(0);
     expect(revoke.stderr).toContain(`${server.baseUrl}/dashboard/api-keys`);
@@ -173,7 +239,14 @@ describe('vesta CLI against the real server', () => {
     const root = await vesta(['--help']);
     expect(root.code).toBe(0);
     expect(root.stdout).toContain('Examples:');
-    for (const words of [['score', 'upload'], ['rank', 'current'], ['bench', 'create'], ['bench', 'csv'], ['dimensions', 'list'], ['api-keys', 'create']]) {
+    for (const words of [
+      ['score', 'upload'],
+      ['rank', 'current'],
+      ['bench', 'create'],
+      ['bench', 'csv'],
+      ['dimensions', 'list'],
+      ['api-keys', 'create'],
+    ]) {
       const help = await vesta([...words, '--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Examples:');
@@ -206,10 +279,13 @@ describe('Ctrl-C and the --wait deadline (server without a worker)', () => {
         onHeldPut?.(); // hold big uploads forever
         return;
       }
-      const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((r) => stall.listen(proxyPort, '127.0.0.1', r));
@@ -242,7 +318,10 @@ describe('Ctrl-C and the --wait deadline (server without a worker)', () => {
     expect(run.stderr).toContain('interrupted');
 
     // With --json no progress is printed: interrupt once the held PUT reaches the proxy.
-    const child = start(['score', 'upload', big, '--prompt', 'x', '--json'], { VESTA_API_KEY: await idle.newKey(), VESTA_BASE_URL: stallUrl });
+    const child = start(['score', 'upload', big, '--prompt', 'x', '--json'], {
+      VESTA_API_KEY: await idle.newKey(),
+      VESTA_BASE_URL: stallUrl,
+    });
     onHeldPut = () => child.kill('SIGINT');
     const json = await finish(child);
     onHeldPut = undefined;
@@ -252,7 +331,12 @@ describe('Ctrl-C and the --wait deadline (server without a worker)', () => {
   });
 
   it('--wait gives up at --timeout with wait_timeout (exit 1)', async () => {
-    const run = await finish(start(['score', 'upload', clip, '--prompt', prompt, '--wait', '--timeout', '1', '--json'], { VESTA_API_KEY: await idle.newKey(), VESTA_BASE_URL: stallUrl }));
+    const run = await finish(
+      start(['score', 'upload', clip, '--prompt', prompt, '--wait', '--timeout', '1', '--json'], {
+        VESTA_API_KEY: await idle.newKey(),
+        VESTA_BASE_URL: stallUrl,
+      }),
+    );
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'wait_timeout' } });
   });

@@ -27,7 +27,12 @@ function findCommand(program: Command, words: string[]): Command | undefined {
 
 describe('API, SDK and CLI in step', () => {
   const vesta = new Vesta({ apiKey: 'unused', baseUrl: 'http://127.0.0.1:1' });
-  const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, interruptSignal: () => new AbortController().signal };
+  const io = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    env: {},
+    interruptSignal: () => new AbortController().signal,
+  };
   let program: Command;
   beforeAll(async () => {
     program = await buildProgram(new CliContext(io));
@@ -50,7 +55,8 @@ describe('API, SDK and CLI in step', () => {
   });
 
   it('loads the operator commands beside the client commands', () => {
-    for (const name of ['serve', 'admin', 'eval']) expect(program.commands.map((c) => c.name())).toContain(name);
+    for (const name of ['serve', 'admin', 'eval'])
+      expect(program.commands.map((c) => c.name())).toContain(name);
   });
 
   it('finds the command word past global options', () => {

@@ -60,8 +60,18 @@ export class VestaClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const userFetch = options.fetch;
-    const fetchImpl: FetchLike = userFetch ? (input, init) => userFetch(input, init) : (input, init) => globalThis.fetch(input, init);
-    const http = new HttpClient({ apiKey, baseUrl, timeoutMs, maxRetries, fetch: fetchImpl, source: options.source ?? 'sdk', backoff: options.backoff });
+    const fetchImpl: FetchLike = userFetch
+      ? (input, init) => userFetch(input, init)
+      : (input, init) => globalThis.fetch(input, init);
+    const http = new HttpClient({
+      apiKey,
+      baseUrl,
+      timeoutMs,
+      maxRetries,
+      fetch: fetchImpl,
+      source: options.source ?? 'sdk',
+      backoff: options.backoff,
+    });
     this.baseUrl = http.baseUrl;
     const deps = { http, platform, maxRetries, timeoutMs };
     this.score = new ScoreResource(deps);

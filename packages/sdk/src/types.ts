@@ -4,12 +4,19 @@
  */
 import type { operations } from './generated/openapi.generated.js';
 
-type Json<Op extends keyof operations, Status extends keyof operations[Op]['responses']> = operations[Op]['responses'][Status] extends {
+type Json<
+  Op extends keyof operations,
+  Status extends keyof operations[Op]['responses'],
+> = operations[Op]['responses'][Status] extends {
   content: { 'application/json': infer T };
 }
   ? T
   : never;
-type RequestJson<Op extends keyof operations> = operations[Op] extends { requestBody?: { content: { 'application/json': infer T } } } ? T : never;
+type RequestJson<Op extends keyof operations> = operations[Op] extends {
+  requestBody?: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;
 
 /** The caller's Score session. */
 export type ScoreSession = Json<'getScoreSession', 200>;

@@ -28,7 +28,9 @@ const launchArgs = [
 ];
 
 if (!haveChromium && !inCi) {
-  console.warn(`\n*** SKIPPING the browser SDK test: ${chromiumPath} is not installed (apt-get install -y chromium). Under CI=true it fails instead. ***\n`);
+  console.warn(
+    `\n*** SKIPPING the browser SDK test: ${chromiumPath} is not installed (apt-get install -y chromium). Under CI=true it fails instead. ***\n`,
+  );
 }
 
 const page = `<!doctype html>
@@ -59,7 +61,12 @@ const page = `<!doctype html>
 interface Outcome {
   ok: boolean;
   error?: { name: string; code: string; message: string };
-  result?: { runId: string; videoId: string; state: string; video: { scores: { dimension: string; value: number }[] } };
+  result?: {
+    runId: string;
+    videoId: string;
+    state: string;
+    video: { scores: { dimension: string; value: number }[] };
+  };
   progress?: { phase: string; loaded?: number; total?: number; state?: string }[];
   session?: { runId: string; videos: { videoId: string; state: string }[] };
 }
@@ -71,7 +78,8 @@ describe.skipIf(!haveChromium && !inCi)('browser SDK in headless Chromium', () =
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${chromiumPath} is missing (CI=true): .ci/run installs the chromium package`);
+    if (!haveChromium)
+      throw new Error(`${chromiumPath} is missing (CI=true): .ci/run installs the chromium package`);
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: build the SDK first (npm run build)`);
     api = await startTestServer();
     site = createServer((req, res) => {
@@ -100,11 +108,19 @@ describe.skipIf(!haveChromium && !inCi)('browser SDK in headless Chromium', () =
     const tab = await browser!.newPage();
     const pageErrors: string[] = [];
     tab.on('pageerror', (e) => pageErrors.push(e.message));
-    const hash = new URLSearchParams({ key: await api.newKey(), api: api.baseUrl, prompt: 'Toad practicing karate.' }).toString();
+    const hash = new URLSearchParams({
+      key: await api.newKey(),
+      api: api.baseUrl,
+      prompt: 'Toad practicing karate.',
+    }).toString();
     await tab.goto(`${siteUrl}/#${hash}`);
     await tab.waitForFunction(() => (window as unknown as { vestaReady?: boolean }).vestaReady === true);
     await tab.setInputFiles('#clip', clip);
-    await tab.waitForFunction(() => (window as unknown as { outcome?: unknown }).outcome !== undefined, undefined, { timeout: 120_000 });
+    await tab.waitForFunction(
+      () => (window as unknown as { outcome?: unknown }).outcome !== undefined,
+      undefined,
+      { timeout: 120_000 },
+    );
     const outcome = await tab.evaluate(() => (window as unknown as { outcome: Outcome }).outcome);
     expect(pageErrors).toEqual([]);
     expect(outcome.error).toBeUndefined();

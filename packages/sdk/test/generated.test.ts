@@ -11,11 +11,18 @@ const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../.
 describe('generated types', () => {
   it('regenerating from openapi/openapi.json produces no diff (run `npm run generate:sdk` to update)', () => {
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'vesta-gen-')), 'openapi.generated.ts');
-    execFileSync(process.execPath, [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi/openapi.json', '-o', out], {
-      cwd: root,
-      stdio: 'pipe',
-    });
-    const committed = readFileSync(path.join(root, 'packages/sdk/src/generated/openapi.generated.ts'), 'utf8');
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi/openapi.json', '-o', out],
+      {
+        cwd: root,
+        stdio: 'pipe',
+      },
+    );
+    const committed = readFileSync(
+      path.join(root, 'packages/sdk/src/generated/openapi.generated.ts'),
+      'utf8',
+    );
     expect(readFileSync(out, 'utf8')).toBe(committed);
   });
 });

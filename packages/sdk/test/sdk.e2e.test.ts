@@ -45,7 +45,11 @@ describe('SDK against the real server', () => {
 
   it('uploads a clip by path, reports progress, waits and returns its scores', async () => {
     const events: UploadProgressEvent[] = [];
-    const result = await vesta.score.upload(clipA, { prompt: toadPrompt, wait: true, onProgress: (e) => events.push(e) });
+    const result = await vesta.score.upload(clipA, {
+      prompt: toadPrompt,
+      wait: true,
+      onProgress: (e) => events.push(e),
+    });
     expect(result.state).toBe('scored');
     expect(result.video?.scores.length).toBeGreaterThan(0);
     for (const s of result.video!.scores) expect(Number.isFinite(s.value)).toBe(true);
@@ -53,7 +57,9 @@ describe('SDK against the real server', () => {
     const last = uploads[uploads.length - 1];
     expect(last).toMatchObject({ loaded: statSync(clipA).size, total: statSync(clipA).size });
     expect(events.some((e) => e.phase === 'confirm')).toBe(true);
-    expect(events.filter((e) => e.phase === 'wait').map((e) => (e as { state: string }).state)).toContain('scored');
+    expect(events.filter((e) => e.phase === 'wait').map((e) => (e as { state: string }).state)).toContain(
+      'scored',
+    );
     const session = await vesta.score.getOrCreate();
     expect(session.runId).toBe(result.runId);
     expect(session.videos.find((v) => v.videoId === result.videoId)?.state).toBe('scored');
@@ -61,17 +67,27 @@ describe('SDK against the real server', () => {
 
   it('uploads from a Node stream and from a Blob', async () => {
     const size = statSync(clipA).size;
-    const fromStream = await vesta.score.upload(createReadStream(clipA), { prompt: toadPrompt, fileName: 'stream.mp4', size });
+    const fromStream = await vesta.score.upload(createReadStream(clipA), {
+      prompt: toadPrompt,
+      fileName: 'stream.mp4',
+      size,
+    });
     expect(fromStream.state).not.toBe('awaiting_upload');
-    const blob = new Blob([await import('node:fs/promises').then((fs) => fs.readFile(clipA))], { type: 'video/mp4' });
+    const blob = new Blob([await import('node:fs/promises').then((fs) => fs.readFile(clipA))], {
+      type: 'video/mp4',
+    });
     const fromBlob = await vesta.score.upload(blob, { prompt: toadPrompt, fileName: 'blob.mp4' });
     expect(fromBlob.videoId).not.toBe(fromStream.videoId);
   });
 
   it('refuses a missing or unreadable file before creating anything on the server', async () => {
     const before = (await vesta.score.getOrCreate()).videos.length;
-    await expect(vesta.score.upload(path.join(tmp, 'nope.mp4'), { prompt: 'x' })).rejects.toThrow(UploadSourceError);
-    await expect(vesta.score.upload(path.join(tmp, 'nope.mp4'), { prompt: 'x' })).rejects.toThrow(/File not found/);
+    await expect(vesta.score.upload(path.join(tmp, 'nope.mp4'), { prompt: 'x' })).rejects.toThrow(
+      UploadSourceError,
+    );
+    await expect(vesta.score.upload(path.join(tmp, 'nope.mp4'), { prompt: 'x' })).rejects.toThrow(
+      /File not found/,
+    );
     if (process.getuid?.() !== 0) {
       const locked = path.join(tmp, 'locked.mp4');
       writeFileSync(locked, 'x');
@@ -103,7 +119,9 @@ describe('SDK against the real server', () => {
   });
 
   it('reports an unknown dimension and an unknown run with typed errors', async () => {
-    const err = await vesta.bench.create({ name: 'x', modelId: 'm', dimensions: ['not_a_dimension'] }).catch((e: unknown) => e);
+    const err = await vesta.bench
+      .create({ name: 'x', modelId: 'm', dimensions: ['not_a_dimension'] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationFailedError);
     expect((err as ValidationFailedError).detail).toContain('not_a_dimension');
     await expect(vesta.bench.get('bench_missing')).rejects.toBeInstanceOf(NotFoundError);
@@ -111,7 +129,11 @@ describe('SDK against the real server', () => {
 
   it('creates, reads, cancels and deletes a Bench run', async () => {
     await server.addModel('sdk-model');
-    const run = await vesta.bench.create({ name: 'sdk e2e', modelId: 'sdk-model', dimensions: ['aesthetic_quality', 'subject_consistency'] });
+    const run = await vesta.bench.create({
+      name: 'sdk e2e',
+      modelId: 'sdk-model',
+      dimensions: ['aesthetic_quality', 'subject_consistency'],
+    });
     expect(run).toMatchObject({ name: 'sdk e2e', model_id: 'sdk-model', runner_id: null, status: 'queued' });
     expect((await vesta.bench.get(run.id)).id).toBe(run.id);
     const listed: string[] = [];
@@ -151,7 +173,12 @@ describe('SDK against the real server', () => {
 
   it('names the address when the server cannot be reached', async () => {
     const port = await freePort();
-    const offline = new Vesta({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1, backoff: { initialDelayMs: 10, maxDelayMs: 10 } });
+    const offline = new Vesta({
+      apiKey: 'k',
+      baseUrl: `http://127.0.0.1:${port}`,
+      maxRetries: 1,
+      backoff: { initialDelayMs: 10, maxDelayMs: 10 },
+    });
     const err = await offline.models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiConnectionError);
     expect((err as Error).message).toContain(`127.0.0.1:${port}`);

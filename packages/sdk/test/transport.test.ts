@@ -46,7 +46,12 @@ async function serve(handler: Handler): Promise<{ baseUrl: string; seen: Seen[] 
 }
 
 const fast = { initialDelayMs: 5, maxDelayMs: 20 };
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+const json = (
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 };
@@ -65,7 +70,9 @@ describe('SDK transport', () => {
 
   it('retries 5xx with one Idempotency-Key reused across attempts, then succeeds', async () => {
     const { baseUrl, seen } = await serve((_req, res, _b, n) =>
-      n < 3 ? json(res, 500, { code: 'internal_error', detail: 'boom', requestId: `r${n}` }) : json(res, 200, { runId: 'run_1', videos: [] }),
+      n < 3
+        ? json(res, 500, { code: 'internal_error', detail: 'boom', requestId: `r${n}` })
+        : json(res, 200, { runId: 'run_1', videos: [] }),
     );
     const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast, source: 'test-suite' });
     const session = await vesta.score.reset();
@@ -88,16 +95,25 @@ describe('SDK transport', () => {
   });
 
   it('gives up after maxRetries with the typed error, request id and code', async () => {
-    const { baseUrl, seen } = await serve((_req, res) => json(res, 500, { code: 'internal_error', detail: 'still broken', requestId: 'req-9' }));
+    const { baseUrl, seen } = await serve((_req, res) =>
+      json(res, 500, { code: 'internal_error', detail: 'still broken', requestId: 'req-9' }),
+    );
     const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast, maxRetries: 1 });
     const err = await vesta.dimensions.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InternalError);
-    expect(err).toMatchObject({ status: 500, code: 'internal_error', detail: 'still broken', requestId: 'req-9' });
+    expect(err).toMatchObject({
+      status: 500,
+      code: 'internal_error',
+      detail: 'still broken',
+      requestId: 'req-9',
+    });
     expect(seen).toHaveLength(2);
   });
 
   it('does not retry 4xx and maps codes to classes (request id from the header when the body lacks it)', async () => {
-    const { baseUrl, seen } = await serve((_req, res) => json(res, 404, { code: 'not_found', detail: 'no such run' }, { 'x-request-id': 'hdr-1' }));
+    const { baseUrl, seen } = await serve((_req, res) =>
+      json(res, 404, { code: 'not_found', detail: 'no such run' }, { 'x-request-id': 'hdr-1' }),
+    );
     const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast });
     const err = await vesta.bench.get('nope').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
@@ -107,7 +123,9 @@ describe('SDK transport', () => {
 
   it('honours Retry-After on 429', async () => {
     const { baseUrl, seen } = await serve((_req, res, _b, n) =>
-      n === 1 ? json(res, 429, { code: 'rate_limited', detail: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { items: [] }),
+      n === 1
+        ? json(res, 429, { code: 'rate_limited', detail: 'slow down' }, { 'retry-after': '1' })
+        : json(res, 200, { items: [] }),
     );
     const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast });
     await vesta.models.list();
@@ -117,7 +135,9 @@ describe('SDK transport', () => {
 
   it('retries a 409 that carries Retry-After (duplicate still in progress) with the same key', async () => {
     const { baseUrl, seen } = await serve((_req, res, _b, n) =>
-      n === 1 ? json(res, 409, { code: 'conflict', detail: 'in progress' }, { 'retry-after': '0' }) : json(res, 201, { id: 'bench_1' }),
+      n === 1
+        ? json(res, 409, { code: 'conflict', detail: 'in progress' }, { 'retry-after': '0' })
+        : json(res, 201, { id: 'bench_1' }),
     );
     const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast });
     expect((await vesta.bench.create({ name: 'n', modelId: 'm', dimensions: ['d'] })).id).toBe('bench_1');
@@ -150,7 +170,9 @@ describe('SDK transport', () => {
   });
 
   it('aborts while waiting between retries', async () => {
-    const { baseUrl, seen } = await serve((_req, res) => json(res, 503, { code: 'upstream_unavailable', detail: 'db down' }, { 'retry-after': '30' }));
+    const { baseUrl, seen } = await serve((_req, res) =>
+      json(res, 503, { code: 'upstream_unavailable', detail: 'db down' }, { 'retry-after': '30' }),
+    );
     const vesta = new Vesta({ apiKey: 'k', baseUrl });
     const controller = new AbortController();
     const started = Date.now();
@@ -167,7 +189,13 @@ describe('SDK transport', () => {
       const url = new URL(req.url!, 'http://x');
       const page = Number(url.searchParams.get('page'));
       const limit = Number(url.searchParams.get('limit'));
-      json(res, 200, { items: runs.slice((page - 1) * limit, page * limit), page, limit, total: runs.length, hasMore: page * limit < runs.length });
+      json(res, 200, {
+        items: runs.slice((page - 1) * limit, page * limit),
+        page,
+        limit,
+        total: runs.length,
+        hasMore: page * limit < runs.length,
+      });
     });
     const vesta = new Vesta({ apiKey: 'k', baseUrl });
     const ids: string[] = [];

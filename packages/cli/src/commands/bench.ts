@@ -43,7 +43,11 @@ interface PageFlags {
 }
 
 /** One page, or every page with --all (reported as one page holding everything). */
-async function pageOrAll<T>(flags: PageFlags, one: (p: { page?: number; limit?: number }) => Promise<Page<T>>, all: () => AsyncGenerator<T>): Promise<Page<T>> {
+async function pageOrAll<T>(
+  flags: PageFlags,
+  one: (p: { page?: number; limit?: number }) => Promise<Page<T>>,
+  all: () => AsyncGenerator<T>,
+): Promise<Page<T>> {
   if (!flags.all) return one({ page: flags.page, limit: flags.limit });
   const items: T[] = [];
   for await (const item of all()) items.push(item);
@@ -51,7 +55,9 @@ async function pageOrAll<T>(flags: PageFlags, one: (p: { page?: number; limit?: 
 }
 
 function pageFooter(page: Page<unknown>, style: Style): string {
-  return style.dim(`page ${page.page} · ${page.items.length} of ${page.total}${page.hasMore ? ` · more: --page ${page.page + 1}` : ''}`);
+  return style.dim(
+    `page ${page.page} · ${page.items.length} of ${page.total}${page.hasMore ? ` · more: --page ${page.page + 1}` : ''}`,
+  );
 }
 
 function addPaging(cmd: Command, what: string): Command {
@@ -62,12 +68,15 @@ function addPaging(cmd: Command, what: string): Command {
 }
 
 export function registerBenchCommands(program: Command, ctx: CliContext): void {
-  const bench = group(program.command('bench').description('Bench runs: evaluate a model on a list of dimensions'), [
-    'vesta bench create --name nightly --dimensions subject_consistency,aesthetic_quality --model-id my-model',
-    'vesta bench list',
-    'vesta bench get bench_123 --json',
-    'vesta bench csv bench_123 -o scorecard.csv',
-  ]);
+  const bench = group(
+    program.command('bench').description('Bench runs: evaluate a model on a list of dimensions'),
+    [
+      'vesta bench create --name nightly --dimensions subject_consistency,aesthetic_quality --model-id my-model',
+      'vesta bench list',
+      'vesta bench get bench_123 --json',
+      'vesta bench csv bench_123 -o scorecard.csv',
+    ],
+  );
   const sig = (): { signal: AbortSignal } => ({ signal: ctx.signal });
 
   leaf(
@@ -75,9 +84,16 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
       .command('create')
       .description('Create a Bench run (runners generate its clips; the service scores them)')
       .requiredOption('-n, --name <name>', 'a label for the run')
-      .requiredOption('-d, --dimensions <ids>', 'dimension ids, comma-separated or repeated (see `vesta dimensions list`)', list)
+      .requiredOption(
+        '-d, --dimensions <ids>',
+        'dimension ids, comma-separated or repeated (see `vesta dimensions list`)',
+        list,
+      )
       .requiredOption('-m, --model-id <id>', 'the model to evaluate (see `vesta models list`)')
-      .option('-r, --runner-id <id>', 'the only runner allowed to generate the clips (default: any serving the model)'),
+      .option(
+        '-r, --runner-id <id>',
+        'the only runner allowed to generate the clips (default: any serving the model)',
+      ),
     [
       'vesta bench create --name nightly --dimensions subject_consistency,aesthetic_quality --model-id my-model --runner-id gpu-1',
       'vesta bench create -n smoke -d aesthetic_quality -m my-model --json',
@@ -85,7 +101,12 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
   ).action(
     action(ctx, async (cmd) => {
       const o = cmd.opts<{ name: string; dimensions: string[]; modelId: string; runnerId?: string }>();
-      const run = await ctx.client(cmd).bench.create({ name: o.name, dimensions: o.dimensions, modelId: o.modelId, runnerId: o.runnerId }, sig());
+      const run = await ctx
+        .client(cmd)
+        .bench.create(
+          { name: o.name, dimensions: o.dimensions, modelId: o.modelId, runnerId: o.runnerId },
+          sig(),
+        );
       ctx.print(cmd, run, (s) => `${s.green('Created.')}\n${renderRun(run, s)}`);
     }),
   );
@@ -97,49 +118,89 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
   ]).action(
     action(ctx, async (cmd) => {
       const vesta = ctx.client(cmd);
-      const page = await pageOrAll(cmd.opts<PageFlags>(), (p) => vesta.bench.listPage(p, sig()), () => vesta.bench.list({ limit: 100 }, sig()));
+      const page = await pageOrAll(
+        cmd.opts<PageFlags>(),
+        (p) => vesta.bench.listPage(p, sig()),
+        () => vesta.bench.list({ limit: 100 }, sig()),
+      );
       ctx.print(cmd, page, (s) => {
-        const rows = page.items.map((r) => [r.id, r.name, statusColour(s, r.status), r.model_id, `${r.progress.tasks_done}/${r.progress.tasks_total}`, r.created_at]);
+        const rows = page.items.map((r) => [
+          r.id,
+          r.name,
+          statusColour(s, r.status),
+          r.model_id,
+          `${r.progress.tasks_done}/${r.progress.tasks_total}`,
+          r.created_at,
+        ]);
         return `${renderTable(['id', 'name', 'status', 'model', 'done', 'created'], rows, s)}\n${pageFooter(page, s)}`;
       });
     }),
   );
 
-  leaf(bench.command('get').description('Show a Bench run with its status and progress').argument('<id>', 'the run id'), [
-    'vesta bench get bench_123',
-    'vesta bench get bench_123 --json | jq -r .status',
-  ]).action(
+  leaf(
+    bench
+      .command('get')
+      .description('Show a Bench run with its status and progress')
+      .argument('<id>', 'the run id'),
+    ['vesta bench get bench_123', 'vesta bench get bench_123 --json | jq -r .status'],
+  ).action(
     action(ctx, async (cmd, id: string) => {
       const run = await ctx.client(cmd).bench.get(id, sig());
       ctx.print(cmd, run, (s) => renderRun(run, s));
     }),
   );
 
-  leaf(bench.command('cancel').description('Cancel a run that is queued, generating or evaluating').argument('<id>', 'the run id'), ['vesta bench cancel bench_123']).action(
+  leaf(
+    bench
+      .command('cancel')
+      .description('Cancel a run that is queued, generating or evaluating')
+      .argument('<id>', 'the run id'),
+    ['vesta bench cancel bench_123'],
+  ).action(
     action(ctx, async (cmd, id: string) => {
       const run = await ctx.client(cmd).bench.cancel(id, sig());
       ctx.print(cmd, run, (s) => `${s.yellow('Cancelled.')}\n${renderRun(run, s)}`);
     }),
   );
 
-  leaf(bench.command('delete').description('Delete a finished run with its clips, scores and logs').argument('<id>', 'the run id'), [
-    'vesta bench delete bench_123',
-  ]).action(
+  leaf(
+    bench
+      .command('delete')
+      .description('Delete a finished run with its clips, scores and logs')
+      .argument('<id>', 'the run id'),
+    ['vesta bench delete bench_123'],
+  ).action(
     action(ctx, async (cmd, id: string) => {
       await ctx.client(cmd).bench.delete(id, sig());
       ctx.print(cmd, { id, deleted: true }, (s) => `${s.green('Deleted')} ${id}`);
     }),
   );
 
-  leaf(addPaging(bench.command('videos').description("Show a run's clips and their per-dimension results").argument('<id>', 'the run id'), 'clips'), [
-    'vesta bench videos bench_123',
-    'vesta bench videos bench_123 --all --json',
-  ]).action(
+  leaf(
+    addPaging(
+      bench
+        .command('videos')
+        .description("Show a run's clips and their per-dimension results")
+        .argument('<id>', 'the run id'),
+      'clips',
+    ),
+    ['vesta bench videos bench_123', 'vesta bench videos bench_123 --all --json'],
+  ).action(
     action(ctx, async (cmd, id: string) => {
       const vesta = ctx.client(cmd);
-      const page = await pageOrAll<BenchVideo>(cmd.opts<PageFlags>(), (p) => vesta.bench.videos(id, p, sig()), () => vesta.bench.allVideos(id, { limit: 100 }, sig()));
+      const page = await pageOrAll<BenchVideo>(
+        cmd.opts<PageFlags>(),
+        (p) => vesta.bench.videos(id, p, sig()),
+        () => vesta.bench.allVideos(id, { limit: 100 }, sig()),
+      );
       ctx.print(cmd, page, (s) => {
-        const rows = page.items.map((v) => [v.seq, v.state, v.video_id ?? '', v.scores.map((x) => `${x.dimension}=${x.value.toFixed(4)}`).join(' '), v.prompt]);
+        const rows = page.items.map((v) => [
+          v.seq,
+          v.state,
+          v.video_id ?? '',
+          v.scores.map((x) => `${x.dimension}=${x.value.toFixed(4)}`).join(' '),
+          v.prompt,
+        ]);
         return `${renderTable(['seq', 'state', 'video', 'scores', 'prompt'], rows, s)}\n${pageFooter(page, s)}`;
       });
     }),
@@ -158,7 +219,11 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
       const csv = await ctx.client(cmd).bench.csv(id, sig());
       if (output) {
         await writeFile(output, csv);
-        ctx.print(cmd, { id, file: output, bytes: Buffer.byteLength(csv) }, (s) => `${s.green('Wrote')} ${output} (${Buffer.byteLength(csv)} bytes)`);
+        ctx.print(
+          cmd,
+          { id, file: output, bytes: Buffer.byteLength(csv) },
+          (s) => `${s.green('Wrote')} ${output} (${Buffer.byteLength(csv)} bytes)`,
+        );
       } else if (ctx.globals(cmd).json) {
         ctx.print(cmd, { id, csv }, () => '');
       } else {
@@ -167,15 +232,26 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
     }),
   );
 
-  leaf(addPaging(bench.command('logs').description("Show a run's log lines, oldest first").argument('<id>', 'the run id'), 'lines'), [
-    'vesta bench logs bench_123',
-    'vesta bench logs bench_123 --all --json',
-  ]).action(
+  leaf(
+    addPaging(
+      bench
+        .command('logs')
+        .description("Show a run's log lines, oldest first")
+        .argument('<id>', 'the run id'),
+      'lines',
+    ),
+    ['vesta bench logs bench_123', 'vesta bench logs bench_123 --all --json'],
+  ).action(
     action(ctx, async (cmd, id: string) => {
       const vesta = ctx.client(cmd);
-      const page = await pageOrAll<BenchLogLine>(cmd.opts<PageFlags>(), (p) => vesta.bench.logs(id, p, sig()), () => vesta.bench.allLogs(id, { limit: 1000 }, sig()));
+      const page = await pageOrAll<BenchLogLine>(
+        cmd.opts<PageFlags>(),
+        (p) => vesta.bench.logs(id, p, sig()),
+        () => vesta.bench.allLogs(id, { limit: 1000 }, sig()),
+      );
       ctx.print(cmd, page, (s) => {
-        const colour = (l: BenchLogLine): string => (l.level === 'error' ? s.red(l.level) : l.level === 'warn' ? s.yellow(l.level) : s.dim(l.level));
+        const colour = (l: BenchLogLine): string =>
+          l.level === 'error' ? s.red(l.level) : l.level === 'warn' ? s.yellow(l.level) : s.dim(l.level);
         const lines = page.items.map((l) => `${s.dim(l.time)} ${colour(l)} ${s.cyan(l.source)} ${l.message}`);
         return [...lines, pageFooter(page, s)].join('\n');
       });

@@ -16,7 +16,8 @@ export function group(cmd: Command, examples: string[]): Command {
 
 /** A commander argument parser for positive integers. */
 export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('must be a whole number of at least 1');
   return Number(value);
 }
 

@@ -1,7 +1,14 @@
 /** `vesta score …` and `vesta rank …`: sessions, uploads (with progress and --wait), leaderboard. */
 import { basename } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { RankLeaderboard, RankSession, ScoreSession, UploadOptions, UploadResult, VideoSummary } from '@vesta/sdk';
+import type {
+  RankLeaderboard,
+  RankSession,
+  ScoreSession,
+  UploadOptions,
+  UploadResult,
+  VideoSummary,
+} from '@vesta/sdk';
 import { action, type CliContext } from '../context.js';
 import { UploadProgress } from '../output/progress.js';
 import type { Style } from '../output/style.js';
@@ -23,13 +30,25 @@ export function renderSession(session: ScoreSession | RankSession, style: Style)
     head.promptLocked = session.promptLocked;
   }
   head.videos = session.videos.length;
-  const rows = session.videos.map((v) => [v.videoId, v.fileName, stateColour(style, v.state), v.scores.length, v.error?.code ?? '']);
+  const rows = session.videos.map((v) => [
+    v.videoId,
+    v.fileName,
+    stateColour(style, v.state),
+    v.scores.length,
+    v.error?.code ?? '',
+  ]);
   return `${renderFields(head, style)}\n\n${renderTable(['video', 'file', 'state', 'scores', 'error'], rows, style)}`;
 }
 
 export function renderVideo(video: VideoSummary, style: Style): string {
   const head = renderFields(
-    { videoId: video.videoId, fileName: video.fileName, state: stateColour(style, video.state), prompt: video.prompt, error: video.error ? `${video.error.code}: ${video.error.detail}` : null },
+    {
+      videoId: video.videoId,
+      fileName: video.fileName,
+      state: stateColour(style, video.state),
+      prompt: video.prompt,
+      error: video.error ? `${video.error.code}: ${video.error.detail}` : null,
+    },
     style,
   );
   if (video.scores.length === 0 && video.failures.length === 0) return head;
@@ -42,7 +61,13 @@ export function renderVideo(video: VideoSummary, style: Style): string {
 
 function renderLeaderboard(board: RankLeaderboard, style: Style): string {
   const head = renderFields({ runId: board.runId, prompt: board.prompt, formula: board.formula }, style);
-  const rows = board.entries.map((e) => [e.rank ?? '-', e.videoId, e.fileName, e.overall, stateColour(style, e.state)]);
+  const rows = board.entries.map((e) => [
+    e.rank ?? '-',
+    e.videoId,
+    e.fileName,
+    e.overall,
+    stateColour(style, e.state),
+  ]);
   return `${head}\n\n${renderTable(['rank', 'video', 'file', 'overall', 'state'], rows, style)}`;
 }
 
@@ -53,7 +78,8 @@ function parseAuxiliary(value: string): Record<string, string> {
   } catch {
     throw new InvalidArgumentError('must be a JSON object, e.g. \'{"object":"dog","color":"red"}\'');
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('must be a JSON object');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new InvalidArgumentError('must be a JSON object');
   return parsed as Record<string, string>;
 }
 
@@ -77,22 +103,42 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
           : 'Your Rank session: upload candidate clips for one prompt and read the leaderboard',
       ),
     kind === 'score'
-      ? ['vesta score upload clip.mp4 --prompt "a cat surfing a wave" --wait', 'vesta score get --json', 'vesta score reset']
-      : ['vesta rank upload a.mp4 --prompt "a red car at night" --wait', 'vesta rank upload b.mp4 --wait', 'vesta rank current'],
+      ? [
+          'vesta score upload clip.mp4 --prompt "a cat surfing a wave" --wait',
+          'vesta score get --json',
+          'vesta score reset',
+        ]
+      : [
+          'vesta rank upload a.mp4 --prompt "a red car at night" --wait',
+          'vesta rank upload b.mp4 --wait',
+          'vesta rank current',
+        ],
   );
 
-  leaf(session.command('get').description(`Show your ${title} session (created if absent)`), [`vesta ${kind} get`, `vesta ${kind} get --json`]).action(
+  leaf(session.command('get').description(`Show your ${title} session (created if absent)`), [
+    `vesta ${kind} get`,
+    `vesta ${kind} get --json`,
+  ]).action(
     action(ctx, async (cmd) => {
       const vesta = ctx.client(cmd);
-      const session = kind === 'score' ? await vesta.score.getOrCreate({ signal: ctx.signal }) : await vesta.rank.getOrCreate({ signal: ctx.signal });
+      const session =
+        kind === 'score'
+          ? await vesta.score.getOrCreate({ signal: ctx.signal })
+          : await vesta.rank.getOrCreate({ signal: ctx.signal });
       ctx.print(cmd, session, (s) => renderSession(session, s));
     }),
   );
 
-  leaf(session.command('reset').description(`Retire your ${title} session and start an empty one (new run id)`), [`vesta ${kind} reset`]).action(
+  leaf(
+    session.command('reset').description(`Retire your ${title} session and start an empty one (new run id)`),
+    [`vesta ${kind} reset`],
+  ).action(
     action(ctx, async (cmd) => {
       const vesta = ctx.client(cmd);
-      const session = kind === 'score' ? await vesta.score.reset({ signal: ctx.signal }) : await vesta.rank.reset({ signal: ctx.signal });
+      const session =
+        kind === 'score'
+          ? await vesta.score.reset({ signal: ctx.signal })
+          : await vesta.rank.reset({ signal: ctx.signal });
       ctx.print(cmd, session, (s) => `${s.green('Reset.')} New run id ${session.runId}`);
     }),
   );
@@ -105,14 +151,23 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
         : 'Upload a candidate clip to your Rank session; the first upload locks the prompt',
     )
     .argument('<file>', 'path of the clip (mp4, webm, mov, mkv, avi, mpeg, gif)');
-  if (kind === 'score') upload.requiredOption('-p, --prompt <text>', 'the text prompt the clip was made from');
-  else upload.option('-p, --prompt <text>', 'the prompt (required for the first upload; must match the locked one afterwards)');
+  if (kind === 'score')
+    upload.requiredOption('-p, --prompt <text>', 'the text prompt the clip was made from');
+  else
+    upload.option(
+      '-p, --prompt <text>',
+      'the prompt (required for the first upload; must match the locked one afterwards)',
+    );
   upload
     .option('-w, --wait', 'wait until the clip is scored (or failed), showing its state')
     .option('--timeout <seconds>', 'give up waiting after this many seconds (default 900)', seconds)
     .option('--content-type <type>', 'media type (default: from the file extension)')
     .option('--file-name <name>', 'file name sent to the server (default: the base name of FILE)')
-    .option('--auxiliary <json>', 'auxiliary prompt info for semantic dimensions, as a JSON object', parseAuxiliary);
+    .option(
+      '--auxiliary <json>',
+      'auxiliary prompt info for semantic dimensions, as a JSON object',
+      parseAuxiliary,
+    );
   leaf(upload, [
     `vesta ${kind} upload clip.mp4 --prompt "a cat surfing a wave" --wait`,
     `vesta ${kind} upload clip.mp4 --prompt "a red car" --auxiliary '{"object":"car","color":"red"}' --json`,
@@ -134,12 +189,17 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
       };
       let result: UploadResult;
       try {
-        result = kind === 'score' ? await vesta.score.upload(file, { ...opts, prompt: flags.prompt ?? '' }) : await vesta.rank.upload(file, opts);
+        result =
+          kind === 'score'
+            ? await vesta.score.upload(file, { ...opts, prompt: flags.prompt ?? '' })
+            : await vesta.rank.upload(file, opts);
       } finally {
         progress?.endBar();
       }
       ctx.print(cmd, { ...result, video: result.video ?? null }, (s) =>
-        result.video ? renderVideo(result.video, s) : `${s.green('Uploaded.')} video ${result.videoId} is ${result.state} (run ${result.runId})`,
+        result.video
+          ? renderVideo(result.video, s)
+          : `${s.green('Uploaded.')} video ${result.videoId} is ${result.state} (run ${result.runId})`,
       );
     }),
   );

@@ -40,13 +40,23 @@ export class UploadProgress {
     }
     this.waitStarted ??= Date.now();
     const elapsed = ((Date.now() - this.waitStarted) / 1000).toFixed(1);
-    const colour = event.state === 'scored' ? this.style.green : event.state === 'failed' ? this.style.red : this.style.cyan;
-    this.out.write(`${this.style.dim('Video')} ${event.videoId} ${colour(event.state)} ${this.style.dim(`(${elapsed} s)`)}\n`);
+    const colour =
+      event.state === 'scored'
+        ? this.style.green
+        : event.state === 'failed'
+          ? this.style.red
+          : this.style.cyan;
+    this.out.write(
+      `${this.style.dim('Video')} ${event.videoId} ${colour(event.state)} ${this.style.dim(`(${elapsed} s)`)}\n`,
+    );
   };
 
   private bytes(loaded: number, total: number | undefined): void {
     if (!this.out.isTTY) {
-      if (this.lastPhase !== 'upload') this.out.write(`Uploading ${this.fileLabel}${total !== undefined ? ` (${formatBytes(total)})` : ''}\n`);
+      if (this.lastPhase !== 'upload')
+        this.out.write(
+          `Uploading ${this.fileLabel}${total !== undefined ? ` (${formatBytes(total)})` : ''}\n`,
+        );
       this.lastPhase = 'upload';
       return;
     }

@@ -18,7 +18,8 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: Record<string, st
 }
 
 export function makeStyle(enabled: boolean): Style {
-  const wrap = (open: number, close: number) => (text: string) => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
   return {
     enabled,
     bold: wrap(1, 22),

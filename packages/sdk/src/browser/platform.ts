@@ -49,7 +49,14 @@ const putWithXhr: PutFn = async (req) => {
       const headers = new Headers();
       const requestId = xhr.getResponseHeader('x-request-id');
       if (requestId) headers.set('x-request-id', requestId);
-      finish(toApiError(new Response(null, { status: xhr.status, headers }), xhr.responseText, req.method, req.url));
+      finish(
+        toApiError(
+          new Response(null, { status: xhr.status, headers }),
+          xhr.responseText,
+          req.method,
+          req.url,
+        ),
+      );
     };
     xhr.onerror = () => finish(new ApiConnectionError(req.url, 1, new Error('network error')));
     xhr.onabort = () => {
@@ -66,7 +73,8 @@ export function browserPlatform(): Platform {
   return {
     readEnv: () => undefined,
     hasEnv: false,
-    prepareUpload: (input, opts): Promise<PreparedUpload> => Promise.resolve().then(() => prepareInMemorySource(input, opts)),
+    prepareUpload: (input, opts): Promise<PreparedUpload> =>
+      Promise.resolve().then(() => prepareInMemorySource(input, opts)),
     put: putWithXhr,
     setContentLength: false,
   };

@@ -29,7 +29,10 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  * A controller that aborts when the parent signal aborts. `dispose()` detaches it from the parent
  * so long-lived parent signals do not collect listeners.
  */
-export function linkedController(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
+export function linkedController(parent: AbortSignal | undefined): {
+  controller: AbortController;
+  dispose: () => void;
+} {
   const controller = new AbortController();
   if (!parent) return { controller, dispose: () => undefined };
   if (parent.aborted) {

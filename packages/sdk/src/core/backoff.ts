@@ -23,7 +23,11 @@ export function secureRandom(): number {
  * Delay before retry number `retry` (0-based): `initial * 2^retry`, capped, then reduced by up
  * to 25 % of jitter so that many clients do not retry in lockstep.
  */
-export function backoffDelay(retry: number, policy: BackoffPolicy = defaultBackoff, random: () => number = secureRandom): number {
+export function backoffDelay(
+  retry: number,
+  policy: BackoffPolicy = defaultBackoff,
+  random: () => number = secureRandom,
+): number {
   const base = Math.min(policy.initialDelayMs * 2 ** retry, policy.maxDelayMs);
   return Math.round(base * (1 - 0.25 * random()));
 }

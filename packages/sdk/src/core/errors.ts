@@ -50,7 +50,10 @@ export class ApiError extends VestaError {
   readonly method: string;
   readonly url: string;
   constructor(init: ApiErrorInit) {
-    super(init.code, `${init.status} ${init.code}: ${init.detail}${init.requestId ? ` (request ${init.requestId})` : ''}`);
+    super(
+      init.code,
+      `${init.status} ${init.code}: ${init.detail}${init.requestId ? ` (request ${init.requestId})` : ''}`,
+    );
     this.status = init.status;
     this.detail = init.detail;
     this.requestId = init.requestId;
@@ -109,7 +112,9 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
 
 /** Builds the error class that matches the server's `code` (generic {@link ApiError} otherwise). */
 export function apiErrorFor(init: ApiErrorInit): ApiError {
-  const Ctor = Object.prototype.hasOwnProperty.call(byCode, init.code) ? byCode[init.code as KnownErrorCode] : ApiError;
+  const Ctor = Object.prototype.hasOwnProperty.call(byCode, init.code)
+    ? byCode[init.code as KnownErrorCode]
+    : ApiError;
   return new Ctor(init);
 }
 
@@ -132,7 +137,11 @@ export class ApiConnectionError extends VestaError {
   readonly url: string;
   readonly attempts: number;
   constructor(url: string, attempts: number, cause: unknown) {
-    super('connection_failed', `Could not reach ${url} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${describeCause(cause)}`, { cause });
+    super(
+      'connection_failed',
+      `Could not reach ${url} after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${describeCause(cause)}`,
+      { cause },
+    );
     this.url = url;
     this.attempts = attempts;
   }
@@ -143,7 +152,10 @@ export class ApiTimeoutError extends VestaError {
   readonly url: string;
   readonly timeoutMs: number;
   constructor(url: string, timeoutMs: number, attempts: number) {
-    super('timeout', `Request to ${url} timed out after ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'}).`);
+    super(
+      'timeout',
+      `Request to ${url} timed out after ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'}).`,
+    );
     this.url = url;
     this.timeoutMs = timeoutMs;
   }
@@ -179,7 +191,10 @@ export class WaitTimeoutError extends VestaError {
   readonly videoId: string;
   readonly lastState: string | undefined;
   constructor(videoId: string, timeoutMs: number, lastState: string | undefined) {
-    super('wait_timeout', `Video ${videoId} was not scored within ${timeoutMs} ms (last state: ${lastState ?? 'unknown'}).`);
+    super(
+      'wait_timeout',
+      `Video ${videoId} was not scored within ${timeoutMs} ms (last state: ${lastState ?? 'unknown'}).`,
+    );
     this.videoId = videoId;
     this.lastState = lastState;
   }

@@ -5,7 +5,13 @@
  */
 import { backoffDelay, defaultBackoff, parseRetryAfter, type BackoffPolicy } from './backoff.js';
 import { linkedController, sleep, throwIfAborted } from './abort.js';
-import { ApiConnectionError, ApiTimeoutError, RequestAbortedError, apiErrorFor, type ApiError } from './errors.js';
+import {
+  ApiConnectionError,
+  ApiTimeoutError,
+  RequestAbortedError,
+  apiErrorFor,
+  type ApiError,
+} from './errors.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -67,7 +73,8 @@ export class HttpClient {
     let url = `${this.baseUrl}${path}`;
     if (query) {
       const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+      for (const [key, value] of Object.entries(query))
+        if (value !== undefined) params.set(key, String(value));
       const qs = params.toString();
       if (qs) url += `?${qs}`;
     }
@@ -98,7 +105,8 @@ export class HttpClient {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(req.body);
     }
-    if (req.method === 'POST') headers['Idempotency-Key'] = opts.idempotencyKey ?? globalThis.crypto.randomUUID();
+    if (req.method === 'POST')
+      headers['Idempotency-Key'] = opts.idempotencyKey ?? globalThis.crypto.randomUUID();
 
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(opts.signal);
@@ -111,11 +119,18 @@ export class HttpClient {
       let response: Response;
       let text: string;
       try {
-        response = await this.#config.fetch(url, { method: req.method, headers, body, signal: controller.signal });
+        response = await this.#config.fetch(url, {
+          method: req.method,
+          headers,
+          body,
+          signal: controller.signal,
+        });
         text = await response.text();
       } catch (err) {
         if (opts.signal?.aborted) throw new RequestAbortedError(opts.signal.reason);
-        const failure = timedOut ? new ApiTimeoutError(url, timeoutMs, attempt + 1) : new ApiConnectionError(url, attempt + 1, err);
+        const failure = timedOut
+          ? new ApiTimeoutError(url, timeoutMs, attempt + 1)
+          : new ApiConnectionError(url, attempt + 1, err);
         if (attempt >= maxRetries) throw failure;
         await sleep(backoffDelay(attempt, backoff), opts.signal);
         continue;

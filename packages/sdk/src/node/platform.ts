@@ -5,7 +5,12 @@ import { basename } from 'node:path';
 import type { Platform } from '../core/platform.js';
 import { UploadSourceError } from '../core/errors.js';
 import { putWithFetch } from '../uploads/put.js';
-import { guessContentType, prepareInMemorySource, type PreparedUpload, type UploadFileOptions } from '../uploads/source.js';
+import {
+  guessContentType,
+  prepareInMemorySource,
+  type PreparedUpload,
+  type UploadFileOptions,
+} from '../uploads/source.js';
 
 /** Read size of the file stream: large chunks keep per-chunk overhead low on big clips. */
 const chunkBytes = 1 << 20;
@@ -23,8 +28,12 @@ export async function preparePath(path: string, opts: UploadFileOptions): Promis
     if (err instanceof UploadSourceError) throw err;
     const code = (err as { code?: unknown }).code;
     if (code === 'ENOENT') throw new UploadSourceError(`File not found: ${path}`, err);
-    if (code === 'EACCES' || code === 'EPERM') throw new UploadSourceError(`File is not readable (permission denied): ${path}`, err);
-    throw new UploadSourceError(`Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`, err);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new UploadSourceError(`File is not readable (permission denied): ${path}`, err);
+    throw new UploadSourceError(
+      `Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      err,
+    );
   }
   const fileName = opts.fileName ?? basename(path);
   return {
@@ -40,7 +49,8 @@ export function nodePlatform(env: Record<string, string | undefined> = process.e
   return {
     readEnv: (name) => env[name],
     hasEnv: true,
-    prepareUpload: async (input, opts) => (typeof input === 'string' ? preparePath(input, opts) : prepareInMemorySource(input, opts)),
+    prepareUpload: async (input, opts) =>
+      typeof input === 'string' ? preparePath(input, opts) : prepareInMemorySource(input, opts),
     put: putWithFetch,
     setContentLength: true,
   };

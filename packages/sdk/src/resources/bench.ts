@@ -15,7 +15,11 @@ export class BenchResource {
    * const run = await vesta.bench.create({ name: 'nightly', modelId: 'my-model', dimensions: ['subject_consistency'], runnerId: 'gpu-1' });
    */
   create(params: BenchCreateParams, opts?: RequestOptions): Promise<BenchRun> {
-    const body: BenchCreateBody = { name: params.name, model_id: params.modelId, dimensions: params.dimensions };
+    const body: BenchCreateBody = {
+      name: params.name,
+      model_id: params.modelId,
+      dimensions: params.dimensions,
+    };
     if (params.runnerId !== undefined) body.runner_id = params.runnerId;
     return this.http.json<BenchRun>({ method: 'POST', path: '/api/v1/bench', body }, opts);
   }
@@ -26,7 +30,10 @@ export class BenchResource {
    * const { items, hasMore } = await vesta.bench.listPage({ page: 1, limit: 50 });
    */
   listPage(params: PageParams = {}, opts?: RequestOptions): Promise<Page<BenchRun>> {
-    return this.http.json<Page<BenchRun>>({ method: 'GET', path: '/api/v1/bench', query: { page: params.page, limit: params.limit } }, opts);
+    return this.http.json<Page<BenchRun>>(
+      { method: 'GET', path: '/api/v1/bench', query: { page: params.page, limit: params.limit } },
+      opts,
+    );
   }
 
   /**
@@ -71,11 +78,18 @@ export class BenchResource {
    * const { items } = await vesta.bench.videos('bench_123', { limit: 100 });
    */
   videos(id: string, params: PageParams = {}, opts?: RequestOptions): Promise<Page<BenchVideo>> {
-    return this.http.json<Page<BenchVideo>>({ method: 'GET', path: `${runPath(id)}/videos`, query: { page: params.page, limit: params.limit } }, opts);
+    return this.http.json<Page<BenchVideo>>(
+      { method: 'GET', path: `${runPath(id)}/videos`, query: { page: params.page, limit: params.limit } },
+      opts,
+    );
   }
 
   /** Every clip of a run, page by page. */
-  allVideos(id: string, params: PageParams = {}, opts: RequestOptions = {}): AsyncGenerator<BenchVideo, void, undefined> {
+  allVideos(
+    id: string,
+    params: PageParams = {},
+    opts: RequestOptions = {},
+  ): AsyncGenerator<BenchVideo, void, undefined> {
     return iterateItems((p, o) => this.videos(id, p, o), params, opts);
   }
 
@@ -94,11 +108,18 @@ export class BenchResource {
    * const { items } = await vesta.bench.logs('bench_123');
    */
   logs(id: string, params: PageParams = {}, opts?: RequestOptions): Promise<Page<BenchLogLine>> {
-    return this.http.json<Page<BenchLogLine>>({ method: 'GET', path: `${runPath(id)}/logs`, query: { page: params.page, limit: params.limit } }, opts);
+    return this.http.json<Page<BenchLogLine>>(
+      { method: 'GET', path: `${runPath(id)}/logs`, query: { page: params.page, limit: params.limit } },
+      opts,
+    );
   }
 
   /** Every log line of a run, page by page. */
-  allLogs(id: string, params: PageParams = {}, opts: RequestOptions = {}): AsyncGenerator<BenchLogLine, void, undefined> {
+  allLogs(
+    id: string,
+    params: PageParams = {},
+    opts: RequestOptions = {},
+  ): AsyncGenerator<BenchLogLine, void, undefined> {
     return iterateItems((p, o) => this.logs(id, p, o), params, opts);
   }
 }

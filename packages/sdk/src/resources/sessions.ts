@@ -3,7 +3,14 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import type { Platform } from '../core/platform.js';
 import { runUpload, type UploadOptions, type UploadResult } from '../uploads/flow.js';
 import type { UploadInput } from '../uploads/source.js';
-import type { RankLeaderboard, RankSession, ScoreSession, UploadConfirmation, UploadTicket, UploadUrlRequest } from '../types.js';
+import type {
+  RankLeaderboard,
+  RankSession,
+  ScoreSession,
+  UploadConfirmation,
+  UploadTicket,
+  UploadUrlRequest,
+} from '../types.js';
 
 export interface SessionDeps {
   http: HttpClient;
@@ -27,18 +34,21 @@ abstract class SessionResource<TSession extends ScoreSession | RankSession> {
   }
 
   /** Step 1 of the upload flow: a video row and a short-lived upload URL. */
-  createUploadUrl(
-    runId: string,
-    body: UploadUrlRequest,
-    opts?: RequestOptions,
-  ): Promise<UploadTicket> {
-    return this.deps.http.json<UploadTicket>({ method: 'POST', path: `/api/v1/${this.kind}/${encodeURIComponent(runId)}/videos/upload-url`, body }, opts);
+  createUploadUrl(runId: string, body: UploadUrlRequest, opts?: RequestOptions): Promise<UploadTicket> {
+    return this.deps.http.json<UploadTicket>(
+      { method: 'POST', path: `/api/v1/${this.kind}/${encodeURIComponent(runId)}/videos/upload-url`, body },
+      opts,
+    );
   }
 
   /** Step 3 of the upload flow: the server checks the bytes and queues the clip for scoring. */
   confirmUpload(runId: string, videoId: string, opts?: RequestOptions): Promise<UploadConfirmation> {
     return this.deps.http.json<UploadConfirmation>(
-      { method: 'POST', path: `/api/v1/${this.kind}/${encodeURIComponent(runId)}/videos/confirm-upload`, body: { videoId } },
+      {
+        method: 'POST',
+        path: `/api/v1/${this.kind}/${encodeURIComponent(runId)}/videos/confirm-upload`,
+        body: { videoId },
+      },
       opts,
     );
   }
@@ -100,6 +110,9 @@ export class RankResource extends SessionResource<RankSession> {
    */
   async getRanked(runId?: string, opts?: RequestOptions): Promise<RankLeaderboard> {
     const id = runId ?? (await this.getOrCreate(opts)).runId;
-    return this.deps.http.json<RankLeaderboard>({ method: 'GET', path: `/api/v1/rank/${encodeURIComponent(id)}/ranked` }, opts);
+    return this.deps.http.json<RankLeaderboard>(
+      { method: 'GET', path: `/api/v1/rank/${encodeURIComponent(id)}/ranked` },
+      opts,
+    );
   }
 }

@@ -4,7 +4,13 @@
  */
 import { backoffDelay, defaultBackoff } from '../core/backoff.js';
 import { sleep, throwIfAborted } from '../core/abort.js';
-import { ApiConnectionError, ApiError, ApiTimeoutError, ScoringFailedError, WaitTimeoutError } from '../core/errors.js';
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiTimeoutError,
+  ScoringFailedError,
+  WaitTimeoutError,
+} from '../core/errors.js';
 import type { HttpClient } from '../core/http.js';
 import type { Platform } from '../core/platform.js';
 import type { UploadFileOptions, UploadInput } from './source.js';
@@ -52,12 +58,24 @@ export interface UploadDeps {
   maxRetries: number;
   timeoutMs: number;
   getRunId(signal: AbortSignal | undefined): Promise<string>;
-  requestUploadUrl(runId: string, body: UploadUrlRequest, signal: AbortSignal | undefined): Promise<UploadTicket>;
-  confirm(runId: string, videoId: string, signal: AbortSignal | undefined): Promise<{ state?: VideoState } | undefined>;
+  requestUploadUrl(
+    runId: string,
+    body: UploadUrlRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<UploadTicket>;
+  confirm(
+    runId: string,
+    videoId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ state?: VideoState } | undefined>;
   listVideos(signal: AbortSignal | undefined): Promise<{ runId: string; videos: VideoSummary[] }>;
 }
 
-export async function runUpload(deps: UploadDeps, input: UploadInput, opts: UploadOptions): Promise<UploadResult> {
+export async function runUpload(
+  deps: UploadDeps,
+  input: UploadInput,
+  opts: UploadOptions,
+): Promise<UploadResult> {
   const { signal } = opts;
   // Read errors (missing file, no permission) surface before anything is created on the server.
   const upload = await deps.platform.prepareUpload(input, opts);
@@ -67,7 +85,10 @@ export async function runUpload(deps: UploadDeps, input: UploadInput, opts: Uplo
   if (opts.auxiliary !== undefined) body.auxiliary = opts.auxiliary;
   const ticket = await deps.requestUploadUrl(runId, body, signal);
   const url = new URL(ticket.uploadUrl, `${deps.http.baseUrl}/`).toString();
-  const headers: Record<string, string> = { ...ticket.headers, 'Content-Type': ticket.headers['Content-Type'] || upload.contentType };
+  const headers: Record<string, string> = {
+    ...ticket.headers,
+    'Content-Type': ticket.headers['Content-Type'] || upload.contentType,
+  };
   const expiresAt = Date.parse(ticket.expiresAt);
 
   for (let attempt = 0; ; attempt++) {
@@ -86,9 +107,13 @@ export async function runUpload(deps: UploadDeps, input: UploadInput, opts: Uplo
       });
       break;
     } catch (err) {
-      const transient = err instanceof ApiConnectionError || err instanceof ApiTimeoutError || (err instanceof ApiError && err.status >= 500);
+      const transient =
+        err instanceof ApiConnectionError ||
+        err instanceof ApiTimeoutError ||
+        (err instanceof ApiError && err.status >= 500);
       const delay = backoffDelay(attempt, defaultBackoff);
-      if (!transient || !upload.replayable || attempt >= deps.maxRetries || Date.now() + delay >= expiresAt) throw err;
+      if (!transient || !upload.replayable || attempt >= deps.maxRetries || Date.now() + delay >= expiresAt)
+        throw err;
       await sleep(delay, signal);
     }
   }
@@ -119,7 +144,8 @@ export async function waitForVideo(
       opts.onProgress?.({ phase: 'wait', videoId, state: video.state });
     }
     if (video?.state === 'scored') return video;
-    if (video?.state === 'failed') throw new ScoringFailedError(videoId, video, video.error?.detail ?? video.error?.code);
+    if (video?.state === 'failed')
+      throw new ScoringFailedError(videoId, video, video.error?.detail ?? video.error?.code);
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new WaitTimeoutError(videoId, timeoutMs, last);
     await sleep(Math.min(interval, remaining), opts.signal);

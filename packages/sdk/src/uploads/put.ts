@@ -1,6 +1,12 @@
 /** Sending the clip bytes to the upload URL (step 2 of the upload flow). */
 import { linkedController } from '../core/abort.js';
-import { ApiConnectionError, ApiTimeoutError, RequestAbortedError, UploadSourceError, VestaError } from '../core/errors.js';
+import {
+  ApiConnectionError,
+  ApiTimeoutError,
+  RequestAbortedError,
+  UploadSourceError,
+  VestaError,
+} from '../core/errors.js';
 import { toApiError, type FetchLike } from '../core/http.js';
 import { countingStream, type PreparedUpload } from './source.js';
 
@@ -23,7 +29,10 @@ export interface PutRequest {
 export type PutFn = (req: PutRequest) => Promise<void>;
 
 /** A stall timer: `arm()` restarts it; it aborts `controller` when it fires. */
-function stallTimer(controller: AbortController, ms: number): { arm: () => void; stop: () => void; fired: () => boolean } {
+function stallTimer(
+  controller: AbortController,
+  ms: number,
+): { arm: () => void; stop: () => void; fired: () => boolean } {
   let fired = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = (): void => {
@@ -45,7 +54,8 @@ export const putWithFetch: PutFn = async (req) => {
   const stall = stallTimer(controller, req.stallTimeoutMs);
   let loaded = 0;
   const headers = { ...req.headers };
-  if (req.setContentLength && req.upload.size !== undefined) headers['Content-Length'] = String(req.upload.size);
+  if (req.setContentLength && req.upload.size !== undefined)
+    headers['Content-Length'] = String(req.upload.size);
   try {
     const body = countingStream(req.upload.open(), (n) => {
       loaded += n;
@@ -53,7 +63,13 @@ export const putWithFetch: PutFn = async (req) => {
       req.onBytes(loaded);
     });
     stall.arm();
-    const init: RequestInit & { duplex: 'half' } = { method: req.method, headers, body, duplex: 'half', signal: controller.signal };
+    const init: RequestInit & { duplex: 'half' } = {
+      method: req.method,
+      headers,
+      body,
+      duplex: 'half',
+      signal: controller.signal,
+    };
     const response = await req.fetch(req.url, init);
     stall.arm();
     const text = await response.text();

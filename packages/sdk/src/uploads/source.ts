@@ -75,7 +75,8 @@ export function isNodeReadable(value: unknown): value is NodeReadableLike {
 /** Prepares every source except a path (the Node entry handles paths). */
 export function prepareInMemorySource(input: UploadInput, opts: UploadFileOptions): PreparedUpload {
   if (isBlob(input)) {
-    const name = opts.fileName ?? (typeof File !== 'undefined' && input instanceof File ? input.name : undefined);
+    const name =
+      opts.fileName ?? (typeof File !== 'undefined' && input instanceof File ? input.name : undefined);
     if (!name) throw new UploadSourceError('A Blob upload needs { fileName } (a File carries its own name).');
     return {
       fileName: name,
@@ -86,7 +87,8 @@ export function prepareInMemorySource(input: UploadInput, opts: UploadFileOption
     };
   }
   if (isWebStream(input) || isNodeReadable(input)) {
-    if (!opts.fileName) throw new UploadSourceError('A stream upload needs { fileName } (and ideally { contentType, size }).');
+    if (!opts.fileName)
+      throw new UploadSourceError('A stream upload needs { fileName } (and ideally { contentType, size }).');
     let used = false;
     return {
       fileName: opts.fileName,
@@ -100,8 +102,13 @@ export function prepareInMemorySource(input: UploadInput, opts: UploadFileOption
       },
     };
   }
-  if (typeof input === 'string') throw new UploadSourceError('File paths can be uploaded only from Node.js; in a browser pass a File or Blob.');
-  throw new UploadSourceError('Unsupported upload source: pass a file path (Node), a Blob/File, or a readable stream.');
+  if (typeof input === 'string')
+    throw new UploadSourceError(
+      'File paths can be uploaded only from Node.js; in a browser pass a File or Blob.',
+    );
+  throw new UploadSourceError(
+    'Unsupported upload source: pass a file path (Node), a Blob/File, or a readable stream.',
+  );
 }
 
 /**
@@ -158,7 +165,10 @@ async function readOrFail<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (err) {
-    throw new UploadSourceError(`Reading the upload source failed: ${err instanceof Error ? err.message : String(err)}`, err);
+    throw new UploadSourceError(
+      `Reading the upload source failed: ${err instanceof Error ? err.message : String(err)}`,
+      err,
+    );
   }
 }
 

@@ -25,7 +25,10 @@ export interface TestServer {
 }
 
 /** The shared corpus of real clips (never copied into the repository). */
-export const corpusDir = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../../shared/corpus');
+export const corpusDir = path.resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '../../../../../shared/corpus',
+);
 export const corpusClip = (name: string): string => path.join(corpusDir, name);
 
 export async function freePort(): Promise<number> {
@@ -41,15 +44,29 @@ export async function freePort(): Promise<number> {
 
 let users = 0;
 
-export async function startTestServer(env: Record<string, string> = {}, options: { worker?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { worker?: boolean } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-sdk-test-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig(
-    { PORT: String(port), HOST: '127.0.0.1', VESTA_DATA_DIR: dataDir, VESTA_PUBLIC_URL: baseUrl, VESTA_LOG_LEVEL: 'silent', ...env },
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      VESTA_DATA_DIR: dataDir,
+      VESTA_PUBLIC_URL: baseUrl,
+      VESTA_LOG_LEVEL: 'silent',
+      ...env,
+    },
     dataDir,
   );
-  const server = await startServer(config, { createEngine, worker: options.worker ?? true, queue: { pollMs: 50 } });
+  const server = await startServer(config, {
+    createEngine,
+    worker: options.worker ?? true,
+    queue: { pollMs: 50 },
+  });
   return {
     baseUrl,
     dataDir,
@@ -58,7 +75,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       return created.key;
     },
     async addModel(id: string) {
-      await server.deps.db.insertInto('models').values({ id, name: id, description: `test model ${id}`, created_at: Date.now() }).execute();
+      await server.deps.db
+        .insertInto('models')
+        .values({ id, name: id, description: `test model ${id}`, created_at: Date.now() })
+        .execute();
     },
     async stop() {
       await server.close();
