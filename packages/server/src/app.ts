@@ -5,7 +5,6 @@
  */
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyContextConfig, FastifyInstance, FastifySchema, FastifyServerOptions } from 'fastify';
@@ -17,6 +16,7 @@ import { IdempotencyHeaders, registerIdempotency } from './http/idempotency.js';
 import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
 import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';
+import { validatorCompiler } from './http/validator.js';
 import { ROUTE_MODULES } from './http/routes/index.js';
 
 export interface BuildAppOptions {
@@ -45,7 +45,6 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       : {
           level: config.logLevel,
           ...(options.logStream ? { stream: options.logStream } : {}),
-          redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'headers["x-api-key"]'], censor: '[redacted]' },
           serializers: {
             req: (req: { method?: string; url?: string }) => ({ method: req.method, url: redactUrl(req.url ?? '') }),
           },
@@ -60,7 +59,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
 
   const metrics = options.metrics ?? createHttpMetrics();
   app.decorate('vestaMetrics', metrics);

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connection.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { AuthenticatedUser } from '../http/request-context.js';
 
 const KEY_PREFIX = 'vsk_';
@@ -26,10 +27,23 @@ function sha256(s: string): Buffer {
 }
 
 export class ApiKeyService {
+  private readonly keyByPrefix;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // Runs on every authenticated request: compiled once.
+    this.keyByPrefix = preparedQuery(
+      db,
+      db
+        .selectFrom('api_keys')
+        .innerJoin('users', 'users.id', 'api_keys.user_id')
+        .select(['api_keys.hash', 'api_keys.revoked_at', 'users.id', 'users.name'])
+        .where('api_keys.prefix', '=', '?'),
+      1,
+    );
+  }
 
   /** Creates a key for `userName`, creating the user when it does not exist yet. */
   async createKey(userName: string): Promise<CreatedKey> {
@@ -68,12 +82,7 @@ export class ApiKeyService {
   /** The user a presented key belongs to, or null for a malformed, unknown or revoked key. */
   async authenticate(presented: string | undefined): Promise<AuthenticatedUser | null> {
     if (presented === undefined || !KEY_SHAPE.test(presented)) return null;
-    const row = await this.db
-      .selectFrom('api_keys')
-      .innerJoin('users', 'users.id', 'api_keys.user_id')
-      .select(['api_keys.hash', 'api_keys.revoked_at', 'users.id', 'users.name'])
-      .where('api_keys.prefix', '=', presented.slice(0, DISPLAY_PREFIX_LENGTH))
-      .executeTakeFirst();
+    const [row] = await this.keyByPrefix(presented.slice(0, DISPLAY_PREFIX_LENGTH));
     const expected = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(32);
     const match = timingSafeEqual(sha256(presented), expected);
     if (!row || !match || row.revoked_at !== null) return null;

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { SessionKind, SessionsTable } from '../db/schema.js';
 import { AppError, conflict, forbidden } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -15,6 +16,9 @@ import type { RankSessionView, ScoreSessionView, VideoView } from '../http/schem
 import type { VideoService } from './video-service.js';
 
 export class SessionService {
+  private readonly currentOf;
+  private readonly byId;
+
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
@@ -22,10 +26,16 @@ export class SessionService {
     private readonly videos: VideoService,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // Both run on every Score/Rank request: compiled once.
+    this.currentOf = preparedQuery(db, db.selectFrom('sessions').selectAll().where('user_id', '=', '?').where('kind', '=', 'score').where('active', '=', 1), 3);
+    this.byId = preparedQuery(db, db.selectFrom('sessions').selectAll().where('id', '=', '?'), 1);
+  }
 
   /** The user's current session of `kind`, created when absent. */
   async getOrCreate(userId: string, kind: SessionKind): Promise<SessionsTable> {
+    const [existing] = await this.currentOf(userId, kind, 1);
+    if (existing) return existing;
     return this.db.transaction().execute(async (trx) => {
       const current = await trx.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('kind', '=', kind).where('active', '=', 1).executeTakeFirst();
       if (current) return current;
@@ -40,7 +50,7 @@ export class SessionService {
    * (or is another kind), 403 when it is someone else's, 409 when it was reset.
    */
   async requireCurrent(userId: string, kind: SessionKind, runId: string): Promise<SessionsTable> {
-    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', runId).executeTakeFirst();
+    const [row] = await this.byId(runId);
     if (!row || row.kind !== kind) throw new AppError('not_found', `${kind} run ${runId} not found`);
     if (row.user_id !== userId) throw forbidden(`${kind} run ${runId} belongs to another user`);
     if (row.active !== 1) throw conflict(`${kind} run ${runId} was reset; GET /api/v1/${kind} for the current run id`);

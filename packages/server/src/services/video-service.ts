@@ -6,21 +6,26 @@ import type { DimensionFailure as EngineFailure, DimensionInfo, DimensionScore, 
 import { EngineError } from '@vesta/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { ScoresTable, SessionKind, VideosTable } from '../db/schema.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ScoreView, VideoView } from '../http/schemas/sessions.js';
 
 export class VideoService {
+  private readonly videosOfSession;
+
   constructor(
     private readonly db: Db,
     private readonly blobs: BlobStore,
     private readonly engine: Engine,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // Runs on every session read: compiled once.
+    this.videosOfSession = preparedQuery(db, db.selectFrom('videos').selectAll().where('session_id', '=', '?').orderBy('created_at').orderBy('id'), 1);
+  }
 
   async viewsOfSession(sessionId: string): Promise<VideoView[]> {
-    const videos = await this.db.selectFrom('videos').selectAll().where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute();
-    return this.views(videos);
+    return this.views(await this.videosOfSession(sessionId));
   }
 
   async viewOf(videoId: string): Promise<VideoView | undefined> {
