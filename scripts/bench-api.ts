@@ -14,6 +14,7 @@
  *    Targets: peak RSS growth < 64 MB; PUT throughput ≥ 60 % of the copy's.
  *
  * Usage: npm run bench:api -- [--duration 10] [--rounds 3] [--mb 200] [--json] [--statement-cache]
+ *        [--log-level info]   (the server's VESTA_LOG_LEVEL; `silent` measures the cost of request logs)
  * Exit code 0 when every target is met, 1 otherwise.
  */
 import { fork } from 'node:child_process';
@@ -102,7 +103,7 @@ async function patchStatementCache(): Promise<void> {
   };
 }
 
-async function childVesta(dataDir: string, uploadMaxBytes: number, statementCache: boolean): Promise<void> {
+async function childVesta(dataDir: string, uploadMaxBytes: number, statementCache: boolean, logLevel: string): Promise<void> {
   if (statementCache) await patchStatementCache();
   const { loadConfig } = await import('../packages/server/src/config.js');
   const { startServer } = await import('../packages/server/src/roles/all.js');
@@ -118,13 +119,12 @@ async function childVesta(dataDir: string, uploadMaxBytes: number, statementCach
       VESTA_PUBLIC_URL: `http://127.0.0.1:${port}`,
       VESTA_DATA_DIR: dataDir,
       VESTA_UPLOAD_MAX_BYTES: String(uploadMaxBytes),
-      VESTA_LOG_LEVEL: 'info',
+      VESTA_LOG_LEVEL: logLevel,
     },
     dataDir,
   );
-  // Production logging (one line per request) goes to /dev/null instead of a terminal.
-  const logStream = createWriteStream('/dev/null');
-  const server = await startServer(config, { createEngine, logStream, worker: false });
+  // Production logging: one JSON line per request to stdout, which the parent points at /dev/null.
+  const server = await startServer(config, { createEngine, worker: false });
   const created = await server.deps.services.apiKeys.createKey('bench-api');
   await new ModelCatalog({ db: server.deps.db }).upsert({ id: 'bench-api-model', name: 'bench:api model', description: 'Row used by the API benchmark.' });
   const bench = new BenchService({ db: server.deps.db, blobs: server.deps.blobs, jobs: server.deps.jobs, dimensions: () => server.deps.engine.dimensions() });
@@ -144,10 +144,11 @@ interface Args {
   mb: number;
   json: boolean;
   statementCache: boolean;
+  logLevel: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const out: Args = { duration: 10, rounds: 3, mb: 200, json: false, statementCache: false };
+  const out: Args = { duration: 10, rounds: 3, mb: 200, json: false, statementCache: false, logLevel: 'info' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = (): number => {
@@ -160,6 +161,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--mb') out.mb = next();
     else if (a === '--json') out.json = true;
     else if (a === '--statement-cache') out.statementCache = true;
+    else if (a === '--log-level') out.logLevel = String(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   return out;
@@ -174,7 +176,8 @@ interface Child {
 function startChild(kind: 'hello' | 'vesta', extra: string[] = []): Promise<Child> {
   const child = fork(fileURLToPath(import.meta.url), ['--child', kind, ...extra], {
     execArgv: [...process.execArgv, '--expose-gc'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // The server's stdout (its request log) goes to /dev/null; errors still reach the terminal.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const ask = <T extends ChildMessage['type']>(type: string, reply: T): Promise<Extract<ChildMessage, { type: T }>> =>
     new Promise((resolve) => {
@@ -288,7 +291,8 @@ async function main(): Promise<void> {
   try {
     log(`vesta bench:api — ${machine}, ${new Date().toISOString()}`);
     const hello = await startChild('hello');
-    const vesta = await startChild('vesta', [path.join(work, 'data'), String(Math.ceil((args.mb + 16) * 1024 * 1024)), args.statementCache ? 'cache' : 'plain']);
+    const vesta = await startChild('vesta', [path.join(work, 'data'), String(Math.ceil((args.mb + 16) * 1024 * 1024)), args.statementCache ? 'cache' : 'plain', args.logLevel]);
+    if (args.logLevel !== 'info') log(`EXPERIMENT: server log level ${args.logLevel} (production default: info).`);
     if (args.statementCache) log('EXPERIMENT: --statement-cache patches a prepared-statement cache into the server; not the shipped code.');
     const vestaBase = `http://127.0.0.1:${vesta.ready.port}`;
     const apiKey = vesta.ready.apiKey ?? '';
@@ -300,9 +304,13 @@ async function main(): Promise<void> {
     await load(vesta, benchUrl, 2, { 'X-API-Key': apiKey });
     const helloRuns: LoadResult[] = [];
     const vestaRuns: LoadResult[] = [];
+    // Reference: Vesta's /healthz runs the same hooks (request id, CORS, metrics, request log)
+    // without authentication or a query, which splits the cost between framework and route.
+    const healthRuns: LoadResult[] = [];
     for (let round = 0; round < args.rounds; round++) {
       helloRuns.push(await load(hello, helloUrl, args.duration));
       vestaRuns.push(await load(vesta, benchUrl, args.duration, { 'X-API-Key': apiKey }));
+      healthRuns.push(await load(vesta, `${vestaBase}/healthz`, args.duration));
     }
     await stopChild(hello);
     const h = best(helloRuns);
@@ -314,6 +322,8 @@ async function main(): Promise<void> {
     log(`GET throughput (autocannon, 100 connections, ${args.duration} s × ${args.rounds} rounds, best round)`);
     log(`  hello-world      ${fmt(h.rps)} req/s  p50 ${fmt(h.p50, 1)} ms  p99 ${fmt(h.p99, 1)} ms  server CPU ${fmt(median(helloRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req`);
     log(`  GET bench/{id}   ${fmt(v.rps)} req/s  p50 ${fmt(v.p50, 1)} ms  p99 ${fmt(v.p99, 1)} ms  server CPU ${fmt(median(vestaRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req  (non-2xx/errors: ${bad})`);
+    const hz = best(healthRuns);
+    log(`  /healthz (ref.)  ${fmt(hz.rps)} req/s  p50 ${fmt(hz.p50, 1)} ms  p99 ${fmt(hz.p99, 1)} ms  server CPU ${fmt(median(healthRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req  (Vesta's hooks, no auth, no query)`);
     log(`  per round        ${helloRuns.map((r, i) => `${fmt(r.rps)}/${fmt(vestaRuns[i]!.rps)}`).join(', ')} req/s`);
     log(`  ratio            ${fmt(ratio * 100, 1)} % of hello-world req/s (target ≥ 50 %); ${fmt(cpuRatio * 100, 1)} % by server CPU per request`);
 
@@ -365,7 +375,7 @@ async function main(): Promise<void> {
     const summary = {
       machine,
       experiment: args.statementCache ? 'statement-cache' : null,
-      get: { hello: h, vesta: v, ratio, cpuRatio, bad, rounds: { hello: helloRuns, vesta: vestaRuns } },
+      get: { hello: h, vesta: v, healthz: best(healthRuns), ratio, cpuRatio, bad, rounds: { hello: helloRuns, vesta: vestaRuns, healthz: healthRuns } },
       upload: { megabytes: args.mb, copySeconds, putSeconds, ratio: uploadRatio, rssGrowthMb: growthMb, serverCpuSeconds: median(putServerCpu), clientCpuSeconds: median(putClientCpu) },
       pass: { get: ratio >= 0.5 && bad === 0, uploadThroughput: uploadRatio >= 0.6, uploadMemory: growthMb < 64 },
     };
@@ -384,7 +394,7 @@ if (childAt >= 0) {
   const start =
     kind === 'hello'
       ? childHello()
-      : childVesta(process.argv[childAt + 2] ?? '', Number(process.argv[childAt + 3]), process.argv[childAt + 4] === 'cache');
+      : childVesta(process.argv[childAt + 2] ?? '', Number(process.argv[childAt + 3]), process.argv[childAt + 4] === 'cache', process.argv[childAt + 5] ?? 'info');
   start.catch((e: unknown) => {
     console.error(e);
     process.exit(1);
