@@ -32,7 +32,8 @@ export class LocalDirBlobStore implements BlobStore {
     const finalPath = this.pathOf(key);
     await fsp.mkdir(this.partialDir, { recursive: true });
     const partial = path.join(this.partialDir, randomUUID());
-    const stream = fs.createWriteStream(partial, { flags: 'wx' });
+    // Large writes: fewer thread-pool round trips per clip (memory stays bounded by this mark).
+    const stream = fs.createWriteStream(partial, { flags: 'wx', highWaterMark: 1024 * 1024 });
     let done = false;
     return {
       stream,
