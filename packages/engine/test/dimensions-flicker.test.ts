@@ -93,3 +93,47 @@ describe('roundHalfEven (Python round)', () => {
     expect([3.75, 3.749, 7.5, 12 / 8, 30 / 8, 24 / 8].map(roundHalfEven)).toEqual([4, 4, 8, 2, 4, 3]);
   });
 });
+
+describe('temporal_flickering SIMD kernel', () => {
+  it('is available in this Node build and agrees exactly with the scalar path', async () => {
+    const { createAbsDiffSummer } = await import('../src/image/sad.js');
+    const { startScalarFlickerRun } = await import('../src/dimensions/temporal-flickering.js');
+    expect(createAbsDiffSummer()).not.toBeNull();
+    const method = getMethod('temporal_flickering', 'vbench')!;
+    // Sizes around the 16-byte vector width and the 128-vector inner loop, plus a large frame.
+    for (const [w, h] of [
+      [1, 1],
+      [5, 3],
+      [16, 16],
+      [43, 37],
+      [700, 401],
+    ] as const) {
+      let seed = w * 7 + h;
+      const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 255;
+      const frames = Array.from({ length: 4 }, (_, t) => frame(t, w, h, () => rand()));
+      const simd = method.start({ probe });
+      const scalar = startScalarFlickerRun();
+      for (const f of frames) {
+        simd.push(f);
+        scalar.push(f);
+      }
+      const a = simd.finish();
+      const b = scalar.finish();
+      expect(a.details?.simd).toBe(true);
+      expect(b.details?.simd).toBe(false);
+      expect(a.value).toBe(b.value);
+      expect(a.details?.meanAbsDiff).toBe(b.details?.meanAbsDiff);
+    }
+  });
+
+  it('sums a frame larger than one 4 MiB kernel chunk exactly', async () => {
+    const { createAbsDiffSummer } = await import('../src/image/sad.js');
+    const s = createAbsDiffSummer()!;
+    const n = (1 << 22) * 2 + 37;
+    const a = new Uint8Array(n).fill(255);
+    const b = new Uint8Array(n);
+    expect(s.push(a)).toBeNull();
+    expect(s.push(b)).toBe(255 * n);
+    expect(s.push(b)).toBe(0);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * aesthetic_quality, method `lite`: a model-free PROXY for the LAION aesthetic predictor, not a
- * learned aesthetic model. Up to 16 frames spread over the clip at the working resolution
+ * learned aesthetic model. 8 frames (VBench's "middle" sampler) at the working resolution
  * (longer side ≤ 256). Per frame, on [0, 1]:
  *   colour   = 1 − exp(−M/30)                          M: Hasler–Süsstrunk colourfulness
  *   contrast = 1 − exp(−σ_Y/30)                        σ_Y: luma standard deviation
@@ -20,7 +20,7 @@ import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
 import { FramePicker, greyOf, rgbOf, workingRequest } from './working.js';
 
-export const AESTHETIC_FRAMES = 16;
+export const AESTHETIC_FRAMES = 8;
 
 /** Distance (in frame-normalised units) of the gradient-energy centroid to the nearest anchor. */
 function thirdsDistance(grey: GreyImage): number {

@@ -2,7 +2,7 @@
  * subject_consistency and background_consistency, method `lite`: VBench's formula
  * (vbench-methods.md §2.1–2.2) over classical frame descriptors instead of DINO / CLIP features:
  *   s_t = ½·[max(0, cos(f_t, f_{t−1})) + max(0, cos(f_t, f_0))], value = mean over t ≥ 1.
- * f_t = `frameDescriptor` of the frame at longer side ≤ 128: zero-mean soft colour histograms and
+ * f_t = `frameDescriptor` of the frame at longer side ≤ 64: zero-mean soft colour histograms and
  * gradient-orientation histograms on a 4×4 grid plus one global block, centre-weighted (Gaussian,
  * σ = 0.2 of the frame) for the subject and border-weighted (1 − 0.95·that) for the background.
  */

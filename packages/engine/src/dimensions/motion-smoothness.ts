@@ -1,10 +1,11 @@
 /**
  * motion_smoothness, method `lite`: VBench's protocol (vbench-methods.md §2.4) with a classical
  * interpolator. Even frames 0, 2, 4, … are the inputs; for each pair (2k, 2k+2) the middle frame
- * is synthesised from the flows in both directions (pyramidal Lucas–Kanade at longer side ≤ 128,
- * bilinearly upsampled), both neighbours warped halfway and averaged, truncated to uint8 as
- * VBench does, and compared with the real frame 2k+1 by mean absolute error over all pixels and
- * channels (at the working resolution, longer side ≤ 256). value = (255 − mean MAE)/255.
+ * is synthesised from the flows in both directions (pyramidal Lucas–Kanade), both neighbours
+ * warped halfway and averaged, truncated to uint8 as VBench does, and compared with the real frame
+ * 2k+1 by mean absolute error over all pixels and channels. Everything runs on the shared ≤ 256 px
+ * decode halved to longer side ≤ 128 (2×2 means, rounded to integer levels).
+ * value = (255 − mean MAE)/255.
  */
 import { EngineError } from '../contract.js';
 import type { Frame } from '../contract.js';
@@ -14,7 +15,15 @@ import type { Pyramid } from '../image/flow.js';
 import { interpolateHalfway } from '../image/warp.js';
 import type { RgbImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
-import { flowPyramid, greyOf, rgbOf, workingRequest } from './working.js';
+import {
+  SMOOTHNESS_MAX_SIDE,
+  flowPyramid,
+  greyOf,
+  rgbOf,
+  shrinkRgb,
+  toBytes,
+  workingRequest,
+} from './working.js';
 
 export const motionSmoothnessLite: DimensionMethod = {
   dimension: 'motion_smoothness',
@@ -42,6 +51,13 @@ export function predictionMae(pred: Float32Array, real: Uint8Array): number {
   return pred.length > 0 ? s / pred.length : 0;
 }
 
+/** Rounds a float RGB image to integer levels in place, as a decoder at that size would deliver it. */
+function quantise(img: RgbImage): RgbImage {
+  const d = img.data;
+  for (let i = 0; i < d.length; i++) d[i] = Math.round(d[i]!);
+  return img;
+}
+
 class SmoothnessRun implements MethodRun {
   private readonly guard = new FrameSizeGuard('motion_smoothness', 3);
   private ordinal = 0;
@@ -57,15 +73,16 @@ class SmoothnessRun implements MethodRun {
 
   push(frame: Frame): void {
     this.guard.check(frame);
-    this.width = frame.width;
-    this.height = frame.height;
     const ordinal = this.ordinal++;
     if (ordinal % 2 === 1) {
-      this.odd = Uint8Array.from(frame.data);
+      const small = shrinkRgb(rgbOf(frame), SMOOTHNESS_MAX_SIDE);
+      this.odd = toBytes(small);
       this.oddIndex = frame.index;
       return;
     }
-    const rgb = rgbOf(frame);
+    const rgb = quantise(shrinkRgb(rgbOf(frame), SMOOTHNESS_MAX_SIDE));
+    this.width = rgb.width;
+    this.height = rgb.height;
     const { pyramid, finest } = flowPyramid(greyOf(rgb));
     const cur: EvenFrame = { rgb, pyramid, finest };
     if (this.even && this.odd) {

@@ -3,11 +3,14 @@
  * Every frame at native resolution, RGB; MAE_t = mean over all H×W×3 values of |I_t − I_{t+1}|;
  * value = (255 − mean_t MAE_t)/255. VBench evaluates only clips that pass its RAFT static filter;
  * here any clip is scored and `details.staticFilter` says the filter was not applied.
+ * The sums are exact integers, from a WebAssembly SIMD kernel when available (else a scalar loop).
  */
 import { EngineError } from '../contract.js';
 import type { Frame } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { meanAbsDiff } from '../image/diff.js';
+import { createAbsDiffSummer } from '../image/sad.js';
+import type { AbsDiffSummer } from '../image/sad.js';
 import { FrameSizeGuard } from './common.js';
 import { nativeRequest } from './working.js';
 
@@ -16,8 +19,13 @@ export const temporalFlickeringVbench: DimensionMethod = {
   id: 'vbench',
   version: '1',
   frames: () => nativeRequest(),
-  start: () => new FlickerRun(),
+  start: () => new FlickerRun(createAbsDiffSummer()),
 };
+
+/** The same method on the scalar path only (tests compare the two). */
+export function startScalarFlickerRun(): MethodRun {
+  return new FlickerRun(null);
+}
 
 class FlickerRun implements MethodRun {
   private prev: Uint8Array | null = null;
@@ -27,16 +35,24 @@ class FlickerRun implements MethodRun {
   private readonly indices: number[] = [];
   private readonly guard = new FrameSizeGuard('temporal_flickering', 3);
 
+  constructor(private readonly summer: AbsDiffSummer | null) {}
+
   push(frame: Frame): void {
     this.guard.check(frame);
-    if (this.prev) {
-      const mae = meanAbsDiff(this.prev, frame.data);
+    let mae: number | null = null;
+    if (this.summer) {
+      const total = this.summer.push(frame.data);
+      if (total !== null) mae = total / frame.data.length;
+    } else if (this.prev) {
+      mae = meanAbsDiff(this.prev, frame.data);
+      this.prev.set(frame.data);
+    } else {
+      this.prev = new Uint8Array(frame.data);
+    }
+    if (mae !== null) {
       this.sum += mae;
       this.pairs += 1;
       if (mae > this.maxMae) this.maxMae = mae;
-      this.prev.set(frame.data);
-    } else {
-      this.prev = Uint8Array.from(frame.data);
     }
     this.indices.push(frame.index);
   }
@@ -54,6 +70,7 @@ class FlickerRun implements MethodRun {
         maxPairAbsDiff: this.maxMae,
         pairs: this.pairs,
         staticFilter: 'not_applied',
+        simd: this.summer !== null,
       },
     };
   }

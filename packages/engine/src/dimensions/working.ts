@@ -15,7 +15,9 @@ export const WORKING_MAX_SIDE = 256;
 /** Longer side at which optical flow is computed (a pyramid level of the working frame). */
 export const FLOW_MAX_SIDE = 128;
 /** Longer side of the consistency descriptors. */
-export const DESCRIPTOR_MAX_SIDE = 128;
+export const DESCRIPTOR_MAX_SIDE = 64;
+/** Longer side at which motion smoothness interpolates and compares frames. */
+export const SMOOTHNESS_MAX_SIDE = 128;
 /** Pyramid depth below the flow resolution (128 → 64 → 32 → 16). */
 export const FLOW_LEVELS = 4;
 
@@ -56,6 +58,16 @@ export function greyOf(rgb: RgbImage): GreyImage {
 
 export function rgbOf(frame: Frame): RgbImage {
   return frameToRgb(frame);
+}
+
+/** Float RGB to packed uint8, rounded and clamped (what a decoder at that size would deliver). */
+export function toBytes(img: RgbImage): Uint8Array {
+  const out = new Uint8Array(img.data.length);
+  for (let i = 0; i < out.length; i++) {
+    const v = Math.round(img.data[i]!);
+    out[i] = v < 0 ? 0 : v > 255 ? 255 : v;
+  }
+  return out;
 }
 
 /** Expected number of frames: the probe's count, else duration × fps, else 0 (unknown). */
