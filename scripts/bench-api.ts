@@ -13,7 +13,7 @@
  *    child samples its RSS every 5 ms during the PUT.
  *    Targets: peak RSS growth < 64 MB; PUT throughput ≥ 60 % of the copy's.
  *
- * Usage: npm run bench:api -- [--duration 10] [--rounds 3] [--mb 200] [--json] [--statement-cache]
+ * Usage: npm run bench:api -- [--duration 10] [--rounds 3] [--mb 200] [--json]
  *        [--log-level info]   (the server's VESTA_LOG_LEVEL; `silent` measures the cost of request logs)
  * Exit code 0 when every target is met, 1 otherwise.
  */
@@ -82,29 +82,7 @@ async function childHello(): Promise<void> {
   process.send?.({ type: 'ready', port } satisfies ChildMessage);
 }
 
-/**
- * `--statement-cache` (an experiment, not the shipped server): reuses prepared better-sqlite3
- * statements by SQL text, to measure what a statement cache in the database adapter would buy.
- */
-async function patchStatementCache(): Promise<void> {
-  const { default: Database } = await import('better-sqlite3');
-  const proto = Database.prototype as unknown as { prepare: (this: object, sql: string) => unknown };
-  const prepare = proto.prepare;
-  const caches = new WeakMap<object, Map<string, unknown>>();
-  proto.prepare = function (this: object, sql: string): unknown {
-    let cache = caches.get(this);
-    if (!cache) caches.set(this, (cache = new Map()));
-    let statement = cache.get(sql);
-    if (statement === undefined) {
-      statement = prepare.call(this, sql);
-      if (cache.size < 1000) cache.set(sql, statement);
-    }
-    return statement;
-  };
-}
-
-async function childVesta(dataDir: string, uploadMaxBytes: number, statementCache: boolean, logLevel: string): Promise<void> {
-  if (statementCache) await patchStatementCache();
+async function childVesta(dataDir: string, uploadMaxBytes: number, logLevel: string): Promise<void> {
   const { loadConfig } = await import('../packages/server/src/config.js');
   const { startServer } = await import('../packages/server/src/roles/all.js');
   const { ModelCatalog } = await import('../packages/server/src/services/bench-discovery.js');
@@ -143,12 +121,11 @@ interface Args {
   rounds: number;
   mb: number;
   json: boolean;
-  statementCache: boolean;
   logLevel: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const out: Args = { duration: 10, rounds: 3, mb: 200, json: false, statementCache: false, logLevel: 'info' };
+  const out: Args = { duration: 10, rounds: 3, mb: 200, json: false, logLevel: 'info' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = (): number => {
@@ -160,7 +137,6 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--rounds') out.rounds = Math.max(1, Math.round(next()));
     else if (a === '--mb') out.mb = next();
     else if (a === '--json') out.json = true;
-    else if (a === '--statement-cache') out.statementCache = true;
     else if (a === '--log-level') out.logLevel = String(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
@@ -291,9 +267,8 @@ async function main(): Promise<void> {
   try {
     log(`vesta bench:api — ${machine}, ${new Date().toISOString()}`);
     const hello = await startChild('hello');
-    const vesta = await startChild('vesta', [path.join(work, 'data'), String(Math.ceil((args.mb + 16) * 1024 * 1024)), args.statementCache ? 'cache' : 'plain', args.logLevel]);
+    const vesta = await startChild('vesta', [path.join(work, 'data'), String(Math.ceil((args.mb + 16) * 1024 * 1024)), args.logLevel]);
     if (args.logLevel !== 'info') log(`EXPERIMENT: server log level ${args.logLevel} (production default: info).`);
-    if (args.statementCache) log('EXPERIMENT: --statement-cache patches a prepared-statement cache into the server; not the shipped code.');
     const vestaBase = `http://127.0.0.1:${vesta.ready.port}`;
     const apiKey = vesta.ready.apiKey ?? '';
     const benchUrl = `${vestaBase}/api/v1/bench/${vesta.ready.benchId ?? ''}`;
@@ -374,7 +349,7 @@ async function main(): Promise<void> {
 
     const summary = {
       machine,
-      experiment: args.statementCache ? 'statement-cache' : null,
+      logLevel: args.logLevel,
       get: { hello: h, vesta: v, healthz: best(healthRuns), ratio, cpuRatio, bad, rounds: { hello: helloRuns, vesta: vestaRuns, healthz: healthRuns } },
       upload: { megabytes: args.mb, copySeconds, putSeconds, ratio: uploadRatio, rssGrowthMb: growthMb, serverCpuSeconds: median(putServerCpu), clientCpuSeconds: median(putClientCpu) },
       pass: { get: ratio >= 0.5 && bad === 0, uploadThroughput: uploadRatio >= 0.6, uploadMemory: growthMb < 64 },
@@ -394,7 +369,7 @@ if (childAt >= 0) {
   const start =
     kind === 'hello'
       ? childHello()
-      : childVesta(process.argv[childAt + 2] ?? '', Number(process.argv[childAt + 3]), process.argv[childAt + 4] === 'cache', process.argv[childAt + 5] ?? 'info');
+      : childVesta(process.argv[childAt + 2] ?? '', Number(process.argv[childAt + 3]), process.argv[childAt + 4] ?? 'info');
   start.catch((e: unknown) => {
     console.error(e);
     process.exit(1);
