@@ -8,8 +8,9 @@
  * 2. Peak RSS of a child process that evaluates a 10 s and a 60 s clip (same content and size),
  *    from `process.resourceUsage().maxRSS` (main thread + workers; FFmpeg's own process excluded).
  *    Target: 60 s within 20 % of 10 s (frames stream; nothing grows with clip length).
- * 3. Frames per second per dimension: each dimension alone on the 5 s clip; method time is what the
- *    worker spent in the method, wall is the whole evaluate call.
+ * 3. Frames per second per dimension: each dimension alone on the 5 s clip; method time is the wall
+ *    time the worker spent in the method; CPU columns (process threads + FFmpeg, from /proc) are
+ *    the robust figures on a shared machine.
  *
  * Needs a build (`npm run build`). Prints Markdown for docs/benchmarks.md.
  */
@@ -134,13 +135,18 @@ async function main(): Promise<void> {
     }
 
     // 3. per dimension.
-    const perDim: Array<{ dim: DimensionId; method: string; frames: number; size: string; methodMs: number; wallMs: number }> = [];
+    const perDim: Array<{ dim: DimensionId; method: string; frames: number; size: string; methodMs: number; wallMs: number; cpuMs: number; decodeCpuMs: number }> = [];
     for (const dim of dims) {
+      const c0 = cpuMs();
+      await decodeAlone(clip5, [dim]);
+      const decodeCpuMs = cpuMs() - c0;
+      const c1 = cpuMs();
       const t0 = performance.now();
       const r = await engine.evaluate(clip5, { dimensions: [dim] });
       const wall = performance.now() - t0;
+      const cpu = cpuMs() - c1;
       const s = r.scores[0]!;
-      perDim.push({ dim, method: `${s.method} ${s.methodVersion}`, frames: s.frames.count, size: `${s.frames.width}x${s.frames.height}`, methodMs: s.elapsedMs, wallMs: wall });
+      perDim.push({ dim, method: `${s.method} ${s.methodVersion}`, frames: s.frames.count, size: `${s.frames.width}x${s.frames.height}`, methodMs: s.elapsedMs, wallMs: wall, cpuMs: cpu, decodeCpuMs });
     }
     await engine.close();
 
@@ -168,11 +174,11 @@ async function main(): Promise<void> {
       `| peak RSS, 10 s clip | ${(rss10 / 1024).toFixed(0)} MiB |`,
       `| peak RSS, 60 s clip | ${(rss60 / 1024).toFixed(0)} MiB (${(((rss60 - rss10) / rss10) * 100).toFixed(1)} % vs 10 s; target within 20 %) |`,
       '',
-      '| dimension | method | frames | size | method time | frames/s (method) | wall (evaluate) |',
-      '|---|---|---|---|---|---|---|',
+      '| dimension | method | frames | size | method time (worker, wall) | frames/s (method) | evaluate wall | evaluate CPU | its decode alone, CPU |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...perDim.map(
         (p) =>
-          `| ${p.dim} | ${p.method} | ${p.frames} | ${p.size} | ${p.methodMs.toFixed(0)} ms | ${((p.frames / p.methodMs) * 1000).toFixed(0)} | ${p.wallMs.toFixed(0)} ms |`,
+          `| ${p.dim} | ${p.method} | ${p.frames} | ${p.size} | ${p.methodMs.toFixed(0)} ms | ${((p.frames / p.methodMs) * 1000).toFixed(0)} | ${p.wallMs.toFixed(0)} ms | ${p.cpuMs.toFixed(0)} ms | ${p.decodeCpuMs.toFixed(0)} ms |`,
       ),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

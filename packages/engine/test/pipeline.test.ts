@@ -137,6 +137,23 @@ describe('evaluate', () => {
     expect(after.scores).toHaveLength(1);
   });
 
+  it('does not pile up abort listeners while waiting on a slow worker', async () => {
+    const ac = new AbortController();
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => {
+      warnings.push(w.name);
+    };
+    process.on('warning', onWarning);
+    try {
+      const r = await engine.evaluate(clip.path, { dimensions: ['aesthetic_quality'], signal: ac.signal });
+      expect(r.scores).toHaveLength(1);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('lists the catalog dimensions', () => {
     expect(engine.dimensions().map((d) => d.id)).toContain('subject_consistency');
   });

@@ -135,8 +135,12 @@ export class WorkerJob {
     while (this.state.sent - this.state.acked >= this.maxInFlight && !this.failure()) {
       if (signal?.aborted) throw new EngineError('aborted', 'aborted');
       await new Promise<void>((resolve) => {
-        this.state.waiters.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
+        const done = (): void => {
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        this.state.waiters.push(done);
+        signal?.addEventListener('abort', done, { once: true });
       });
     }
     if (signal?.aborted) throw new EngineError('aborted', 'aborted');
