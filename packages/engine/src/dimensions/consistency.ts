@@ -12,7 +12,7 @@ import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contra
 import { cosine, frameDescriptor } from '../image/descriptor.js';
 import type { SpatialWeighting } from '../image/descriptor.js';
 import { FrameSizeGuard } from './common.js';
-import { DESCRIPTOR_MAX_SIDE, rgbOf, shrinkRgb, workingRequest } from './working.js';
+import { DESCRIPTOR_MAX_SIDE, smallRgb, workingRequest } from './working.js';
 
 function consistencyMethod(dimension: DimensionId, weighting: SpatialWeighting): DimensionMethod {
   return {
@@ -47,7 +47,7 @@ class ConsistencyRun implements MethodRun {
 
   push(frame: Frame): void {
     this.guard.check(frame);
-    const small = shrinkRgb(rgbOf(frame), DESCRIPTOR_MAX_SIDE);
+    const small = smallRgb(frame, DESCRIPTOR_MAX_SIDE);
     this.size = { width: small.width, height: small.height };
     const f = frameDescriptor(small, this.weighting);
     if (this.first && this.prev) {

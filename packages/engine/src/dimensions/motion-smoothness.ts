@@ -15,15 +15,7 @@ import type { Pyramid } from '../image/flow.js';
 import { interpolateHalfway } from '../image/warp.js';
 import type { RgbImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
-import {
-  SMOOTHNESS_MAX_SIDE,
-  flowPyramid,
-  greyOf,
-  rgbOf,
-  shrinkRgb,
-  toBytes,
-  workingRequest,
-} from './working.js';
+import { SMOOTHNESS_MAX_SIDE, flowPyramid, greyOf, smallRgb, toBytes, workingRequest } from './working.js';
 
 export const motionSmoothnessLite: DimensionMethod = {
   dimension: 'motion_smoothness',
@@ -75,12 +67,12 @@ class SmoothnessRun implements MethodRun {
     this.guard.check(frame);
     const ordinal = this.ordinal++;
     if (ordinal % 2 === 1) {
-      const small = shrinkRgb(rgbOf(frame), SMOOTHNESS_MAX_SIDE);
+      const small = smallRgb(frame, SMOOTHNESS_MAX_SIDE);
       this.odd = toBytes(small);
       this.oddIndex = frame.index;
       return;
     }
-    const rgb = quantise(shrinkRgb(rgbOf(frame), SMOOTHNESS_MAX_SIDE));
+    const rgb = quantise(smallRgb(frame, SMOOTHNESS_MAX_SIDE));
     this.width = rgb.width;
     this.height = rgb.height;
     const { pyramid, finest } = flowPyramid(greyOf(rgb));

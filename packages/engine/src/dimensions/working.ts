@@ -7,7 +7,7 @@ import type { FrameRequest } from '../method-contract.js';
 import { frameToRgb, rgbToGrey } from '../image/convert.js';
 import { buildPyramid } from '../image/flow.js';
 import type { Pyramid } from '../image/flow.js';
-import { halveRgb } from '../image/resize.js';
+import { halveRgb, halveRgbBytes } from '../image/resize.js';
 import type { GreyImage, RgbImage } from '../image/types.js';
 
 /** Longer side of the shared decode (area downscale by the decoder). */
@@ -37,6 +37,18 @@ export function shrinkRgb(img: RgbImage, maxSide: number): RgbImage {
   while (Math.max(cur.width, cur.height) > maxSide && Math.min(cur.width, cur.height) >= 2)
     cur = halveRgb(cur);
   return cur;
+}
+
+/** The frame as float RGB with its longer side at most `maxSide` (repeated 2×2 halving). */
+export function smallRgb(frame: Frame, maxSide: number): RgbImage {
+  if (
+    frame.channels === 3 &&
+    Math.max(frame.width, frame.height) > maxSide &&
+    Math.min(frame.width, frame.height) >= 2
+  ) {
+    return shrinkRgb(halveRgbBytes(frame.data, frame.width, frame.height), maxSide);
+  }
+  return shrinkRgb(frameToRgb(frame), maxSide);
 }
 
 /** A grey pyramid of the frame and the level at which flow is computed (longer side ≤ 128). */

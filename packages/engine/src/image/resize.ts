@@ -64,6 +64,32 @@ export function halve(img: GreyImage): GreyImage {
   return { width: w, height: h, data: out };
 }
 
+/** Halve packed RGB24 bytes by 2×2 averaging straight into floats (no full-size float copy). */
+export function halveRgbBytes(src: Uint8Array, sw: number, sh: number): RgbImage {
+  const w = Math.max(1, sw >> 1);
+  const h = Math.max(1, sh >> 1);
+  const out = new Float32Array(w * h * 3);
+  const ymax = sh - 1;
+  const xmax = sw - 1;
+  for (let y = 0; y < h; y++) {
+    const ya = Math.min(2 * y, ymax) * sw;
+    const yb = Math.min(2 * y + 1, ymax) * sw;
+    for (let x = 0; x < w; x++) {
+      const xa = Math.min(2 * x, xmax);
+      const xb = Math.min(2 * x + 1, xmax);
+      const o = (y * w + x) * 3;
+      const p00 = (ya + xa) * 3;
+      const p01 = (ya + xb) * 3;
+      const p10 = (yb + xa) * 3;
+      const p11 = (yb + xb) * 3;
+      out[o] = 0.25 * (src[p00]! + src[p01]! + src[p10]! + src[p11]!);
+      out[o + 1] = 0.25 * (src[p00 + 1]! + src[p01 + 1]! + src[p10 + 1]! + src[p11 + 1]!);
+      out[o + 2] = 0.25 * (src[p00 + 2]! + src[p01 + 2]! + src[p10 + 2]! + src[p11 + 2]!);
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
 /** Halve an RGB image by 2×2 averaging. */
 export function halveRgb(img: RgbImage): RgbImage {
   const w = Math.max(1, img.width >> 1);
