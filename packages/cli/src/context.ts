@@ -163,9 +163,13 @@ export function describeError(
     };
   }
   if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) {
+    const hint =
+      err instanceof ApiConnectionError
+        ? '. Is the service running there? Set --base-url or VESTA_BASE_URL.'
+        : '';
     return {
       code: err.code,
-      body: { error: { code: err.code, detail: err.message, url: err.url } },
+      body: { error: { code: err.code, detail: `${err.message}${hint}`, url: err.url } },
       exitCode: EXIT.failure,
     };
   }

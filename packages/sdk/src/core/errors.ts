@@ -201,13 +201,12 @@ export class WaitTimeoutError extends VestaError {
 }
 
 function describeCause(cause: unknown): string {
-  if (cause instanceof Error) {
-    const inner = (cause as Error & { cause?: unknown }).cause;
-    if (inner instanceof Error) {
-      const code = (inner as Error & { code?: unknown }).code;
-      return typeof code === 'string' ? `${code} ${inner.message}`.trim() : inner.message;
-    }
-    return cause.message;
-  }
-  return String(cause);
+  if (!(cause instanceof Error)) return String(cause);
+  // fetch wraps the socket error: "fetch failed" with cause { code: 'ECONNREFUSED', message }.
+  const inner = (cause as Error & { cause?: unknown }).cause;
+  const source = inner instanceof Error ? inner : cause;
+  const code = (source as Error & { code?: unknown }).code;
+  const message = source.message || (inner instanceof AggregateError ? String(inner.errors[0]) : '');
+  if (typeof code === 'string' && !message.includes(code)) return `${code} ${message}`.trim();
+  return message || cause.message;
 }
