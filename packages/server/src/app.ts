@@ -7,7 +7,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyContextConfig, FastifyInstance, FastifySchema, FastifyServerOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifyServerOptions } from 'fastify';
 import { AppError } from './errors.js';
 import type { AppDeps, RouteModule } from './http/app-deps.js';
 import { API_PREFIX, registerAuth } from './http/auth.js';
@@ -17,6 +17,7 @@ import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
 import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';
 import { validatorCompiler } from './http/validator.js';
+import { appendRouteHook } from './http/route-hooks.js';
 import { ROUTE_MODULES } from './http/routes/index.js';
 
 export interface BuildAppOptions {
@@ -124,13 +125,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerIdempotency(app, deps.db);
 
   // Routes that take no body: any field sent is one the route does not accept.
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.routeOptions.config.noBody !== true) return done();
-    const body: unknown = request.body;
-    if (body === undefined || body === null) return done();
-    if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return done();
-    const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
-    done(new AppError(fields.length > 0 ? 'invalid_field' : 'validation_failed', fields.length > 0 ? `this route takes no body; got field(s) ${fields.join(', ')}` : 'this route takes no body'));
+  app.addHook('onRoute', (route) => {
+    if (route.config?.noBody === true) appendRouteHook(route, 'preValidation', refuseBody);
   });
 
   // While shutting down, answers close their connection so that keep-alive cannot hold the close open.
@@ -170,6 +166,14 @@ export interface RegisteredRoute {
   url: string;
   config: FastifyContextConfig;
   schema: FastifySchema | undefined;
+}
+
+function refuseBody(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  const body: unknown = request.body;
+  if (body === undefined || body === null) return done();
+  if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return done();
+  const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+  done(new AppError(fields.length > 0 ? 'invalid_field' : 'validation_failed', fields.length > 0 ? `this route takes no body; got field(s) ${fields.join(', ')}` : 'this route takes no body'));
 }
 
 declare module 'fastify' {

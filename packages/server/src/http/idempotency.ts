@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/connection.js';
 import { AppError, conflict, validationFailed } from '../errors.js';
+import { appendRouteHook } from './route-hooks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** How long an in-progress record blocks duplicates before a crashed request's claim can be taken over. */
@@ -65,8 +66,8 @@ function parseKey(header: string | string[] | undefined): string | null {
 export function registerIdempotency(app: FastifyInstance, db: Db, now: () => number = Date.now): void {
   app.decorateRequest('idempotencyClaim', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config.idempotent !== true || request.user === null) return;
+  const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (request.user === null) return;
     const key = parseKey(request.headers['idempotency-key']);
     if (key === null) return;
     const route = `${request.method} ${request.routeOptions.url ?? ''}`;
@@ -118,9 +119,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
         request.idempotencyClaim = { userId, route, key };
         return;
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
@@ -134,14 +135,22 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
       await db.deleteFrom('idempotency_records').where('user_id', '=', claim.userId).where('route', '=', claim.route).where('key', '=', claim.key).execute();
     }
     return payload;
-  });
+  };
 
   // A request whose connection dropped before a response was sent must not block its key forever.
-  app.addHook('onResponse', async (request) => {
+  const release = async (request: FastifyRequest): Promise<void> => {
     const claim = request.idempotencyClaim;
     if (!claim) return;
     request.idempotencyClaim = null;
     await db.deleteFrom('idempotency_records').where('user_id', '=', claim.userId).where('route', '=', claim.route).where('key', '=', claim.key).where('state', '=', 'in_progress').execute();
+  };
+
+  // Only idempotent routes pay for these hooks.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.idempotent !== true) return;
+    appendRouteHook(route, 'preHandler', claim);
+    appendRouteHook(route, 'onSend', record);
+    appendRouteHook(route, 'onResponse', release);
   });
 }
 
