@@ -72,7 +72,7 @@ describe('SDK against the real server', () => {
       fileName: 'stream.mp4',
       size,
     });
-    expect(fromStream.state).not.toBe('awaiting_upload');
+    expect(['uploaded', 'queued', 'scoring', 'scored']).toContain(fromStream.state);
     const blob = new Blob([await import('node:fs/promises').then((fs) => fs.readFile(clipA))], {
       type: 'video/mp4',
     });
@@ -114,6 +114,9 @@ describe('SDK against the real server', () => {
     expect(err).toBeInstanceOf(RankPromptMismatchError);
     const board = await vesta.rank.getRanked();
     expect(board.entries).toHaveLength(2);
+    expect((await vesta.rank.getRanked(board.runId)).entries.map((e) => e.videoId)).toEqual(
+      board.entries.map((e) => e.videoId),
+    );
     expect(board.entries[0]!.rank).toBe(1);
     expect(board.prompt).toBe(toadPrompt);
   });
