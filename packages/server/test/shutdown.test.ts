@@ -3,7 +3,7 @@
  * job cut off by shutdown is put back in the queue and completes after a restart on the same data
  * directory.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -13,6 +13,34 @@ import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('restart after a crash', () => {
+  it('frees upload URLs that were streaming and deletes partial files', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-crash-'));
+    dirs.push(dataDir);
+    const first = await startCoreServer({ dataDir });
+    const key = await first.key('crash-user');
+    const h = { 'x-api-key': key };
+    const { runId } = (await first.app.inject({ method: 'GET', url: '/api/v1/score', headers: h })).json();
+    const up = (await first.app.inject({ method: 'POST', url: `/api/v1/score/${runId}/videos/upload-url`, headers: h, payload: { fileName: 'c.mp4', contentType: 'video/mp4', prompt: 'x' } })).json();
+    // As a process that died mid-PUT leaves them: the claim on the row, a partial file on disk.
+    await first.deps.db.updateTable('videos').set({ upload_started_at: Date.now() }).where('id', '=', up.videoId).execute();
+    const u = new URL(up.uploadUrl);
+    const blocked = await first.app.inject({ method: 'PUT', url: u.pathname + u.search, headers: { 'content-type': 'video/mp4' }, payload: Buffer.alloc(100, 1) });
+    expect(blocked.statusCode).toBe(409);
+    writeFileSync(path.join(dataDir, 'blobs', '.partial', 'left-over'), Buffer.alloc(1000));
+    await first.close();
+
+    const second = await startCoreServer({ dataDir });
+    try {
+      expect(readdirSync(path.join(dataDir, 'blobs', '.partial'))).toEqual([]);
+      const put = await second.app.inject({ method: 'PUT', url: u.pathname + u.search, headers: { 'content-type': 'video/mp4' }, payload: Buffer.alloc(100, 1) });
+      expect(put.statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
 });
 
 describe('graceful shutdown', () => {

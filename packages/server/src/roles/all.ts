@@ -101,6 +101,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     ],
   };
 
+  await deps.services.uploads.releaseInterruptedUploads();
   const app = await buildApp(deps, options);
   log = app.log.child({ component: 'worker' });
 

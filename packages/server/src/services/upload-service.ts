@@ -184,6 +184,20 @@ export class UploadService {
     return { videoId, state: 'uploaded', sizeBytes: bytes };
   }
 
+  /**
+   * At start: uploads that were streaming when the process stopped are not streaming any more, so
+   * their URLs become usable again (until they expire).
+   */
+  async releaseInterruptedUploads(): Promise<number> {
+    const res = await this.db
+      .updateTable('videos')
+      .set({ upload_started_at: null })
+      .where('state', '=', 'awaiting_upload')
+      .where('upload_started_at', 'is not', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
   private async release(videoId: string): Promise<void> {
     await this.db.updateTable('videos').set({ upload_started_at: null }).where('id', '=', videoId).where('state', '=', 'awaiting_upload').execute();
   }

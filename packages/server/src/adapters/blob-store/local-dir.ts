@@ -18,8 +18,12 @@ export class LocalDirBlobStore implements BlobStore {
     this.partialDir = path.join(root, '.partial');
   }
 
-  /** Creates the directory tree; call once at start. */
+  /**
+   * Creates the directory tree; call once at start, before any write. Partial files left by a
+   * process that died mid-upload are deleted (no write can be in flight yet).
+   */
   async init(): Promise<void> {
+    await fsp.rm(this.partialDir, { recursive: true, force: true });
     await fsp.mkdir(this.partialDir, { recursive: true });
   }
 
