@@ -104,11 +104,26 @@ async function childVesta(dataDir: string, uploadMaxBytes: number, logLevel: str
   // Production logging: one JSON line per request to stdout, which the parent points at /dev/null.
   const server = await startServer(config, { createEngine, worker: false });
   const created = await server.deps.services.apiKeys.createKey('bench-api');
-  await new ModelCatalog({ db: server.deps.db }).upsert({ id: 'bench-api-model', name: 'bench:api model', description: 'Row used by the API benchmark.' });
-  const bench = new BenchService({ db: server.deps.db, blobs: server.deps.blobs, jobs: server.deps.jobs, dimensions: () => server.deps.engine.dimensions() });
-  const available = server.deps.engine.dimensions().find((d) => d.defaultMethod !== null && d.workflows.includes('bench'));
+  await new ModelCatalog({ db: server.deps.db }).upsert({
+    id: 'bench-api-model',
+    name: 'bench:api model',
+    description: 'Row used by the API benchmark.',
+  });
+  const bench = new BenchService({
+    db: server.deps.db,
+    blobs: server.deps.blobs,
+    jobs: server.deps.jobs,
+    dimensions: () => server.deps.engine.dimensions(),
+  });
+  const available = server.deps.engine
+    .dimensions()
+    .find((d) => d.defaultMethod !== null && d.workflows.includes('bench'));
   if (!available) throw new Error('no dimension has an available method');
-  const run = await bench.create(created.userId, { name: 'bench-api', dimensions: [available.id], model_id: 'bench-api-model' });
+  const run = await bench.create(created.userId, {
+    name: 'bench-api',
+    dimensions: [available.id],
+    model_id: 'bench-api-model',
+  });
   serveControl(() => server.close());
   process.send?.({ type: 'ready', port, apiKey: created.key, benchId: run.id } satisfies ChildMessage);
 }
@@ -155,7 +170,10 @@ function startChild(kind: 'hello' | 'vesta', extra: string[] = []): Promise<Chil
     // The server's stdout (its request log) goes to /dev/null; errors still reach the terminal.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const ask = <T extends ChildMessage['type']>(type: string, reply: T): Promise<Extract<ChildMessage, { type: T }>> =>
+  const ask = <T extends ChildMessage['type']>(
+    type: string,
+    reply: T,
+  ): Promise<Extract<ChildMessage, { type: T }>> =>
     new Promise((resolve) => {
       const onMessage = (m: ChildMessage): void => {
         if (m.type === reply) {
@@ -192,7 +210,12 @@ interface LoadResult {
   bad: number;
 }
 
-async function load(server: Child, url: string, duration: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+async function load(
+  server: Child,
+  url: string,
+  duration: number,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
   const before = (await server.ask('cpu', 'cpu')).micros;
   const r = await autocannon({ url, connections: 100, duration, headers });
   const after = (await server.ask('cpu', 'cpu')).micros;
@@ -205,7 +228,13 @@ async function load(server: Child, url: string, duration: number, headers: Recor
   };
 }
 
-async function jsonCall(base: string, method: string, route: string, apiKey: string, body?: unknown): Promise<Record<string, unknown>> {
+async function jsonCall(
+  base: string,
+  method: string,
+  route: string,
+  apiKey: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}${route}`, {
     method,
     headers: { 'X-API-Key': apiKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -219,14 +248,19 @@ async function jsonCall(base: string, method: string, route: string, apiKey: str
 function putFile(url: string, file: string, contentType: string): Promise<void> {
   const size = statSync(file).size;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'PUT', headers: { 'Content-Type': contentType, 'Content-Length': size } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if ((res.statusCode ?? 0) >= 300) reject(new Error(`PUT → ${res.statusCode} ${Buffer.concat(chunks).toString()}`));
-        else resolve();
-      });
-    });
+    const req = request(
+      url,
+      { method: 'PUT', headers: { 'Content-Type': contentType, 'Content-Length': size } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) >= 300)
+            reject(new Error(`PUT → ${res.statusCode} ${Buffer.concat(chunks).toString()}`));
+          else resolve();
+        });
+      },
+    );
     req.on('error', reject);
     createReadStream(file).on('error', reject).pipe(req);
   });
@@ -249,7 +283,8 @@ async function seconds(fn: () => Promise<void>): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const best = (rs: LoadResult[]): LoadResult => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -263,12 +298,20 @@ async function main(): Promise<void> {
   const log = (s: string): void => {
     if (!args.json) console.log(s);
   };
-  const machine = `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+  const machine = `${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`;
   try {
     log(`vesta bench:api — ${machine}, ${new Date().toISOString()}`);
     const hello = await startChild('hello');
-    const vesta = await startChild('vesta', [path.join(work, 'data'), String(Math.ceil((args.mb + 16) * 1024 * 1024)), args.logLevel]);
-    if (args.logLevel !== 'info') log(`EXPERIMENT: server log level ${args.logLevel} (production default: info).`);
+    const vesta = await startChild('vesta', [
+      path.join(work, 'data'),
+      String(Math.ceil((args.mb + 16) * 1024 * 1024)),
+      args.logLevel,
+    ]);
+    if (args.logLevel !== 'info')
+      log(`EXPERIMENT: server log level ${args.logLevel} (production default: info).`);
     const vestaBase = `http://127.0.0.1:${vesta.ready.port}`;
     const apiKey = vesta.ready.apiKey ?? '';
     const benchUrl = `${vestaBase}/api/v1/bench/${vesta.ready.benchId ?? ''}`;
@@ -291,16 +334,30 @@ async function main(): Promise<void> {
     const h = best(helloRuns);
     const v = best(vestaRuns);
     const ratio = v.rps / h.rps;
-    const cpuRatio = median(helloRuns.map((r) => r.cpuMicrosPerRequest)) / median(vestaRuns.map((r) => r.cpuMicrosPerRequest));
+    const cpuRatio =
+      median(helloRuns.map((r) => r.cpuMicrosPerRequest)) /
+      median(vestaRuns.map((r) => r.cpuMicrosPerRequest));
     const bad = vestaRuns.reduce((s, r) => s + r.bad, 0);
     log('');
-    log(`GET throughput (autocannon, 100 connections, ${args.duration} s × ${args.rounds} rounds, best round)`);
-    log(`  hello-world      ${fmt(h.rps)} req/s  p50 ${fmt(h.p50, 1)} ms  p99 ${fmt(h.p99, 1)} ms  server CPU ${fmt(median(helloRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req`);
-    log(`  GET bench/{id}   ${fmt(v.rps)} req/s  p50 ${fmt(v.p50, 1)} ms  p99 ${fmt(v.p99, 1)} ms  server CPU ${fmt(median(vestaRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req  (non-2xx/errors: ${bad})`);
+    log(
+      `GET throughput (autocannon, 100 connections, ${args.duration} s × ${args.rounds} rounds, best round)`,
+    );
+    log(
+      `  hello-world      ${fmt(h.rps)} req/s  p50 ${fmt(h.p50, 1)} ms  p99 ${fmt(h.p99, 1)} ms  server CPU ${fmt(median(helloRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req`,
+    );
+    log(
+      `  GET bench/{id}   ${fmt(v.rps)} req/s  p50 ${fmt(v.p50, 1)} ms  p99 ${fmt(v.p99, 1)} ms  server CPU ${fmt(median(vestaRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req  (non-2xx/errors: ${bad})`,
+    );
     const hz = best(healthRuns);
-    log(`  /healthz (ref.)  ${fmt(hz.rps)} req/s  p50 ${fmt(hz.p50, 1)} ms  p99 ${fmt(hz.p99, 1)} ms  server CPU ${fmt(median(healthRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req  (Vesta's hooks, no auth, no query)`);
-    log(`  per round        ${helloRuns.map((r, i) => `${fmt(r.rps)}/${fmt(vestaRuns[i]!.rps)}`).join(', ')} req/s`);
-    log(`  ratio            ${fmt(ratio * 100, 1)} % of hello-world req/s (target ≥ 50 %); ${fmt(cpuRatio * 100, 1)} % by server CPU per request`);
+    log(
+      `  /healthz (ref.)  ${fmt(hz.rps)} req/s  p50 ${fmt(hz.p50, 1)} ms  p99 ${fmt(hz.p99, 1)} ms  server CPU ${fmt(median(healthRuns.map((r) => r.cpuMicrosPerRequest)))} µs/req  (Vesta's hooks, no auth, no query)`,
+    );
+    log(
+      `  per round        ${helloRuns.map((r, i) => `${fmt(r.rps)}/${fmt(vestaRuns[i]!.rps)}`).join(', ')} req/s`,
+    );
+    log(
+      `  ratio            ${fmt(ratio * 100, 1)} % of hello-world req/s (target ≥ 50 %); ${fmt(cpuRatio * 100, 1)} % by server CPU per request`,
+    );
 
     // Upload streaming.
     const bytes = Math.round(args.mb * 1024 * 1024);
@@ -317,11 +374,17 @@ async function main(): Promise<void> {
       copies.push(await seconds(() => pipeline(createReadStream(source), createWriteStream(target))));
       rmSync(target);
       const session = await jsonCall(vestaBase, 'GET', '/api/v1/score', apiKey);
-      const upload = await jsonCall(vestaBase, 'POST', `/api/v1/score/${String(session.runId)}/videos/upload-url`, apiKey, {
-        fileName: `bench-${round}.mp4`,
-        contentType: 'video/mp4',
-        prompt: 'bench:api upload',
-      });
+      const upload = await jsonCall(
+        vestaBase,
+        'POST',
+        `/api/v1/score/${String(session.runId)}/videos/upload-url`,
+        apiKey,
+        {
+          fileName: `bench-${round}.mp4`,
+          contentType: 'video/mp4',
+          prompt: 'bench:api upload',
+        },
+      );
       vesta.process.send({ type: 'rss-start' });
       const cpuBefore = (await vesta.ask('cpu', 'cpu')).micros;
       const selfBefore = process.cpuUsage();
@@ -343,20 +406,47 @@ async function main(): Promise<void> {
     log(`PUT of a ${fmt(args.mb)} MB clip (best of ${args.rounds})`);
     log(`  plain stream copy   ${fmt(mbps(copySeconds))} MB/s (${fmt(copySeconds, 2)} s)`);
     log(`  PUT to upload URL   ${fmt(mbps(putSeconds))} MB/s (${fmt(putSeconds, 2)} s)`);
-    log(`  CPU during the PUT  server ${fmt(median(putServerCpu), 2)} s, client ${fmt(median(putClientCpu), 2)} s (median)`);
+    log(
+      `  CPU during the PUT  server ${fmt(median(putServerCpu), 2)} s, client ${fmt(median(putClientCpu), 2)} s (median)`,
+    );
     log(`  ratio               ${fmt(uploadRatio * 100, 1)} %  (target ≥ 60 %)`);
-    log(`  server peak RSS     +${fmt(growthMb, 1)} MB over ${fmt(rssBaseline / (1024 * 1024), 1)} MB  (target < 64 MB)`);
+    log(
+      `  server peak RSS     +${fmt(growthMb, 1)} MB over ${fmt(rssBaseline / (1024 * 1024), 1)} MB  (target < 64 MB)`,
+    );
 
     const summary = {
       machine,
       logLevel: args.logLevel,
-      get: { hello: h, vesta: v, healthz: best(healthRuns), ratio, cpuRatio, bad, rounds: { hello: helloRuns, vesta: vestaRuns, healthz: healthRuns } },
-      upload: { megabytes: args.mb, copySeconds, putSeconds, ratio: uploadRatio, rssGrowthMb: growthMb, serverCpuSeconds: median(putServerCpu), clientCpuSeconds: median(putClientCpu) },
-      pass: { get: ratio >= 0.5 && bad === 0, uploadThroughput: uploadRatio >= 0.6, uploadMemory: growthMb < 64 },
+      get: {
+        hello: h,
+        vesta: v,
+        healthz: best(healthRuns),
+        ratio,
+        cpuRatio,
+        bad,
+        rounds: { hello: helloRuns, vesta: vestaRuns, healthz: healthRuns },
+      },
+      upload: {
+        megabytes: args.mb,
+        copySeconds,
+        putSeconds,
+        ratio: uploadRatio,
+        rssGrowthMb: growthMb,
+        serverCpuSeconds: median(putServerCpu),
+        clientCpuSeconds: median(putClientCpu),
+      },
+      pass: {
+        get: ratio >= 0.5 && bad === 0,
+        uploadThroughput: uploadRatio >= 0.6,
+        uploadMemory: growthMb < 64,
+      },
     };
     const pass = summary.pass.get && summary.pass.uploadThroughput && summary.pass.uploadMemory;
     if (args.json) console.log(JSON.stringify(summary, null, 2));
-    else log(`\n${pass ? 'PASS' : 'FAIL'}: GET ${summary.pass.get ? 'met' : 'missed'}, upload throughput ${summary.pass.uploadThroughput ? 'met' : 'missed'}, upload memory ${summary.pass.uploadMemory ? 'met' : 'missed'}`);
+    else
+      log(
+        `\n${pass ? 'PASS' : 'FAIL'}: GET ${summary.pass.get ? 'met' : 'missed'}, upload throughput ${summary.pass.uploadThroughput ? 'met' : 'missed'}, upload memory ${summary.pass.uploadMemory ? 'met' : 'missed'}`,
+      );
     process.exitCode = pass ? 0 : 1;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -369,7 +459,11 @@ if (childAt >= 0) {
   const start =
     kind === 'hello'
       ? childHello()
-      : childVesta(process.argv[childAt + 2] ?? '', Number(process.argv[childAt + 3]), process.argv[childAt + 4] ?? 'info');
+      : childVesta(
+          process.argv[childAt + 2] ?? '',
+          Number(process.argv[childAt + 3]),
+          process.argv[childAt + 4] ?? 'info',
+        );
   start.catch((e: unknown) => {
     console.error(e);
     process.exit(1);

@@ -42,18 +42,33 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read in assertions
 type Json = Record<string, any>;
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, key: string | null, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  key: string | null,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await server.app.inject({
     method,
     url,
-    headers: { ...(key ? { 'x-api-key': key } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      ...(key ? { 'x-api-key': key } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
   return { status: res.statusCode, headers: res.headers, text: res.body, json: (): Json => res.json() };
 }
 
 async function createRun(user: { key: string }, body: Json = {}): Promise<Json> {
-  const res = await call('POST', '/api/v1/bench', user.key, { name: 'run', dimensions: usable.slice(0, 2), model_id: 'model-a', ...body });
+  const res = await call('POST', '/api/v1/bench', user.key, {
+    name: 'run',
+    dimensions: usable.slice(0, 2),
+    model_id: 'model-a',
+    ...body,
+  });
   expect(res.status, res.text).toBe(201);
   return res.json();
 }
@@ -82,7 +97,12 @@ describe('POST /api/v1/bench', () => {
 
   it('refuses unknown dimensions, models and runners with validation_failed naming the value', async () => {
     const bad = async (body: Json, code: string, detail: RegExp) => {
-      const res = await call('POST', '/api/v1/bench', alice.key, { name: 'x', dimensions: usable.slice(0, 1), model_id: 'model-a', ...body });
+      const res = await call('POST', '/api/v1/bench', alice.key, {
+        name: 'x',
+        dimensions: usable.slice(0, 1),
+        model_id: 'model-a',
+        ...body,
+      });
       expect(res.status, res.text).toBe(400);
       expect(res.json().code).toBe(code);
       expect(res.json().detail).toMatch(detail);
@@ -97,7 +117,10 @@ describe('POST /api/v1/bench', () => {
     await bad({ name: 'tab\there' }, 'validation_failed', /name/);
     await bad({ model_id: 7 }, 'validation_failed', /model_id/);
     await bad({ colour: 'red' }, 'invalid_field', /colour/);
-    const missing = await call('POST', '/api/v1/bench', alice.key, { name: 'x', dimensions: usable.slice(0, 1) });
+    const missing = await call('POST', '/api/v1/bench', alice.key, {
+      name: 'x',
+      dimensions: usable.slice(0, 1),
+    });
     expect(missing.status).toBe(400);
     expect(missing.json().code).toBe('validation_failed');
     // Nothing was half-written: alice's list is unchanged by the refusals.
@@ -108,18 +131,33 @@ describe('POST /api/v1/bench', () => {
 
   it('refuses a dimension that has no method available on this server', async () => {
     expect(unusable, 'a model-backed dimension without its model').toBeDefined();
-    const res = await call('POST', '/api/v1/bench', alice.key, { name: 'x', dimensions: [unusable], model_id: 'model-a' });
+    const res = await call('POST', '/api/v1/bench', alice.key, {
+      name: 'x',
+      dimensions: [unusable],
+      model_id: 'model-a',
+    });
     expect(res.status).toBe(400);
     expect(res.json().detail).toMatch(new RegExp(`dimension '${unusable}' has no method available`));
   });
 
   it('accepts a runner_id that serves the model and refuses one that does not', async () => {
     const now = Date.now();
-    await server.deps.db.insertInto('runners').values({ id: 'runner-1', user_id: alice.userId, name: 'gpu-1', created_at: now, last_seen_at: now }).execute();
-    await server.deps.db.insertInto('runner_models').values({ runner_id: 'runner-1', model_id: 'model-a' }).execute();
+    await server.deps.db
+      .insertInto('runners')
+      .values({ id: 'runner-1', user_id: alice.userId, name: 'gpu-1', created_at: now, last_seen_at: now })
+      .execute();
+    await server.deps.db
+      .insertInto('runner_models')
+      .values({ runner_id: 'runner-1', model_id: 'model-a' })
+      .execute();
     const run = await createRun(alice, { runner_id: 'runner-1' });
     expect(run.runner_id).toBe('runner-1');
-    const res = await call('POST', '/api/v1/bench', alice.key, { name: 'x', dimensions: usable.slice(0, 1), model_id: 'model-b', runner_id: 'runner-1' });
+    const res = await call('POST', '/api/v1/bench', alice.key, {
+      name: 'x',
+      dimensions: usable.slice(0, 1),
+      model_id: 'model-b',
+      runner_id: 'runner-1',
+    });
     expect(res.status).toBe(400);
     expect(res.json().detail).toMatch(/runner 'runner-1' does not serve model 'model-b'/);
   });
@@ -133,12 +171,21 @@ describe('POST /api/v1/bench', () => {
     ]);
     const statuses = [first.status, second.status].sort();
     // A duplicate that arrives while the first runs is 409 conflict; otherwise it is a replay.
-    expect([[201, 201], [201, 409]]).toContainEqual(statuses);
+    expect([
+      [201, 201],
+      [201, 409],
+    ]).toContainEqual(statuses);
     const third = await call('POST', '/api/v1/bench', user.key, body, { 'idempotency-key': 'create-1' });
     expect(third.status).toBe(201);
     expect(third.headers['idempotent-replayed']).toBe('true');
     expect((await call('GET', '/api/v1/bench', user.key)).json().total).toBe(1);
-    const other = await call('POST', '/api/v1/bench', user.key, { ...body, name: 'other' }, { 'idempotency-key': 'create-1' });
+    const other = await call(
+      'POST',
+      '/api/v1/bench',
+      user.key,
+      { ...body, name: 'other' },
+      { 'idempotency-key': 'create-1' },
+    );
     expect(other.status).toBe(409);
     expect(other.json().code).toBe('idempotency_mismatch');
   });
@@ -162,20 +209,28 @@ describe('GET /api/v1/bench (pagination)', () => {
     expect(other.items.every((r: Json) => !ids.includes(r.id))).toBe(true);
   });
 
-  it.each(['page=0', 'page=-1', 'page=1000000000', 'page=abc', 'page=1.5', 'limit=0', 'limit=-1', 'limit=101', 'limit=1000000000', 'limit=ten'])(
-    'refuses %s with 400 validation_failed',
-    async (query) => {
-      for (const path of ['/api/v1/bench', `/api/v1/bench/${(await createRun(alice)).id}/logs`]) {
-        const res = await call('GET', `${path}?${query}`, alice.key);
-        if (path.endsWith('/logs') && query === 'limit=101') {
-          expect(res.status).toBe(200); // logs allow up to 1000 lines per page
-          continue;
-        }
-        expect(res.status, `${path}?${query}: ${res.text}`).toBe(400);
-        expect(res.json().code).toBe('validation_failed');
+  it.each([
+    'page=0',
+    'page=-1',
+    'page=1000000000',
+    'page=abc',
+    'page=1.5',
+    'limit=0',
+    'limit=-1',
+    'limit=101',
+    'limit=1000000000',
+    'limit=ten',
+  ])('refuses %s with 400 validation_failed', async (query) => {
+    for (const path of ['/api/v1/bench', `/api/v1/bench/${(await createRun(alice)).id}/logs`]) {
+      const res = await call('GET', `${path}?${query}`, alice.key);
+      if (path.endsWith('/logs') && query === 'limit=101') {
+        expect(res.status).toBe(200); // logs allow up to 1000 lines per page
+        continue;
       }
-    },
-  );
+      expect(res.status, `${path}?${query}: ${res.text}`).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+    }
+  });
 });
 
 describe('ownership and authentication', () => {
@@ -213,18 +268,24 @@ describe('ownership and authentication', () => {
 describe('cancel and delete', () => {
   it('cancels an active run once; a second cancel is 409 conflict; an Idempotency-Key replays', async () => {
     const run = await createRun(alice);
-    const cancelled = await call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key, undefined, { 'idempotency-key': 'cancel-1' });
+    const cancelled = await call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key, undefined, {
+      'idempotency-key': 'cancel-1',
+    });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(cancelled.json()).toMatchObject({ id: run.id, status: 'cancelled' });
     expect(cancelled.json().finished_at).not.toBeNull();
-    const replay = await call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key, undefined, { 'idempotency-key': 'cancel-1' });
+    const replay = await call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key, undefined, {
+      'idempotency-key': 'cancel-1',
+    });
     expect(replay.status).toBe(200);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     const again = await call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key);
     expect(again.status).toBe(409);
     expect(again.json().code).toBe('conflict');
     expect(again.json().detail).toMatch(/already cancelled/);
-    const withBody = await call('POST', `/api/v1/bench/${(await createRun(alice)).id}/cancel`, alice.key, { reason: 'x' });
+    const withBody = await call('POST', `/api/v1/bench/${(await createRun(alice)).id}/cancel`, alice.key, {
+      reason: 'x',
+    });
     expect(withBody.status).toBe(400);
     expect(withBody.json().code).toBe('invalid_field');
   });
@@ -242,15 +303,24 @@ describe('cancel and delete', () => {
     expect(deleted.text).toBe('');
     expect((await call('GET', `/api/v1/bench/${run.id}`, alice.key)).status).toBe(404);
     expect((await call('GET', `/api/v1/bench/${run.id}/logs`, alice.key)).status).toBe(404);
-    const logs = await server.deps.db.selectFrom('bench_logs').select('seq').where('run_id', '=', run.id).execute();
+    const logs = await server.deps.db
+      .selectFrom('bench_logs')
+      .select('seq')
+      .where('run_id', '=', run.id)
+      .execute();
     expect(logs).toEqual([]);
   });
 
   it('walks the state machine; illegal moves and stale compare-and-sets are 409', async () => {
     const run = await createRun(alice);
-    await expect(service.transition(run.id, 'queued', 'completed')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(service.transition(run.id, 'queued', 'completed')).rejects.toMatchObject({
+      code: 'conflict',
+    });
     await service.transition(run.id, 'queued', 'generating');
-    await expect(service.transition(run.id, 'queued', 'generating')).rejects.toMatchObject({ code: 'conflict', detail: expect.stringMatching(/is generating, not queued/) });
+    await expect(service.transition(run.id, 'queued', 'generating')).rejects.toMatchObject({
+      code: 'conflict',
+      detail: expect.stringMatching(/is generating, not queued/),
+    });
     await service.transition(run.id, 'generating', 'evaluating');
     await service.transition(run.id, 'evaluating', 'completed');
     const done = (await call('GET', `/api/v1/bench/${run.id}`, alice.key)).json();
@@ -267,9 +337,14 @@ describe('cancel and delete', () => {
       'generating → evaluating',
       'evaluating → completed',
     ]);
-    await service.transition((await createRun(alice)).id, 'queued', 'failed', { error: { code: 'no_runner', detail: 'no runner came' } });
+    await service.transition((await createRun(alice)).id, 'queued', 'failed', {
+      error: { code: 'no_runner', detail: 'no runner came' },
+    });
     const failed = (await call('GET', '/api/v1/bench?limit=1', alice.key)).json().items[0];
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'no_runner', detail: 'no runner came' } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'no_runner', detail: 'no runner came' },
+    });
   });
 });
 
@@ -281,7 +356,18 @@ describe('videos, csv and logs', () => {
     const db = server.deps.db;
     // Fixture rows standing for two generated clips (one scored, one still evaluating) and one
     // pending clip: what the runner protocol and the evaluator write.
-    await db.insertInto('sessions').values({ id: `s-${run.id}`, user_id: alice.userId, kind: 'score', prompt: null, created_at: now, retired_at: now, active: null }).execute();
+    await db
+      .insertInto('sessions')
+      .values({
+        id: `s-${run.id}`,
+        user_id: alice.userId,
+        kind: 'score',
+        prompt: null,
+        created_at: now,
+        retired_at: now,
+        active: null,
+      })
+      .execute();
     const blobKeys: string[] = [];
     for (const v of ['v1', 'v2']) {
       const blobKey = `test/${run.id}/${v}`;
@@ -293,22 +379,73 @@ describe('videos, csv and logs', () => {
       await db
         .insertInto('videos')
         .values({
-          id: `${run.id}-${v}`, session_id: `s-${run.id}`, user_id: alice.userId, file_name: `${v}.mp4`, content_type: 'video/mp4', prompt: 'a cat', auxiliary: null,
-          state: v === 'v1' ? 'scored' : 'scoring', error_code: null, error_detail: null, blob_key: blobKey, max_bytes: 1000, size_bytes: 10, upload_expires_at: now,
-          upload_started_at: null, probe: null, dimensions: JSON.stringify([d0, d1]), created_at: now, uploaded_at: now, confirmed_at: now, scored_at: null,
+          id: `${run.id}-${v}`,
+          session_id: `s-${run.id}`,
+          user_id: alice.userId,
+          file_name: `${v}.mp4`,
+          content_type: 'video/mp4',
+          prompt: 'a cat',
+          auxiliary: null,
+          state: v === 'v1' ? 'scored' : 'scoring',
+          error_code: null,
+          error_detail: null,
+          blob_key: blobKey,
+          max_bytes: 1000,
+          size_bytes: 10,
+          upload_expires_at: now,
+          upload_started_at: null,
+          probe: null,
+          dimensions: JSON.stringify([d0, d1]),
+          created_at: now,
+          uploaded_at: now,
+          confirmed_at: now,
+          scored_at: null,
         })
         .execute();
     }
     const score = (dimension: string, value: number) => ({
-      video_id: `${run.id}-v1`, dimension, value, method: 'lite', method_version: '1', frames: '{}', models: '[]', details: null, elapsed_ms: 1, created_at: now,
+      video_id: `${run.id}-v1`,
+      dimension,
+      value,
+      method: 'lite',
+      method_version: '1',
+      frames: '{}',
+      models: '[]',
+      details: null,
+      elapsed_ms: 1,
+      created_at: now,
     });
-    await db.insertInto('scores').values([score(d0, 0.8), score(d1, 0.6)]).execute();
+    await db
+      .insertInto('scores')
+      .values([score(d0, 0.8), score(d1, 0.6)])
+      .execute();
     const task = (seq: number, state: 'done' | 'evaluating' | 'pending', video: string | null) => ({
-      id: `${run.id}-t${seq}`, run_id: run.id, seq, prompt: 'a cat', auxiliary: JSON.stringify({ object: 'cat' }), dimensions: JSON.stringify([d0, d1]),
-      sample_index: seq, seed: 100 + seq, state, runner_id: null, attempts: state === 'pending' ? 0 : 1, lease_expires_at: null, video_id: video,
-      error_code: null, error_detail: null, created_at: now, updated_at: now,
+      id: `${run.id}-t${seq}`,
+      run_id: run.id,
+      seq,
+      prompt: 'a cat',
+      auxiliary: JSON.stringify({ object: 'cat' }),
+      dimensions: JSON.stringify([d0, d1]),
+      sample_index: seq,
+      seed: 100 + seq,
+      state,
+      runner_id: null,
+      attempts: state === 'pending' ? 0 : 1,
+      lease_expires_at: null,
+      video_id: video,
+      error_code: null,
+      error_detail: null,
+      created_at: now,
+      updated_at: now,
     });
-    await db.insertInto('bench_tasks').values([task(0, 'done', `${run.id}-v1`), task(1, 'evaluating', `${run.id}-v2`), task(2, 'pending', null)]).execute();
+    await db
+      .insertInto('bench_tasks')
+      .values([
+        task(0, 'done', `${run.id}-v1`),
+        task(1, 'evaluating', `${run.id}-v2`),
+        task(2, 'pending', null),
+      ])
+      .execute();
 
     const got = (await call('GET', `/api/v1/bench/${run.id}`, alice.key)).json();
     expect(got.progress).toEqual({ tasks_total: 3, tasks_generated: 2, tasks_done: 1, tasks_failed: 0 });
@@ -316,7 +453,13 @@ describe('videos, csv and logs', () => {
     const videos = (await call('GET', `/api/v1/bench/${run.id}/videos?limit=2`, alice.key)).json();
     expect(videos).toMatchObject({ page: 1, limit: 2, total: 3, hasMore: true });
     expect(videos.items[0]).toMatchObject({
-      task_id: `${run.id}-t0`, prompt: 'a cat', auxiliary: { object: 'cat' }, sample_index: 0, seed: 100, state: 'done', video_id: `${run.id}-v1`,
+      task_id: `${run.id}-t0`,
+      prompt: 'a cat',
+      auxiliary: { object: 'cat' },
+      sample_index: 0,
+      seed: 100,
+      state: 'done',
+      video_id: `${run.id}-v1`,
       scores: [
         { dimension: [d0, d1].sort()[0], method: 'lite', method_version: '1' },
         { dimension: [d0, d1].sort()[1], method: 'lite', method_version: '1' },
@@ -329,10 +472,13 @@ describe('videos, csv and logs', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="${run.id}.csv"`);
-    const rows = csv.text.trimEnd().split('\r\n').map((l) => l.split(','));
+    const rows = csv.text
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
     expect(rows[0]).toEqual(['dimension', 'category', 'score', 'normalised_score', 'clips', 'method']);
     const byName = new Map(rows.slice(1).map((r) => [r[0], r]));
-    expect(byName.get(d0)?.slice(2, 6)).toEqual([ '0.8', expect.any(String), '1', 'lite']);
+    expect(byName.get(d0)?.slice(2, 6)).toEqual(['0.8', expect.any(String), '1', 'lite']);
     expect(byName.get(d1)?.slice(2, 6)).toEqual(['0.6', expect.any(String), '1', 'lite']);
     expect([...byName.keys()].slice(-3)).toEqual(['Quality', 'Semantic', 'Total']);
 
@@ -342,9 +488,15 @@ describe('videos, csv and logs', () => {
     expect(after.items.map((t: Json) => t.state)).toEqual(['done', 'cancelled', 'cancelled']);
     expect((await call('DELETE', `/api/v1/bench/${run.id}`, alice.key)).status).toBe(204);
     for (const key of blobKeys) expect(await server.deps.blobs.stat(key)).toBeNull();
-    expect(await db.selectFrom('videos').select('id').where('id', 'like', `${run.id}-%`).execute()).toEqual([]);
-    expect(await db.selectFrom('bench_tasks').select('id').where('run_id', '=', run.id).execute()).toEqual([]);
-    expect(await db.selectFrom('scores').select('video_id').where('video_id', 'like', `${run.id}-%`).execute()).toEqual([]);
+    expect(await db.selectFrom('videos').select('id').where('id', 'like', `${run.id}-%`).execute()).toEqual(
+      [],
+    );
+    expect(await db.selectFrom('bench_tasks').select('id').where('run_id', '=', run.id).execute()).toEqual(
+      [],
+    );
+    expect(
+      await db.selectFrom('scores').select('video_id').where('video_id', 'like', `${run.id}-%`).execute(),
+    ).toEqual([]);
   });
 
   it('pages timestamped log lines oldest first', async () => {
@@ -353,11 +505,20 @@ describe('videos, csv and logs', () => {
     await call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key);
     const page1 = (await call('GET', `/api/v1/bench/${run.id}/logs?limit=2`, alice.key)).json();
     expect(page1).toMatchObject({ page: 1, limit: 2, total: 3, hasMore: true });
-    expect(page1.items[1]).toMatchObject({ source: 'runner', level: 'warn', message: 'runner gpu-1: slow start' });
+    expect(page1.items[1]).toMatchObject({
+      source: 'runner',
+      level: 'warn',
+      message: 'runner gpu-1: slow start',
+    });
     expect(Date.parse(page1.items[0].time)).toBeGreaterThan(0);
     expect(page1.items[0].seq).toBeLessThan(page1.items[1].seq);
     const page2 = (await call('GET', `/api/v1/bench/${run.id}/logs?limit=2&page=2`, alice.key)).json();
-    expect(page2.items).toEqual([expect.objectContaining({ source: 'server', message: 'queued → cancelled: run cancelled by its owner' })]);
+    expect(page2.items).toEqual([
+      expect.objectContaining({
+        source: 'server',
+        message: 'queued → cancelled: run cancelled by its owner',
+      }),
+    ]);
     const defaults = (await call('GET', `/api/v1/bench/${run.id}/logs`, alice.key)).json();
     expect(defaults.limit).toBe(100);
   });
@@ -366,7 +527,14 @@ describe('videos, csv and logs', () => {
     const run = await createRun(alice, { dimensions: usable.slice(0, 1) });
     const csv = await call('GET', `/api/v1/bench/${run.id}/csv`, alice.key);
     expect(csv.text).toBe(
-      ['dimension,category,score,normalised_score,clips,method', `${usable[0]},quality,,,0,`, 'Quality,aggregate,,,0,', 'Semantic,aggregate,,,0,', 'Total,aggregate,,,0,', ''].join('\r\n'),
+      [
+        'dimension,category,score,normalised_score,clips,method',
+        `${usable[0]},quality,,,0,`,
+        'Quality,aggregate,,,0,',
+        'Semantic,aggregate,,,0,',
+        'Total,aggregate,,,0,',
+        '',
+      ].join('\r\n'),
     );
   });
 });

@@ -34,7 +34,10 @@ function clipsFor(aggregates: Partial<Record<DimensionId, number>>): ClipScore[]
 }
 
 function parse(csv: string): string[][] {
-  return csv.trimEnd().split('\r\n').map((line) => line.split(','));
+  return csv
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
 }
 
 describe('CSV writer', () => {

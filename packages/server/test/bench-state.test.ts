@@ -34,7 +34,10 @@ describe('bench run state machine', () => {
     const check = checkTransition('completed', 'cancelled');
     expect(check.ok).toBe(false);
     expect(check.ok ? '' : check.reason).toMatch(/already completed/);
-    expect(checkTransition('queued', 'completed')).toEqual({ ok: false, reason: 'a queued run cannot become completed' });
+    expect(checkTransition('queued', 'completed')).toEqual({
+      ok: false,
+      reason: 'a queued run cannot become completed',
+    });
     expect(checkTransition('generating', 'cancelled')).toEqual({ ok: true });
   });
 

@@ -30,7 +30,18 @@ describe('GET /api/v1/dimensions', () => {
     for (const [i, d] of items.entries()) {
       const info = engine[i]!;
       expect(Object.keys(d).sort()).toEqual(
-        ['category', 'default_method', 'description', 'higher_is_better', 'id', 'methods', 'name', 'normalisation', 'range', 'workflows'].sort(),
+        [
+          'category',
+          'default_method',
+          'description',
+          'higher_is_better',
+          'id',
+          'methods',
+          'name',
+          'normalisation',
+          'range',
+          'workflows',
+        ].sort(),
       );
       expect(d).toMatchObject({
         name: info.name,
@@ -85,17 +96,23 @@ describe('GET /api/v1/models', () => {
     await catalog.upsert({ id: 'm-slow', name: 'Slow', description: 'second' });
     await catalog.upsert({ id: 'm-fast', name: 'Fast v2', description: 'renamed' });
     const db = server.deps.db;
-    await db.insertInto('runners').values([
-      { id: 'r-live', user_id: userId, name: 'live', created_at: now, last_seen_at: now - 10_000 },
-      { id: 'r-stale', user_id: userId, name: 'stale', created_at: now, last_seen_at: now - 120_000 },
-      { id: 'r-new', user_id: userId, name: 'never seen', created_at: now, last_seen_at: null },
-    ]).execute();
-    await db.insertInto('runner_models').values([
-      { runner_id: 'r-stale', model_id: 'm-fast' },
-      { runner_id: 'r-live', model_id: 'm-fast' },
-      { runner_id: 'r-stale', model_id: 'm-slow' },
-      { runner_id: 'r-new', model_id: 'm-slow' },
-    ]).execute();
+    await db
+      .insertInto('runners')
+      .values([
+        { id: 'r-live', user_id: userId, name: 'live', created_at: now, last_seen_at: now - 10_000 },
+        { id: 'r-stale', user_id: userId, name: 'stale', created_at: now, last_seen_at: now - 120_000 },
+        { id: 'r-new', user_id: userId, name: 'never seen', created_at: now, last_seen_at: null },
+      ])
+      .execute();
+    await db
+      .insertInto('runner_models')
+      .values([
+        { runner_id: 'r-stale', model_id: 'm-fast' },
+        { runner_id: 'r-live', model_id: 'm-fast' },
+        { runner_id: 'r-stale', model_id: 'm-slow' },
+        { runner_id: 'r-new', model_id: 'm-slow' },
+      ])
+      .execute();
     const listed = await catalog.list();
     expect(listed).toEqual([
       {
@@ -106,7 +123,12 @@ describe('GET /api/v1/models', () => {
         created_at: new Date(now).toISOString(),
         runners: [
           { id: 'r-live', name: 'live', online: true, last_seen_at: new Date(now - 10_000).toISOString() },
-          { id: 'r-stale', name: 'stale', online: false, last_seen_at: new Date(now - 120_000).toISOString() },
+          {
+            id: 'r-stale',
+            name: 'stale',
+            online: false,
+            last_seen_at: new Date(now - 120_000).toISOString(),
+          },
         ],
       },
       {
@@ -117,14 +139,21 @@ describe('GET /api/v1/models', () => {
         created_at: new Date(now).toISOString(),
         runners: [
           { id: 'r-new', name: 'never seen', online: false, last_seen_at: null },
-          { id: 'r-stale', name: 'stale', online: false, last_seen_at: new Date(now - 120_000).toISOString() },
+          {
+            id: 'r-stale',
+            name: 'stale',
+            online: false,
+            last_seen_at: new Date(now - 120_000).toISOString(),
+          },
         ],
       },
     ]);
     // Over HTTP (the server's own clock): the same models and runners.
     const res = await get('/api/v1/models');
     expect(res.statusCode).toBe(200);
-    const body = res.json<{ items: Array<{ id: string; online: boolean; runners: Array<{ id: string }> }> }>();
+    const body = res.json<{
+      items: Array<{ id: string; online: boolean; runners: Array<{ id: string }> }>;
+    }>();
     expect(body.items.map((m) => [m.id, m.runners.map((r) => r.id).sort()])).toEqual([
       ['m-fast', ['r-live', 'r-stale']],
       ['m-slow', ['r-new', 'r-stale']],

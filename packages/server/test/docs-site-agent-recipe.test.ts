@@ -22,9 +22,16 @@ function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 }
 
-function run(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -50,7 +57,20 @@ describe('docs/ai-agents.md', () => {
   it('has curl examples for every step of the recipe', () => {
     const blocks = shellBlocks(readFileSync(path.join(defaultDocsDir(), 'ai-agents.md'), 'utf8'));
     const all = blocks.join('\n');
-    for (const needle of ['/llms.txt', '/api/v1/dimensions', '/api/v1/models', 'upload-url', 'confirm-upload', '/api/v1/bench"', 'Idempotency-Key', '/csv', '/videos', '/logs', '/cancel', '-X DELETE']) {
+    for (const needle of [
+      '/llms.txt',
+      '/api/v1/dimensions',
+      '/api/v1/models',
+      'upload-url',
+      'confirm-upload',
+      '/api/v1/bench"',
+      'Idempotency-Key',
+      '/csv',
+      '/videos',
+      '/logs',
+      '/cancel',
+      '-X DELETE',
+    ]) {
       expect(all, needle).toContain(needle);
     }
   });
@@ -58,7 +78,11 @@ describe('docs/ai-agents.md', () => {
   it('runs end to end against a real server: a corpus clip is scored, a Bench run is created, read, cancelled, deleted', async () => {
     expect(existsSync(CLIP)).toBe(true);
     const { key, userId } = await server.key('agent');
-    await new ModelCatalog({ db: server.deps.db }).upsert({ id: 'agent-model', name: 'Agent test model', description: 'A model row for the recipe test.' });
+    await new ModelCatalog({ db: server.deps.db }).upsert({
+      id: 'agent-model',
+      name: 'Agent test model',
+      description: 'A model row for the recipe test.',
+    });
     const script = shellBlocks(readFileSync(path.join(defaultDocsDir(), 'ai-agents.md'), 'utf8')).join('\n');
     const result = await run(
       script,
@@ -82,8 +106,14 @@ describe('docs/ai-agents.md', () => {
       .select(['id', 'state', 'file_name'])
       .where('user_id', '=', userId)
       .execute();
-    expect(session).toEqual([expect.objectContaining({ state: 'scored', file_name: 'show-1__snail-macro.mp4' })]);
-    const scores = await server.deps.db.selectFrom('scores').select(['dimension', 'value', 'method']).where('video_id', '=', session[0]!.id).execute();
+    expect(session).toEqual([
+      expect.objectContaining({ state: 'scored', file_name: 'show-1__snail-macro.mp4' }),
+    ]);
+    const scores = await server.deps.db
+      .selectFrom('scores')
+      .select(['dimension', 'value', 'method'])
+      .where('video_id', '=', session[0]!.id)
+      .execute();
     expect(scores.length).toBeGreaterThan(0);
     for (const s of scores) {
       expect(Number.isFinite(s.value)).toBe(true);
@@ -95,11 +125,21 @@ describe('docs/ai-agents.md', () => {
     expect(benchId).toBeDefined();
     expect(result.stdout).toContain('queued: 0/0 clips done');
     expect(readFileSync(path.join(work, 'scorecard.csv'), 'utf8')).toBe(
-      ['dimension,category,score,normalised_score,clips,method', 'subject_consistency,quality,,,0,', 'temporal_flickering,quality,,,0,', 'Quality,aggregate,,,0,', 'Semantic,aggregate,,,0,', 'Total,aggregate,,,0,', ''].join('\r\n'),
+      [
+        'dimension,category,score,normalised_score,clips,method',
+        'subject_consistency,quality,,,0,',
+        'temporal_flickering,quality,,,0,',
+        'Quality,aggregate,,,0,',
+        'Semantic,aggregate,,,0,',
+        'Total,aggregate,,,0,',
+        '',
+      ].join('\r\n'),
     );
     expect(result.stdout).toMatch(/Z server info run created: model agent-model/);
     expect(result.stdout).toContain('status: cancelled');
     expect(result.stdout).toContain('delete: HTTP 204');
-    expect(await server.deps.db.selectFrom('bench_runs').select('id').where('id', '=', benchId!).execute()).toEqual([]);
+    expect(
+      await server.deps.db.selectFrom('bench_runs').select('id').where('id', '=', benchId!).execute(),
+    ).toEqual([]);
   });
 });

@@ -42,7 +42,8 @@ describe('/llms.txt', () => {
     expect(h2[0]).toBe('## Start here');
     if (h2.includes('## Optional')) expect(h2.at(-1)).toBe('## Optional');
     // Only H1, H2, blockquote, prose and `- [name](url): notes` list items.
-    for (const line of lines.filter((l) => l.startsWith('- '))) expect(line).toMatch(/^- \[[^\]]+\]\(\/[^)]+\.md\)(: .+)?$/);
+    for (const line of lines.filter((l) => l.startsWith('- ')))
+      expect(line).toMatch(/^- \[[^\]]+\]\(\/[^)]+\.md\)(: .+)?$/);
     expect(lines.filter((l) => /^#{3,}/.test(l))).toEqual([]);
   });
 
@@ -77,7 +78,13 @@ describe('/llms-full.txt and pages', () => {
     expect((await get('/docs/')).body).toBe(index);
     expect((await get('/docs')).body).toBe(index);
     expect((await get('/docs/index.md')).body).toBe(index);
-    for (const url of ['/docs/missing.md', '/docs/INDEX.md', '/docs/index', '/docs/..%2Fpackage.json', '/docs/%2e%2e%2fREADME.md']) {
+    for (const url of [
+      '/docs/missing.md',
+      '/docs/INDEX.md',
+      '/docs/index',
+      '/docs/..%2Fpackage.json',
+      '/docs/%2e%2e%2fREADME.md',
+    ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ code: 'not_found' });
@@ -85,7 +92,10 @@ describe('/llms-full.txt and pages', () => {
   });
 
   it('resolves the links of the index and the agent recipe', async () => {
-    for (const [url, base] of [['/docs/', '/docs/'], ['/ai-agents.md', '/']] as const) {
+    for (const [url, base] of [
+      ['/docs/', '/docs/'],
+      ['/ai-agents.md', '/'],
+    ] as const) {
       const body = (await get(url)).body;
       for (const target of links(body).filter((t) => !/^[a-z]+:/.test(t))) {
         const resolved = new URL(target, `http://docs.test${base}`).pathname;
@@ -95,9 +105,18 @@ describe('/llms-full.txt and pages', () => {
   });
 
   it('keeps the documentation routes out of the OpenAPI document', async () => {
-    const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{ paths: Record<string, unknown> }>();
+    const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
+      paths: Record<string, unknown>;
+    }>();
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1'))).toEqual([]);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/bench', '/api/v1/bench/{id}/csv', '/api/v1/dimensions', '/api/v1/models']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/bench',
+        '/api/v1/bench/{id}/csv',
+        '/api/v1/dimensions',
+        '/api/v1/models',
+      ]),
+    );
   });
 });
 
@@ -106,13 +125,20 @@ describe('buildDocsSite', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-docs-'));
     try {
       writeFileSync(path.join(dir, 'index.md'), '# Home\n\nWelcome to the docs. Second sentence.\n');
-      writeFileSync(path.join(dir, 'benchmarks.md'), '# Benchmarks\n\n| a |\n|---|\n\nFigures from scripts.\n');
+      writeFileSync(
+        path.join(dir, 'benchmarks.md'),
+        '# Benchmarks\n\n| a |\n|---|\n\nFigures from scripts.\n',
+      );
       writeFileSync(path.join(dir, 'zebra.md'), 'No heading here, only text.\n');
       writeFileSync(path.join(dir, 'Bad Name.md'), '# Ignored\n');
       writeFileSync(path.join(dir, 'notes.txt'), 'not markdown');
       const site = buildDocsSite({ docsDir: dir, siteName: 'Test', summary: 'A summary.' });
       expect(site.pages.map((p) => p.name)).toEqual(['index', 'zebra', 'benchmarks']);
-      expect(site.page('benchmarks')).toMatchObject({ title: 'Benchmarks', summary: 'Figures from scripts.', url: '/docs/benchmarks.md' });
+      expect(site.page('benchmarks')).toMatchObject({
+        title: 'Benchmarks',
+        summary: 'Figures from scripts.',
+        url: '/docs/benchmarks.md',
+      });
       expect(site.page('zebra')).toMatchObject({ title: 'zebra', summary: 'No heading here, only text.' });
       expect(site.llmsTxt).toBe(
         [
@@ -134,7 +160,9 @@ describe('buildDocsSite', () => {
           '',
           '- [Benchmarks](/docs/benchmarks.md): Figures from scripts.',
           '',
-        ].join('\n').replace(String(expect.any(String)), site.llmsTxt.split('\n')[4]!),
+        ]
+          .join('\n')
+          .replace(String(expect.any(String)), site.llmsTxt.split('\n')[4]!),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -56,7 +56,15 @@ export interface BenchRunsTable {
 }
 
 /** A task's life: pending → claimed → uploaded → evaluating → done, or failed / cancelled. */
-export const BENCH_TASK_STATES = ['pending', 'claimed', 'uploaded', 'evaluating', 'done', 'failed', 'cancelled'] as const;
+export const BENCH_TASK_STATES = [
+  'pending',
+  'claimed',
+  'uploaded',
+  'evaluating',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
 export type BenchTaskState = (typeof BENCH_TASK_STATES)[number];
 
 export interface BenchTasksTable {

@@ -16,7 +16,14 @@
  * transition is 409 `conflict`.
  */
 
-export const BENCH_STATUSES = ['queued', 'generating', 'evaluating', 'completed', 'failed', 'cancelled'] as const;
+export const BENCH_STATUSES = [
+  'queued',
+  'generating',
+  'evaluating',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type BenchStatus = (typeof BENCH_STATUSES)[number];
 
 export const TERMINAL_BENCH_STATUSES: readonly BenchStatus[] = ['completed', 'failed', 'cancelled'];
@@ -57,5 +64,8 @@ export function checkTransition(from: BenchStatus, to: BenchStatus): TransitionC
 /** Delete is allowed only for finished runs; an active run must be cancelled first. */
 export function checkDelete(status: BenchStatus): TransitionCheck {
   if (isTerminalBenchStatus(status)) return { ok: true };
-  return { ok: false, reason: `the run is ${status}; cancel it (POST /api/v1/bench/{id}/cancel) before deleting it` };
+  return {
+    ok: false,
+    reason: `the run is ${status}; cancel it (POST /api/v1/bench/{id}/cancel) before deleting it`,
+  };
 }

@@ -54,7 +54,11 @@ export function dimensionView(d: DimensionInfo): DimensionView {
       id: m.id,
       version: m.version,
       description: m.description,
-      requires: { models: [...m.requires.models], auxiliary: [...m.requires.auxiliary], prompt: m.requires.prompt },
+      requires: {
+        models: [...m.requires.models],
+        auxiliary: [...m.requires.auxiliary],
+        prompt: m.requires.prompt,
+      },
       available: m.available,
       unavailable_reason: m.unavailableReason ?? null,
     })),

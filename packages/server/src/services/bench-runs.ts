@@ -135,7 +135,11 @@ export class BenchService {
 
   async create(userId: string, input: CreateBenchRunInput): Promise<BenchRunView> {
     const dimensions = this.checkDimensions(input.dimensions);
-    const model = await this.db.selectFrom('models').select('id').where('id', '=', input.model_id).executeTakeFirst();
+    const model = await this.db
+      .selectFrom('models')
+      .select('id')
+      .where('id', '=', input.model_id)
+      .executeTakeFirst();
     if (!model) {
       throw validationFailed(`unknown model_id '${input.model_id}'; GET /api/v1/models lists the models`);
     }
@@ -144,12 +148,17 @@ export class BenchService {
       const runner = await this.db
         .selectFrom('runners')
         .leftJoin('runner_models', (j) =>
-          j.onRef('runner_models.runner_id', '=', 'runners.id').on('runner_models.model_id', '=', input.model_id),
+          j
+            .onRef('runner_models.runner_id', '=', 'runners.id')
+            .on('runner_models.model_id', '=', input.model_id),
         )
         .select(['runners.id', 'runner_models.model_id'])
         .where('runners.id', '=', runnerId)
         .executeTakeFirst();
-      if (!runner) throw validationFailed(`unknown runner_id '${runnerId}'; leave it out to let any runner serving the model take the run`);
+      if (!runner)
+        throw validationFailed(
+          `unknown runner_id '${runnerId}'; leave it out to let any runner serving the model take the run`,
+        );
       if (runner.model_id === null) {
         throw validationFailed(`runner '${runnerId}' does not serve model '${input.model_id}'`);
       }
@@ -194,10 +203,14 @@ export class BenchService {
       if (seen.has(id)) throw validationFailed(`dimensions lists '${id}' twice`);
       seen.add(id);
       const info = registry.find((d) => d.id === id);
-      if (!info) throw validationFailed(`unknown dimension '${id}'; GET /api/v1/dimensions lists the dimensions`);
-      if (!info.workflows.includes('bench')) throw validationFailed(`dimension '${id}' is not evaluated by Bench runs`);
+      if (!info)
+        throw validationFailed(`unknown dimension '${id}'; GET /api/v1/dimensions lists the dimensions`);
+      if (!info.workflows.includes('bench'))
+        throw validationFailed(`dimension '${id}' is not evaluated by Bench runs`);
       if (info.defaultMethod === null) {
-        const reasons = info.methods.map((m) => `${m.id}: ${m.unavailableReason ?? 'unavailable'}`).join('; ');
+        const reasons = info.methods
+          .map((m) => `${m.id}: ${m.unavailableReason ?? 'unavailable'}`)
+          .join('; ');
         throw validationFailed(`dimension '${id}' has no method available on this server (${reasons})`);
       }
     }
@@ -281,7 +294,14 @@ export class BenchService {
       await trx.deleteFrom('bench_logs').where('run_id', '=', id).execute();
       await trx.deleteFrom('bench_tasks').where('run_id', '=', id).execute();
       if (clips.length > 0) {
-        await trx.deleteFrom('videos').where('id', 'in', clips.map((c) => c.id)).execute();
+        await trx
+          .deleteFrom('videos')
+          .where(
+            'id',
+            'in',
+            clips.map((c) => c.id),
+          )
+          .execute();
       }
       return true;
     });
@@ -343,7 +363,12 @@ export class BenchService {
         error: t.error_code === null ? null : { code: t.error_code, detail: t.error_detail ?? '' },
         scores: scores
           .filter((s) => s.video_id === t.video_id)
-          .map((s) => ({ dimension: s.dimension, value: s.value, method: s.method, method_version: s.method_version })),
+          .map((s) => ({
+            dimension: s.dimension,
+            value: s.value,
+            method: s.method,
+            method_version: s.method_version,
+          })),
         failures: failures
           .filter((f) => f.video_id === t.video_id)
           .map((f) => ({ dimension: f.dimension, code: f.code, detail: f.detail })),
@@ -362,7 +387,12 @@ export class BenchService {
     const rows = await this.db
       .selectFrom('bench_tasks')
       .innerJoin('scores', 'scores.video_id', 'bench_tasks.video_id')
-      .select(['bench_tasks.dimensions as task_dimensions', 'scores.dimension', 'scores.value', 'scores.method'])
+      .select([
+        'bench_tasks.dimensions as task_dimensions',
+        'scores.dimension',
+        'scores.value',
+        'scores.method',
+      ])
       .where('bench_tasks.run_id', '=', id)
       .where('bench_tasks.state', '=', 'done')
       .execute();
@@ -389,7 +419,13 @@ export class BenchService {
       .execute();
     const total = Number(totalRow.n);
     return {
-      items: rows.map((r) => ({ seq: r.seq, time: iso(r.time), source: r.source, level: r.level, message: r.message })),
+      items: rows.map((r) => ({
+        seq: r.seq,
+        time: iso(r.time),
+        source: r.source,
+        level: r.level,
+        message: r.message,
+      })),
       page,
       limit,
       total,
@@ -446,15 +482,29 @@ export class BenchService {
       return true;
     });
     if (!moved) {
-      const current = await this.db.selectFrom('bench_runs').select('status').where('id', '=', id).executeTakeFirst();
+      const current = await this.db
+        .selectFrom('bench_runs')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!current) throw notFound('bench run');
       const again = checkTransition(current.status, to);
-      throw conflict(`the run is ${current.status}, not ${from}${again.ok ? '; read it and try again' : `: ${again.reason}`}`);
+      throw conflict(
+        `the run is ${current.status}, not ${from}${again.ok ? '; read it and try again' : `: ${again.reason}`}`,
+      );
     }
   }
 
-  async appendLog(runId: string, source: BenchLogSource, level: BenchLogLevel, message: string): Promise<void> {
-    await this.db.insertInto('bench_logs').values({ run_id: runId, time: this.now(), source, level, message }).execute();
+  async appendLog(
+    runId: string,
+    source: BenchLogSource,
+    level: BenchLogLevel,
+    message: string,
+  ): Promise<void> {
+    await this.db
+      .insertInto('bench_logs')
+      .values({ run_id: runId, time: this.now(), source, level, message })
+      .execute();
   }
 
   /** 404 when the run does not exist, 403 when it is another user's. */

@@ -45,7 +45,14 @@ export interface Scorecard {
   aggregates: ScorecardAggregateRow[];
 }
 
-export const SCORECARD_CSV_HEADER = ['dimension', 'category', 'score', 'normalised_score', 'clips', 'method'] as const;
+export const SCORECARD_CSV_HEADER = [
+  'dimension',
+  'category',
+  'score',
+  'normalised_score',
+  'clips',
+  'method',
+] as const;
 
 /** Requested dimensions in VBench's order, each once. */
 function ordered(dimensions: readonly DimensionId[]): DimensionId[] {
@@ -53,7 +60,10 @@ function ordered(dimensions: readonly DimensionId[]): DimensionId[] {
   return DIMENSION_IDS.filter((id) => wanted.has(id));
 }
 
-export function buildScorecard(dimensions: readonly DimensionId[], clipScores: readonly ClipScore[]): Scorecard {
+export function buildScorecard(
+  dimensions: readonly DimensionId[],
+  clipScores: readonly ClipScore[],
+): Scorecard {
   const rows: ScorecardDimensionRow[] = [];
   const aggregates: Partial<Record<DimensionId, number>> = {};
   for (const dimension of ordered(dimensions)) {
@@ -87,7 +97,12 @@ export function buildScorecard(dimensions: readonly DimensionId[], clipScores: r
     aggregates: [
       { name: 'Quality', value: board.quality, clips: clipsIn('quality'), complete: qualityComplete },
       { name: 'Semantic', value: board.semantic, clips: clipsIn('semantic'), complete: semanticComplete },
-      { name: 'Total', value: board.total, clips: clipsIn('all'), complete: qualityComplete && semanticComplete },
+      {
+        name: 'Total',
+        value: board.total,
+        clips: clipsIn('all'),
+        complete: qualityComplete && semanticComplete,
+      },
     ],
   };
 }

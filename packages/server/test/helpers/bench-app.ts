@@ -23,7 +23,9 @@ export interface TestServer extends RunningServer {
 
 let users = 0;
 
-export async function startTestServer(options: { listen?: boolean; worker?: boolean; port?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { listen?: boolean; worker?: boolean; port?: number } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-test-'));
   const port = options.port ?? 0;
   const config = loadConfig(
@@ -55,7 +57,9 @@ export async function startTestServer(options: { listen?: boolean; worker?: bool
     dataDir,
     logs,
     async key(userName?: string) {
-      const created = await server.deps.services.apiKeys.createKey(userName ?? `bench-user-${process.pid}-${++users}`);
+      const created = await server.deps.services.apiKeys.createKey(
+        userName ?? `bench-user-${process.pid}-${++users}`,
+      );
       return { key: created.key, userId: created.userId };
     },
     async stop() {

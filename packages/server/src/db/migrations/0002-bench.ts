@@ -43,7 +43,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('started_at', 'integer')
     .addColumn('finished_at', 'integer')
     .execute();
-  await db.schema.createIndex('bench_runs_by_user').on('bench_runs').columns(['user_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('bench_runs_by_user')
+    .on('bench_runs')
+    .columns(['user_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('bench_runs_by_status').on('bench_runs').column('status').execute();
 
   await db.schema
@@ -66,8 +70,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'integer', (c) => c.notNull())
     .addColumn('updated_at', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('bench_tasks_by_run').on('bench_tasks').columns(['run_id', 'seq']).unique().execute();
-  await db.schema.createIndex('bench_tasks_by_state').on('bench_tasks').columns(['state', 'lease_expires_at']).execute();
+  await db.schema
+    .createIndex('bench_tasks_by_run')
+    .on('bench_tasks')
+    .columns(['run_id', 'seq'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('bench_tasks_by_state')
+    .on('bench_tasks')
+    .columns(['state', 'lease_expires_at'])
+    .execute();
   await db.schema.createIndex('bench_tasks_by_video').on('bench_tasks').column('video_id').execute();
 
   await db.schema

@@ -107,7 +107,13 @@ export function loadDocPages(docsDir: string): DocPage[] {
     const name = file.slice(0, -3);
     if (!PAGE_NAME.test(name)) continue;
     const markdown = readFileSync(join(docsDir, file), 'utf8');
-    pages.push({ name, url: pageUrl(name), title: titleOf(markdown, name), summary: summaryOf(markdown), markdown });
+    pages.push({
+      name,
+      url: pageUrl(name),
+      title: titleOf(markdown, name),
+      summary: summaryOf(markdown),
+      markdown,
+    });
   }
   return pages;
 }

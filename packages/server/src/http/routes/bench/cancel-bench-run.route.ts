@@ -19,7 +19,15 @@ export function cancelBenchRunRoute(app: TypedApp, bench: BenchService): void {
         params: BenchIdParams,
         response: {
           200: BenchRun,
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'idempotency_mismatch'),
+          ...errorResponses(
+            'validation_failed',
+            'invalid_field',
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'conflict',
+            'idempotency_mismatch',
+          ),
         },
       },
     },

@@ -21,7 +21,15 @@ export function createBenchRunRoute(app: TypedApp, bench: BenchService): void {
         body: CreateBenchRunBody,
         response: {
           201: BenchRun,
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'conflict', 'idempotency_mismatch', 'payload_too_large', 'unsupported_media_type'),
+          ...errorResponses(
+            'validation_failed',
+            'invalid_field',
+            'unauthorized',
+            'conflict',
+            'idempotency_mismatch',
+            'payload_too_large',
+            'unsupported_media_type',
+          ),
         },
       },
     },

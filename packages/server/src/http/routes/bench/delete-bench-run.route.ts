@@ -20,7 +20,14 @@ export function deleteBenchRunRoute(app: TypedApp, bench: BenchService): void {
         params: BenchIdParams,
         response: {
           204: Type.Null({ description: 'Deleted.' }),
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'not_found', 'conflict'),
+          ...errorResponses(
+            'validation_failed',
+            'invalid_field',
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'conflict',
+          ),
         },
       },
     },

@@ -17,9 +17,13 @@ export function getBenchLogsRoute(app: TypedApp, bench: BenchService): void {
         description: `Timestamped lines from the server, runners and the evaluator, oldest first. \`limit\` defaults to ${LOG_PAGE.defaultLimit}, at most ${LOG_PAGE.maxLimit}. To follow a run, re-read the last page as \`total\` grows.`,
         params: BenchIdParams,
         querystring: pageQuery(LOG_PAGE),
-        response: { 200: BenchLogPage, ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found') },
+        response: {
+          200: BenchLogPage,
+          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+        },
       },
     },
-    async (request) => bench.logs(callerOf(request).id, request.params.id, pageOfQuery(request.query, LOG_PAGE)),
+    async (request) =>
+      bench.logs(callerOf(request).id, request.params.id, pageOfQuery(request.query, LOG_PAGE)),
   );
 }

@@ -13,9 +13,13 @@ export function getBenchRunRoute(app: TypedApp, bench: BenchService): void {
         operationId: 'getBenchRun',
         tags: [BENCH_TAG],
         summary: 'Get a Bench run',
-        description: 'The run with its `status` and `progress`. Poll it until `status` is `completed`, `failed` or `cancelled`.',
+        description:
+          'The run with its `status` and `progress`. Poll it until `status` is `completed`, `failed` or `cancelled`.',
         params: BenchIdParams,
-        response: { 200: BenchRun, ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found') },
+        response: {
+          200: BenchRun,
+          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+        },
       },
     },
     async (request) => bench.get(callerOf(request).id, request.params.id),

@@ -2,7 +2,14 @@ import { errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchService } from '../../../services/bench-runs.js';
 import type { TypedApp } from '../../app-deps.js';
-import { BenchIdParams, BenchVideoPage, VIDEO_PAGE, pageOfQuery, pageQuery, strictPageQuery } from './schemas.js';
+import {
+  BenchIdParams,
+  BenchVideoPage,
+  VIDEO_PAGE,
+  pageOfQuery,
+  pageQuery,
+  strictPageQuery,
+} from './schemas.js';
 
 export function listBenchVideosRoute(app: TypedApp, bench: BenchService): void {
   app.get(
@@ -17,9 +24,13 @@ export function listBenchVideosRoute(app: TypedApp, bench: BenchService): void {
         description: `One item per clip (prompt × sample) in task order, with its state, runner and per-dimension scores. \`limit\` defaults to ${VIDEO_PAGE.defaultLimit}, at most ${VIDEO_PAGE.maxLimit}.`,
         params: BenchIdParams,
         querystring: pageQuery(VIDEO_PAGE),
-        response: { 200: BenchVideoPage, ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found') },
+        response: {
+          200: BenchVideoPage,
+          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+        },
       },
     },
-    async (request) => bench.videos(callerOf(request).id, request.params.id, pageOfQuery(request.query, VIDEO_PAGE)),
+    async (request) =>
+      bench.videos(callerOf(request).id, request.params.id, pageOfQuery(request.query, VIDEO_PAGE)),
   );
 }

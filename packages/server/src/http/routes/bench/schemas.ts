@@ -15,18 +15,22 @@ export const MAX_RUN_NAME_LENGTH = 200;
 
 export function pageQuery(limits: { defaultLimit: number; maxLimit: number }) {
   return Type.Object({
-    page: Type.Optional(Type.Integer({
-      minimum: 1,
-      maximum: MAX_PAGE,
-      default: 1,
-      description: `Page number, from 1 (at most ${MAX_PAGE}). 0, negative, fractional or non-numeric values are 400 validation_failed; a page past the end is empty.`,
-    })),
-    limit: Type.Optional(Type.Integer({
-      minimum: 1,
-      maximum: limits.maxLimit,
-      default: limits.defaultLimit,
-      description: `Items per page: default ${limits.defaultLimit}, maximum ${limits.maxLimit}. Out of range or non-numeric is 400 validation_failed.`,
-    })),
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PAGE,
+        default: 1,
+        description: `Page number, from 1 (at most ${MAX_PAGE}). 0, negative, fractional or non-numeric values are 400 validation_failed; a page past the end is empty.`,
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: limits.maxLimit,
+        default: limits.defaultLimit,
+        description: `Items per page: default ${limits.defaultLimit}, maximum ${limits.maxLimit}. Out of range or non-numeric is 400 validation_failed.`,
+      }),
+    ),
   });
 }
 
@@ -34,7 +38,11 @@ export function pageQuery(limits: { defaultLimit: number; maxLimit: number }) {
  * The query converter would truncate `page=1.5` to 1; this route hook refuses anything but
  * whole decimal numbers before conversion, so a fraction or an exponent is 400 validation_failed.
  */
-export function strictPageQuery(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+export function strictPageQuery(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
   const query = request.query as Record<string, unknown>;
   for (const name of ['page', 'limit']) {
     const raw = query[name];
@@ -47,7 +55,10 @@ export function strictPageQuery(request: FastifyRequest, _reply: FastifyReply, d
 }
 
 /** The page and limit to use, with the defaults applied (the validator checked the ranges). */
-export function pageOfQuery(query: { page?: number; limit?: number }, limits: { defaultLimit: number }): { page: number; limit: number } {
+export function pageOfQuery(
+  query: { page?: number; limit?: number },
+  limits: { defaultLimit: number },
+): { page: number; limit: number } {
   return { page: query.page ?? 1, limit: query.limit ?? limits.defaultLimit };
 }
 
@@ -57,8 +68,8 @@ export const BenchIdParams = Type.Object(
 );
 
 export const BenchStatusSchema = Type.Enum(BENCH_STATUSES, {
-    description:
-      'queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.',
+  description:
+    'queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.',
 });
 
 const ErrorInfo = Type.Union([Type.Object({ code: Type.String(), detail: Type.String() }), Type.Null()]);
@@ -103,22 +114,30 @@ export const BenchRun = Type.Object(
     name: Type.String(),
     dimensions: Type.Array(Type.String(), { description: "The run's dimensions in VBench order." }),
     model_id: Type.String(),
-    runner_id: Type.Union([Type.String(), Type.Null()], { description: 'The only runner allowed to take the run, or null for any runner serving the model.' }),
+    runner_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The only runner allowed to take the run, or null for any runner serving the model.',
+    }),
     status: BenchStatusSchema,
     progress: Type.Object(
       {
-        tasks_total: Type.Integer({ description: 'Clips to generate (prompt × sample); 0 until the tasks are planned.' }),
+        tasks_total: Type.Integer({
+          description: 'Clips to generate (prompt × sample); 0 until the tasks are planned.',
+        }),
         tasks_generated: Type.Integer({ description: 'Clips uploaded by runners.' }),
         tasks_done: Type.Integer({ description: 'Clips generated and scored.' }),
         tasks_failed: Type.Integer({ description: 'Clips that failed for good.' }),
       },
       { description: 'Progress of the run, counted over its tasks (one task = one clip).' },
     ),
-    error: Type.Union([Type.Object({ code: Type.String(), detail: Type.String() }), Type.Null()], { description: 'Why the run failed; null otherwise.' }),
+    error: Type.Union([Type.Object({ code: Type.String(), detail: Type.String() }), Type.Null()], {
+      description: 'Why the run failed; null otherwise.',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
     started_at: Type.Union([Timestamp, Type.Null()], { description: 'When the run left queued.' }),
-    finished_at: Type.Union([Timestamp, Type.Null()], { description: 'When the run reached a terminal status.' }),
+    finished_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'When the run reached a terminal status.',
+    }),
   },
   { description: 'A Bench run.' },
 );
@@ -143,19 +162,32 @@ export const BenchVideo = Type.Object(
     task_id: Type.String(),
     seq: Type.Integer({ description: "Position in the run's task list." }),
     prompt: Type.String(),
-    auxiliary: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], { description: 'Auxiliary prompt info (object, color, …) for semantic dimensions.' }),
+    auxiliary: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+      description: 'Auxiliary prompt info (object, color, …) for semantic dimensions.',
+    }),
     dimensions: Type.Array(Type.String(), { description: "The run's dimensions this clip is scored on." }),
     sample_index: Type.Integer(),
     seed: Type.Integer(),
-    state: Type.Enum(BENCH_TASK_STATES, { description: 'pending → claimed → uploaded → evaluating → done, or failed / cancelled.' }),
+    state: Type.Enum(BENCH_TASK_STATES, {
+      description: 'pending → claimed → uploaded → evaluating → done, or failed / cancelled.',
+    }),
     runner_id: Type.Union([Type.String(), Type.Null()]),
     attempts: Type.Integer(),
-    video_id: Type.Union([Type.String(), Type.Null()], { description: 'The uploaded clip, once there is one.' }),
+    video_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The uploaded clip, once there is one.',
+    }),
     error: ErrorInfo,
     scores: Type.Array(
-      Type.Object({ dimension: Type.String(), value: Type.Number(), method: Type.String(), method_version: Type.String() }),
+      Type.Object({
+        dimension: Type.String(),
+        value: Type.Number(),
+        method: Type.String(),
+        method_version: Type.String(),
+      }),
     ),
-    failures: Type.Array(Type.Object({ dimension: Type.String(), code: Type.String(), detail: Type.String() })),
+    failures: Type.Array(
+      Type.Object({ dimension: Type.String(), code: Type.String(), detail: Type.String() }),
+    ),
   },
   { description: 'One clip of a Bench run and its per-dimension results.' },
 );

@@ -9,14 +9,21 @@ const Method = Type.Object({
   description: Type.String(),
   requires: Type.Object(
     {
-      models: Type.Array(Type.String(), { description: 'Model ids the method needs (empty for model-free methods).' }),
-      auxiliary: Type.Array(Type.String(), { description: 'Auxiliary prompt info keys it reads: object, color, relationship, scene, appearance_style, action.' }),
+      models: Type.Array(Type.String(), {
+        description: 'Model ids the method needs (empty for model-free methods).',
+      }),
+      auxiliary: Type.Array(Type.String(), {
+        description:
+          'Auxiliary prompt info keys it reads: object, color, relationship, scene, appearance_style, action.',
+      }),
       prompt: Type.Boolean({ description: "True when it reads the clip's text prompt." }),
     },
     { description: 'What the method needs before it can run.' },
   ),
   available: Type.Boolean({ description: 'True when this server can run it now.' }),
-  unavailable_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it is not available; null when it is.' }),
+  unavailable_reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why it is not available; null when it is.',
+  }),
 });
 
 export const Dimension = Type.Object(
@@ -24,16 +31,25 @@ export const Dimension = Type.Object(
     id: Type.String(),
     name: Type.String(),
     description: Type.String(),
-    category: Type.Union([Type.Literal('quality'), Type.Literal('semantic')], { description: 'The leaderboard group it counts in.' }),
+    category: Type.Union([Type.Literal('quality'), Type.Literal('semantic')], {
+      description: 'The leaderboard group it counts in.',
+    }),
     higher_is_better: Type.Boolean(),
-    range: Type.Object({ min: Type.Number(), max: Type.Number() }, { description: 'Range of a per-clip value.' }),
+    range: Type.Object(
+      { min: Type.Number(), max: Type.Number() },
+      { description: 'Range of a per-clip value.' },
+    ),
     methods: Type.Array(Method),
     default_method: Type.Union([Type.String(), Type.Null()], {
-      description: 'The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension).',
+      description:
+        'The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension).',
     }),
     normalisation: Type.Object(
       { min: Type.Number(), max: Type.Number(), weight: Type.Number() },
-      { description: "VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total." },
+      {
+        description:
+          "VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total.",
+      },
     ),
     workflows: Type.Array(Type.Union([Type.Literal('score'), Type.Literal('rank'), Type.Literal('bench')]), {
       description: 'The workflows that score it; dimensions needing a prompt suite are bench only.',
@@ -42,7 +58,10 @@ export const Dimension = Type.Object(
   { description: 'An evaluation dimension (VBench).' },
 );
 
-export const DimensionList = Type.Object({ items: Type.Array(Dimension) }, { description: "VBench's 16 dimensions, in VBench's order." });
+export const DimensionList = Type.Object(
+  { items: Type.Array(Dimension) },
+  { description: "VBench's 16 dimensions, in VBench's order." },
+);
 
 export const Model = Type.Object(
   {
@@ -64,4 +83,7 @@ export const Model = Type.Object(
   { description: 'A video generator that Bench runs can evaluate.' },
 );
 
-export const ModelList = Type.Object({ items: Type.Array(Model) }, { description: 'Every model, by id; empty on a fresh server.' });
+export const ModelList = Type.Object(
+  { items: Type.Array(Model) },
+  { description: 'Every model, by id; empty on a fresh server.' },
+);
