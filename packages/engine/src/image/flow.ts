@@ -3,7 +3,7 @@
  * stand-in for RAFT). For each pyramid level, coarse to fine:
  *   1. the flow from the coarser level is upsampled (×2 in magnitude);
  *   2. gradients (Ix, Iy) of the first image and their windowed structure tensor are computed once;
- *   3. `iterations` times: the second image is warped by the current flow (bilinear), the temporal
+ *   3. `iterations` times (`finestIterations` at the last level): the second image is warped by the current flow (bilinear), the temporal
  *      difference It = I1(x + f) − I0(x) − Δμ (Δμ: global brightness offset, so a global
  *      brightness change does not read as motion) is correlated with the gradients over the same
  *      window, and the 2×2 system (A + λI)·δ = −b is solved per pixel (a pixel whose warped
@@ -27,13 +27,21 @@ export interface FlowOptions {
   radius: number;
   /** Warping iterations per level. */
   iterations: number;
+  /** Warping iterations at the finest level (where most of the cost is). */
+  finestIterations: number;
   /** Tikhonov damping added to the structure tensor (per-pixel mean scale). */
   lambda: number;
   /** Largest update per iteration, in pixels of the level (keeps the iteration stable). */
   maxStep: number;
 }
 
-export const DEFAULT_FLOW_OPTIONS: FlowOptions = { radius: 2, iterations: 2, lambda: 1, maxStep: 1.5 };
+export const DEFAULT_FLOW_OPTIONS: FlowOptions = {
+  radius: 2,
+  iterations: 2,
+  finestIterations: 1,
+  lambda: 1,
+  maxStep: 1.5,
+};
 
 /** Gaussian pyramid: level 0 is the input, each next level is `reduce` of the previous one. */
 export type Pyramid = GreyImage[];
@@ -97,31 +105,66 @@ export function computeFlow(
     flow = flow
       ? upsampleFlow(flow, w, h)
       : { width: w, height: h, u: new Float32Array(w * h), v: new Float32Array(w * h) };
-    refineLevel(i0, i1, flow, options);
+    refineLevel(i0, i1, flow, options, l === bottom ? options.finestIterations : options.iterations);
   }
   return flow!;
 }
 
-function refineLevel(i0: GreyImage, i1: GreyImage, flow: FlowField, o: FlowOptions): void {
-  const { width: w, height: h } = i0;
+/** Gradients and windowed structure tensor of one pyramid level as the first image of a flow. */
+interface LevelTensor {
+  radius: number;
+  gx: Float32Array;
+  gy: Float32Array;
+  axx: Float32Array;
+  axy: Float32Array;
+  ayy: Float32Array;
+  mean: number;
+}
+
+/**
+ * A pyramid level may carry its tensor, computed the first time the level is the first image of
+ * a flow and reused afterwards (motion smoothness computes both a→b and b→c from frame b).
+ */
+type TensorCarrier = GreyImage & { tensor?: LevelTensor };
+
+function levelTensor(img: TensorCarrier, radius: number): LevelTensor {
+  if (img.tensor && img.tensor.radius === radius) return img.tensor;
+  const { width: w, height: h, data } = img;
   const n = w * h;
-  const a0 = i0.data;
-  const a1 = i1.data;
   const gx = new Float32Array(n);
   const gy = new Float32Array(n);
-  gradients(a0, w, h, gx, gy);
+  gradients(data, w, h, gx, gy);
   const tmp = new Float32Array(n);
   const prod = new Float32Array(n);
   const axx = new Float32Array(n);
   const axy = new Float32Array(n);
   const ayy = new Float32Array(n);
   for (let i = 0; i < n; i++) prod[i] = gx[i]! * gx[i]!;
-  boxMean(prod, w, h, o.radius, axx, tmp);
+  boxMean(prod, w, h, radius, axx, tmp);
   for (let i = 0; i < n; i++) prod[i] = gx[i]! * gy[i]!;
-  boxMean(prod, w, h, o.radius, axy, tmp);
+  boxMean(prod, w, h, radius, axy, tmp);
   for (let i = 0; i < n; i++) prod[i] = gy[i]! * gy[i]!;
-  boxMean(prod, w, h, o.radius, ayy, tmp);
-  const offset = mean(a1) - mean(a0);
+  boxMean(prod, w, h, radius, ayy, tmp);
+  const tensor: LevelTensor = { radius, gx, gy, axx, axy, ayy, mean: mean(data) };
+  img.tensor = tensor;
+  return tensor;
+}
+
+function refineLevel(
+  i0: TensorCarrier,
+  i1: TensorCarrier,
+  flow: FlowField,
+  o: FlowOptions,
+  iterations: number,
+): void {
+  const { width: w, height: h } = i0;
+  const n = w * h;
+  const a0 = i0.data;
+  const a1 = i1.data;
+  const { gx, gy, axx, axy, ayy, mean: mean0 } = levelTensor(i0, o.radius);
+  const tmp = new Float32Array(n);
+  const prod = new Float32Array(n);
+  const offset = (i1.tensor?.mean ?? mean(a1)) - mean0;
   const bx = new Float32Array(n);
   const by = new Float32Array(n);
   const prod2 = new Float32Array(n);
@@ -130,7 +173,7 @@ function refineLevel(i0: GreyImage, i1: GreyImage, flow: FlowField, o: FlowOptio
   const step = o.maxStep;
   const xMax = w - 1;
   const yMax = h - 1;
-  for (let it = 0; it < o.iterations; it++) {
+  for (let it = 0; it < iterations; it++) {
     for (let y = 0; y < h; y++) {
       const row = y * w;
       for (let x = 0; x < w; x++) {
