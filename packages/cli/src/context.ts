@@ -10,9 +10,11 @@ import {
   DEFAULT_BASE_URL,
   MissingApiKeyError,
   RequestAbortedError,
+  ScoringFailedError,
   UploadSourceError,
   Vesta,
   VestaError,
+  WaitTimeoutError,
   type FetchLike,
 } from '@vesta/sdk';
 import { colorEnabled, makeStyle, type Style } from './output/style.js';
@@ -175,6 +177,14 @@ export function describeError(
   }
   if (err instanceof MissingApiKeyError || err instanceof UploadSourceError || err instanceof UsageError) {
     return { code: err.code, body: { error: { code: err.code, detail: err.message } }, exitCode: EXIT.usage };
+  }
+  if (err instanceof ScoringFailedError || err instanceof WaitTimeoutError) {
+    // The clip exists on the server: say which one, so that a script can look it up later.
+    return {
+      code: err.code,
+      body: { error: { code: err.code, detail: err.message, videoId: err.videoId } },
+      exitCode: EXIT.failure,
+    };
   }
   if (err instanceof VestaError) {
     return {

@@ -338,7 +338,9 @@ describe('Ctrl-C and the --wait deadline (server without a worker)', () => {
       }),
     );
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'wait_timeout' } });
+    expect(JSON.parse(run.stderr)).toMatchObject({
+      error: { code: 'wait_timeout', videoId: expect.stringMatching(/^vid_/) },
+    });
   });
 
   it('during --wait exits 130', async () => {
