@@ -137,3 +137,32 @@ describe('temporal_flickering SIMD kernel', () => {
     expect(s.push(b)).toBe(0);
   });
 });
+
+describe('dynamic_degree helpers', () => {
+  it('topFractionMean equals the mean of the sorted top ⌊5 %⌋', async () => {
+    const { topFractionMean } = await import('../src/dimensions/dynamic-degree.js');
+    let seed = 1;
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (const n of [1, 7, 19, 20, 100, 1001, 9000]) {
+      const values = Float32Array.from({ length: n }, () => Math.floor(rand() * 50) / 7);
+      const sorted = [...values].sort((a, b) => b - a);
+      const k = Math.max(1, Math.floor(0.05 * n));
+      const expected = sorted.slice(0, k).reduce((s, v) => s + v, 0) / k;
+      expect(topFractionMean(values, 0.05)).toBeCloseTo(expected, 4);
+    }
+  });
+
+  it('VBench interval and count rule, with Python rounding', async () => {
+    const { dynamicInterval, isDynamic } = await import('../src/dimensions/dynamic-degree.js');
+    expect([12, 20, 24, 30, 8, 4, 7.692, 0].map(dynamicInterval)).toEqual([2, 2, 3, 4, 1, 1, 1, 1]);
+    // N = 2 → count_num 0: the first pair decides true even below the threshold.
+    expect(isDynamic([0.1], 5, 2)).toBe(true);
+    // N = 1: no pair, false.
+    expect(isDynamic([], 5, 1)).toBe(false);
+    // N = 10 → count_num round(2.5) = 2.
+    expect(isDynamic([6, 1, 1, 1, 1, 1, 1, 1, 1], 5, 10)).toBe(false);
+    expect(isDynamic([6, 1, 6, 1, 1, 1, 1, 1, 1], 5, 10)).toBe(true);
+    // N = 6 → count_num round(1.5) = 2.
+    expect(isDynamic([6, 1, 1, 1, 1], 5, 6)).toBe(false);
+  });
+});

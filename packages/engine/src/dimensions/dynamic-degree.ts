@@ -2,7 +2,7 @@
  * dynamic_degree, method `lite`: VBench's protocol (vbench-methods.md §2.5) on a classical flow.
  * - frames: every `interval`-th frame, interval = max(1, round(fps/8)) with Python rounding;
  * - per consecutive sampled pair: dense flow (pyramidal Lucas–Kanade on grey, longer side ≤ 128),
- *   magnitudes rescaled to native pixels, score = mean of the largest ⌊5 %⌋ of magnitudes (over
+ *   on the working frame halved to ≤ 128 px; magnitudes rescaled to native pixels, score = mean of the largest ⌊5 %⌋ of magnitudes (over
  *   the flow field less a 2-pixel border, where classical flow has no correspondence to use);
  * - thres = 6·min(H, W)/256 (native size); count_num = round(4·N/16), N = sampled frames;
  * - dynamic (1) as soon as the number of pair scores above thres reaches count_num, else 0.
@@ -13,7 +13,7 @@ import type { DimensionMethod, MethodContext, MethodOutcome, MethodRun } from '.
 import { computeFlow } from '../image/flow.js';
 import type { Pyramid } from '../image/flow.js';
 import { FrameSizeGuard, roundHalfEven } from './common.js';
-import { flowPyramid, greyOf, rgbOf, workingRequest } from './working.js';
+import { FLOW_MAX_SIDE, flowPyramid, greyOf, smallRgb, workingRequest } from './working.js';
 
 /** VBench's frame interval for a frame rate: max(1, round(fps/8)), round half to even. */
 export function dynamicInterval(fps: number): number {
@@ -32,15 +32,41 @@ export function isDynamic(pairScores: number[], threshold: number, sampledFrames
   return false;
 }
 
-/** Mean of the largest ⌊fraction·n⌋ values (at least one). `scratch` is sorted in place. */
+/** Mean of the largest ⌊fraction·n⌋ values (at least one). `values` is reordered in place. */
 export function topFractionMean(values: Float32Array, fraction: number): number {
   const n = values.length;
   if (n === 0) return 0;
   const k = Math.max(1, Math.floor(fraction * n));
-  values.sort();
+  selectLargest(values, k);
   let s = 0;
   for (let i = n - k; i < n; i++) s += values[i]!;
   return s / k;
+}
+
+/** Quickselect (Hoare partition, middle pivot): moves the k largest values to the end, O(n). */
+function selectLargest(a: Float32Array, k: number): void {
+  const target = a.length - k;
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return;
+  }
 }
 
 /** Flow pixels left out along each edge: classical flow is unreliable where content enters or leaves. */
@@ -73,7 +99,7 @@ class DynamicRun implements MethodRun {
     this.guard.check(frame);
     const ordinal = this.ordinal++;
     if (ordinal % this.interval !== 0) return;
-    const { pyramid, finest } = flowPyramid(greyOf(rgbOf(frame)));
+    const { pyramid, finest } = flowPyramid(greyOf(smallRgb(frame, FLOW_MAX_SIDE)));
     this.finest = finest;
     this.frameSize = { width: frame.width, height: frame.height };
     if (this.prev) {
