@@ -102,6 +102,7 @@ async function childVesta(dataDir: string, uploadMaxBytes: number, logLevel: str
     dataDir,
   );
   // Production logging: one JSON line per request to stdout, which the parent points at /dev/null.
+  // The API role's work only: no job is enqueued during the benchmark, so the worker stays off.
   const server = await startServer(config, { createEngine, worker: false });
   const created = await server.deps.services.apiKeys.createKey('bench-api');
   await new ModelCatalog({ db: server.deps.db }).upsert({
