@@ -154,6 +154,14 @@ describe('evaluate', () => {
     expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
 
+  it('rejects in-flight evaluations with aborted when the engine is closed', async () => {
+    const own = createEngine({ threads: 1, catalog });
+    const pending = own.evaluate(clip.path, { dimensions: ['aesthetic_quality'] });
+    await new Promise((r) => setTimeout(r, 300));
+    await own.close();
+    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+  });
+
   it('lists the catalog dimensions', () => {
     expect(engine.dimensions().map((d) => d.id)).toContain('subject_consistency');
   });

@@ -35,6 +35,7 @@ class PooledWorker {
   readonly jobs = new Map<number, JobState>();
   private readonly worker: Worker;
   dead = false;
+  private closing = false;
 
   constructor(options: WorkerPoolOptions) {
     this.worker = options.tsxApi
@@ -79,7 +80,9 @@ class PooledWorker {
   private die(err: Error): void {
     if (this.dead) return;
     this.dead = true;
-    const failure = new EngineError('decode_failed', `evaluation worker stopped: ${err.message}`, { cause: err });
+    const failure = this.closing
+      ? new EngineError('aborted', 'the engine was closed while this evaluation ran')
+      : new EngineError('decode_failed', `evaluation worker stopped: ${err.message}`, { cause: err });
     for (const [id, job] of [...this.jobs]) this.fail(id, job, failure);
   }
 
@@ -106,7 +109,8 @@ class PooledWorker {
   }
 
   async terminate(): Promise<void> {
-    this.dead = true;
+    this.closing = true;
+    this.die(new Error('terminated'));
     await this.worker.terminate();
   }
 }
