@@ -1,0 +1,6 @@
+/**
+ * Test support shipped with the engine (`@vesta/engine/testing`): the dependency-free ONNX writer
+ * and tiny fixture models with the real models' tensor names, for tests of every package.
+ */
+export * from './onnx-writer.js';
+export * from './fixture-models.js';
