@@ -91,13 +91,13 @@ describe('/llms-full.txt and pages', () => {
     }
   });
 
-  it('resolves the links of the index and the agent recipe', async () => {
-    for (const [url, base] of [
-      ['/docs/', '/docs/'],
-      ['/ai-agents.md', '/'],
-    ] as const) {
+  it('resolves every internal link of every page', async () => {
+    const served = pages.map((file) =>
+      file === 'ai-agents.md' ? ['/ai-agents.md', '/'] : [`/docs/${file}`, '/docs/'],
+    );
+    for (const [url, base] of [['/docs/', '/docs/'], ...served] as Array<[string, string]>) {
       const body = (await get(url)).body;
-      for (const target of links(body).filter((t) => !/^[a-z]+:/.test(t))) {
+      for (const target of links(body).filter((t) => !/^[a-z]+:/.test(t) && !t.startsWith('#'))) {
         const resolved = new URL(target, `http://docs.test${base}`).pathname;
         expect((await get(resolved)).statusCode, `${url} → ${target}`).toBe(200);
       }
