@@ -33,7 +33,7 @@ let opened: OpenedDatabase;
 const queues: SqliteJobQueue[] = [];
 
 function queue(options: { leaseMs?: number } = {}): SqliteJobQueue {
-  const q = new SqliteJobQueue(opened.db, { concurrency: 2, log: silent, pollMs: 20, ...options });
+  const q = new SqliteJobQueue(opened.db, { concurrency: 2, pollMs: 20, ...options });
   queues.push(q);
   return q;
 }
@@ -42,6 +42,8 @@ function handler(run: JobHandler<{ n: string }>['run'], extra: Partial<JobHandle
   const h: JobHandler<{ n: string }> = { parse: (p) => p as { n: string }, run, ...extra };
   return new Map<string, JobHandler<unknown>>([['t', h]]);
 }
+
+const startWith = (q: SqliteJobQueue, handlers: Map<string, JobHandler<unknown>>): void => q.start(handlers, silent);
 
 const jobRow = (id: string) => opened.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -60,7 +62,7 @@ describe('SqliteJobQueue', () => {
   it('runs a job once with its payload and marks it succeeded', async () => {
     const seen: string[] = [];
     const q = queue();
-    q.start(handler((p) => Promise.resolve(void seen.push(p.n))));
+    startWith(q, handler((p) => Promise.resolve(void seen.push(p.n))));
     const id = await q.enqueue('t', { n: 'one' });
     await waitFor(() => jobRow(id), (j) => j.state === 'succeeded', 5000);
     expect(seen).toEqual(['one']);
@@ -70,7 +72,7 @@ describe('SqliteJobQueue', () => {
   it('retries a failing job with backoff, then succeeds', async () => {
     let calls = 0;
     const q = queue();
-    q.start(
+    startWith(q, 
       handler(() => {
         calls++;
         return calls === 1 ? Promise.reject(new Error('transient')) : Promise.resolve();
@@ -87,7 +89,7 @@ describe('SqliteJobQueue', () => {
   it('fails at once on a permanent error, and after the last attempt otherwise, calling onFailed once', async () => {
     const failed: string[] = [];
     const q = queue();
-    q.start(
+    startWith(q, 
       handler(
         (p) => Promise.reject(p.n === 'perm' ? new PermanentJobError('bad payload') : new Error('always')),
         { onFailed: (p) => Promise.resolve(void failed.push(p.n)) },
@@ -104,7 +106,7 @@ describe('SqliteJobQueue', () => {
   it('cancels queued and running jobs by subject; the running one sees its signal aborted', async () => {
     let aborted = false;
     const q = queue();
-    q.start(
+    startWith(q, 
       handler(
         (_p, ctx) =>
           new Promise<void>((_resolve, reject) => {
@@ -126,7 +128,7 @@ describe('SqliteJobQueue', () => {
 
   it('puts jobs cut off by shutdown back in the queue, and a restarted queue runs them', async () => {
     const q1 = queue();
-    q1.start(handler((_p, ctx) => new Promise<void>((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('cut off'))))));
+    startWith(q1, handler((_p, ctx) => new Promise<void>((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('cut off'))))));
     const id = await q1.enqueue('t', { n: 'long' });
     await waitFor(() => jobRow(id), (j) => j.state === 'running', 5000);
     await q1.stop(50);
@@ -139,7 +141,7 @@ describe('SqliteJobQueue', () => {
 
     const done: string[] = [];
     const q2 = queue();
-    q2.start(handler((p) => Promise.resolve(void done.push(p.n))));
+    startWith(q2, handler((p) => Promise.resolve(void done.push(p.n))));
     await waitFor(() => jobRow(id), (j) => j.state === 'succeeded', 5000);
     await waitFor(() => jobRow(idle), (j) => j.state === 'succeeded', 5000);
     expect(done.sort()).toEqual(['long', 'not-claimed']);
@@ -147,7 +149,7 @@ describe('SqliteJobQueue', () => {
 
   it('lets a graceful stop wait for a job that finishes within the grace period', async () => {
     const q = queue();
-    q.start(handler(() => new Promise<void>((resolve) => setTimeout(resolve, 150))));
+    startWith(q, handler(() => new Promise<void>((resolve) => setTimeout(resolve, 150))));
     const id = await q.enqueue('t', { n: 'short' });
     await waitFor(() => jobRow(id), (j) => j.state === 'running', 5000);
     await q.stop(5000);
@@ -162,7 +164,7 @@ describe('SqliteJobQueue', () => {
       .execute();
     const ran: string[] = [];
     const q = queue({ leaseMs: 300 });
-    q.start(handler((p) => Promise.resolve(void ran.push(p.n))));
+    startWith(q, handler((p) => Promise.resolve(void ran.push(p.n))));
     await waitFor(() => jobRow('orphan'), (j) => j.state === 'succeeded', 5000);
     expect(ran).toEqual(['o']);
     expect((await jobRow('orphan')).attempts).toBe(2);

@@ -40,8 +40,8 @@ export interface JobQueue {
   enqueue(type: string, payload: Record<string, string>, options?: EnqueueOptions): Promise<string>;
   /** Cancels queued jobs about `subject` and aborts running ones, resolving once they stopped. */
   cancelBySubject(subject: string): Promise<number>;
-  /** Starts claiming jobs with these handlers (one per job type of the catalogue). */
-  start(handlers: ReadonlyMap<string, JobHandler<unknown>>): void;
+  /** Starts claiming jobs with these handlers (one per job type of the catalogue), logging to `log`. */
+  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: FastifyBaseLogger): void;
   /**
    * Stops claiming, waits up to `graceMs` for running jobs, then aborts the rest and puts them
    * back in the queue so that they run again after restart.

@@ -6,7 +6,6 @@
 import path from 'node:path';
 import { createEngine } from '@vesta/engine';
 import type { Engine, EngineOptions } from '@vesta/engine';
-import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../app.js';
 import type { App, BuildAppOptions } from '../app.js';
 import type { ServerConfig } from '../config.js';
@@ -65,10 +64,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const engine = (options.createEngine ?? createEngine)(engineOptionsFrom(config));
   const signer = new UploadTokenSigner(loadOrCreateSigningSecret(config.dataDir));
 
-  // The queue needs a logger before the app exists; it gets the app's once built.
-  let log: FastifyBaseLogger | null = null;
-  const jobLog = new Proxy({} as FastifyBaseLogger, { get: (_t, prop) => (log as unknown as Record<string | symbol, unknown>)[prop] });
-  const jobs = new SqliteJobQueue(db, { concurrency: config.jobConcurrency, log: jobLog, ...options.queue });
+  const jobs = new SqliteJobQueue(db, { concurrency: config.jobConcurrency, ...options.queue });
 
   const videos = new VideoService(db, blobs, engine);
   const deps: AppDeps = {
@@ -80,7 +76,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     services: {
       apiKeys: new ApiKeyService(db),
       videos,
-      sessions: new SessionService(db, blobs, jobs, videos, jobLog),
+      sessions: new SessionService(db, blobs, jobs, videos),
       uploads: new UploadService(db, blobs, jobs, engine, videos, signer, {
         publicUrl: config.publicUrl,
         uploadMaxBytes: config.uploadMaxBytes,
@@ -103,10 +99,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
   await deps.services.uploads.releaseInterruptedUploads();
   const app = await buildApp(deps, options);
-  log = app.log.child({ component: 'worker' });
 
   const handlers = buildJobHandlers([evaluateVideoJob(videos), ...(options.jobs ?? [])]);
-  if (options.worker ?? true) jobs.start(handlers);
+  if (options.worker ?? true) jobs.start(handlers, app.log.child({ component: 'worker' }));
 
   const prune = setInterval(() => {
     void pruneIdempotencyRecords(db).catch((e: unknown) => app.log.warn({ err: e }, 'idempotency prune failed'));

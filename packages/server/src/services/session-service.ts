@@ -24,7 +24,6 @@ export class SessionService {
     private readonly blobs: BlobStore,
     private readonly jobs: JobQueue,
     private readonly videos: VideoService,
-    private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
   ) {
     // Both run on every Score/Rank request: compiled once.
@@ -58,7 +57,7 @@ export class SessionService {
   }
 
   /** Retires the current session (if any) and returns a new, empty one. */
-  async reset(userId: string, kind: SessionKind): Promise<SessionsTable> {
+  async reset(userId: string, kind: SessionKind, log: FastifyBaseLogger): Promise<SessionsTable> {
     const { fresh, videos } = await this.db.transaction().execute(async (trx) => {
       const old = await trx.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('kind', '=', kind).where('active', '=', 1).executeTakeFirst();
       let oldVideos: Array<{ id: string; blob_key: string }> = [];
@@ -74,7 +73,7 @@ export class SessionService {
     // The rows are gone; now stop their jobs and free their bytes.
     for (const v of videos) {
       await this.jobs.cancelBySubject(`video:${v.id}`);
-      await this.blobs.delete(v.blob_key).catch((e: unknown) => this.log.warn({ err: e, videoId: v.id }, 'could not delete blob of a reset video'));
+      await this.blobs.delete(v.blob_key).catch((e: unknown) => log.warn({ err: e, videoId: v.id }, 'could not delete the bytes of a reset video'));
     }
     return fresh;
   }

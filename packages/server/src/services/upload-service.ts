@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Engine } from '@vesta/engine';
 import { EngineError } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
-import type { SessionKind, SessionsTable } from '../db/schema.js';
+import type { SessionsTable } from '../db/schema.js';
 import { AppError, conflict, forbidden, isUpstreamFailure, upstreamUnavailable, validationFailed } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
@@ -274,7 +274,6 @@ export class UploadService {
   }
 }
 
-export type { SessionKind };
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;

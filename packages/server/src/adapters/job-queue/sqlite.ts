@@ -13,7 +13,6 @@ import { PermanentJobError } from '../../ports/job-queue.js';
 
 export interface SqliteJobQueueOptions {
   concurrency: number;
-  log: FastifyBaseLogger;
   leaseMs?: number;
   pollMs?: number;
   now?: () => number;
@@ -40,6 +39,8 @@ export class SqliteJobQueue implements JobQueue {
   private pollTimer: NodeJS.Timeout | null = null;
   private reapTimer: NodeJS.Timeout | null = null;
   private pumping = false;
+  /** The worker's logger, given at start (nothing is logged before). */
+  private log: FastifyBaseLogger | null = null;
   private pumpAgain = false;
 
   constructor(
@@ -99,14 +100,15 @@ export class SqliteJobQueue implements JobQueue {
     return count;
   }
 
-  start(handlers: ReadonlyMap<string, JobHandler<unknown>>): void {
+  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: FastifyBaseLogger): void {
     if (this.started) throw new Error('job queue already started');
     this.started = true;
     this.handlers = handlers;
+    this.log = log;
     this.pollTimer = setInterval(() => this.wake(), this.pollMs);
-    this.reapTimer = setInterval(() => void this.reapExpiredLeases().catch((e: unknown) => this.options.log.error({ err: e }, 'lease reaper failed')), Math.max(this.leaseMs / 3, 50));
+    this.reapTimer = setInterval(() => void this.reapExpiredLeases().catch((e: unknown) => this.logger().error({ err: e }, 'lease reaper failed')), Math.max(this.leaseMs / 3, 50));
     void this.reapExpiredLeases()
-      .catch((e: unknown) => this.options.log.error({ err: e }, 'lease reaper failed'))
+      .catch((e: unknown) => this.logger().error({ err: e }, 'lease reaper failed'))
       .then(() => this.wake());
   }
 
@@ -133,6 +135,11 @@ export class SqliteJobQueue implements JobQueue {
     await this.db.selectFrom('jobs').select('id').limit(1).execute();
   }
 
+  private logger(): FastifyBaseLogger {
+    if (!this.log) throw new Error('job queue not started');
+    return this.log;
+  }
+
   /** Puts running jobs whose lease ran out back in the queue (their process is gone). */
   async reapExpiredLeases(): Promise<number> {
     const t = this.now();
@@ -145,7 +152,7 @@ export class SqliteJobQueue implements JobQueue {
       .executeTakeFirst();
     const n = Number(res.numUpdatedRows);
     if (n > 0) {
-      this.options.log.warn({ jobs: n }, 'requeued jobs whose lease expired');
+      this.logger().warn({ jobs: n }, 'requeued jobs whose lease expired');
       this.wake();
     }
     return n;
@@ -159,7 +166,7 @@ export class SqliteJobQueue implements JobQueue {
     }
     this.pumping = true;
     void this.pump()
-      .catch((e: unknown) => this.options.log.error({ err: e }, 'job claim failed'))
+      .catch((e: unknown) => this.logger().error({ err: e }, 'job claim failed'))
       .finally(() => {
         this.pumping = false;
         if (this.pumpAgain) {
@@ -213,7 +220,7 @@ export class SqliteJobQueue implements JobQueue {
     const entry: Running = { id: job.id, subject: job.subject, controller, abortReason: null, done: Promise.resolve() };
     this.running.set(job.id, entry);
     entry.done = this.execute(job, entry)
-      .catch((e: unknown) => this.options.log.error({ err: e, jobId: job.id }, 'job bookkeeping failed'))
+      .catch((e: unknown) => this.logger().error({ err: e, jobId: job.id }, 'job bookkeeping failed'))
       .finally(() => {
         this.running.delete(job.id);
         this.wake();
@@ -222,7 +229,7 @@ export class SqliteJobQueue implements JobQueue {
 
   private async execute(job: JobsTable, entry: Running): Promise<void> {
     const handler = this.handlers.get(job.type);
-    const log = this.options.log.child({ jobId: job.id, jobType: job.type, attempt: job.attempts });
+    const log = this.logger().child({ jobId: job.id, jobType: job.type, attempt: job.attempts });
     const heartbeat = setInterval(() => {
       void this.db
         .updateTable('jobs')

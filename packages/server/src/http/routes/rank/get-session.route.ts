@@ -2,7 +2,7 @@
 import type { RouteModule } from '../../app-deps.js';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.js';
 import { RankSession } from '../../schemas/sessions.js';
-import { userOf, viewRankSession } from '../sessions/session-routes.js';
+import { viewRankSession } from '../sessions/session-routes.js';
 
 export const getRankSessionRoute: RouteModule = (app, { deps }) => {
   app.get(
@@ -17,6 +17,6 @@ export const getRankSessionRoute: RouteModule = (app, { deps }) => {
         response: { 200: RankSession, ...errorResponses(...AUTH_ERRORS) },
       },
     },
-    (request) => viewRankSession(deps, userOf(request).id, false),
+    (request) => viewRankSession(deps, request, false),
   );
 };

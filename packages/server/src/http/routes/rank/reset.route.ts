@@ -2,7 +2,7 @@
 import type { RouteModule } from '../../app-deps.js';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.js';
 import { RankSession } from '../../schemas/sessions.js';
-import { userOf, viewRankSession } from '../sessions/session-routes.js';
+import { viewRankSession } from '../sessions/session-routes.js';
 
 export const resetRankSessionRoute: RouteModule = (app, { deps }) => {
   app.post(
@@ -18,6 +18,6 @@ export const resetRankSessionRoute: RouteModule = (app, { deps }) => {
         response: { 200: RankSession, ...errorResponses(...AUTH_ERRORS, 'invalid_field', 'conflict') },
       },
     },
-    (request) => viewRankSession(deps, userOf(request).id, true),
+    (request) => viewRankSession(deps, request, true),
   );
 };

@@ -2,7 +2,7 @@
 import type { RouteModule } from '../../app-deps.js';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.js';
 import { ScoreSession } from '../../schemas/sessions.js';
-import { userOf, viewScoreSession } from '../sessions/session-routes.js';
+import { viewScoreSession } from '../sessions/session-routes.js';
 
 export const getScoreSessionRoute: RouteModule = (app, { deps }) => {
   app.get(
@@ -17,6 +17,6 @@ export const getScoreSessionRoute: RouteModule = (app, { deps }) => {
         response: { 200: ScoreSession, ...errorResponses(...AUTH_ERRORS) },
       },
     },
-    (request) => viewScoreSession(deps, userOf(request).id, false),
+    (request) => viewScoreSession(deps, request, false),
   );
 };

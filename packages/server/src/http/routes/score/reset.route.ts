@@ -2,7 +2,7 @@
 import type { RouteModule } from '../../app-deps.js';
 import { AUTH_ERRORS, errorResponses } from '../../schemas/common.js';
 import { ScoreSession } from '../../schemas/sessions.js';
-import { userOf, viewScoreSession } from '../sessions/session-routes.js';
+import { viewScoreSession } from '../sessions/session-routes.js';
 
 export const resetScoreSessionRoute: RouteModule = (app, { deps }) => {
   app.post(
@@ -18,6 +18,6 @@ export const resetScoreSessionRoute: RouteModule = (app, { deps }) => {
         response: { 200: ScoreSession, ...errorResponses(...AUTH_ERRORS, 'invalid_field', 'conflict') },
       },
     },
-    (request) => viewScoreSession(deps, userOf(request).id, true),
+    (request) => viewScoreSession(deps, request, true),
   );
 };

@@ -15,14 +15,18 @@ export function userOf(request: FastifyRequest): AuthenticatedUser {
   return request.user;
 }
 
-export async function viewScoreSession(deps: AppDeps, userId: string, reset: boolean): Promise<ScoreSessionView> {
+/** The caller's Score session (created if absent), or a fresh one after a reset. */
+export async function viewScoreSession(deps: AppDeps, request: FastifyRequest, reset: boolean): Promise<ScoreSessionView> {
   const { sessions } = deps.services;
-  return sessions.viewScore(reset ? await sessions.reset(userId, 'score') : await sessions.getOrCreate(userId, 'score'));
+  const userId = userOf(request).id;
+  return sessions.viewScore(reset ? await sessions.reset(userId, 'score', request.log) : await sessions.getOrCreate(userId, 'score'));
 }
 
-export async function viewRankSession(deps: AppDeps, userId: string, reset: boolean): Promise<RankSessionView> {
+/** The caller's Rank session (created if absent), or a fresh one after a reset. */
+export async function viewRankSession(deps: AppDeps, request: FastifyRequest, reset: boolean): Promise<RankSessionView> {
   const { sessions } = deps.services;
-  return sessions.viewRank(reset ? await sessions.reset(userId, 'rank') : await sessions.getOrCreate(userId, 'rank'));
+  const userId = userOf(request).id;
+  return sessions.viewRank(reset ? await sessions.reset(userId, 'rank', request.log) : await sessions.getOrCreate(userId, 'rank'));
 }
 
 export async function createUploadUrl(deps: AppDeps, kind: SessionKind, request: FastifyRequest, runId: string, body: UploadUrlInput, reply: FastifyReply): Promise<UploadUrlView> {
