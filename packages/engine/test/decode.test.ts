@@ -227,6 +227,27 @@ describe('frame streaming', () => {
     expect(red(2, 2)).toBeLessThan(60);
   });
 
+  it('stops with too_many_frames when a stream delivers more frames than the limit', async () => {
+    const clip = await encodeFrames(join(dir, 'many.mp4'), { ...base, frames: 30 }, scenes.static());
+    const p = await probe(clip.path);
+    const run = async (): Promise<number> => {
+      let n = 0;
+      for await (const _g of streamFrames(clip.path, p, { ffmpegPath: defaultFfmpegPath(), outputs: [{ sampling: { kind: 'all' }, maxSide: 8, channels: 1 }], maxFrames: 10 })) n++;
+      return n;
+    };
+    await expect(run()).rejects.toMatchObject({ code: 'too_many_frames' });
+  });
+
+  it('reports decode_failed when ffmpeg cannot run or fails', async () => {
+    const clip = await encodeFrames(join(dir, 'fail.mp4'), { ...base, frames: 3 }, scenes.static());
+    const p = await probe(clip.path);
+    const run = async (ffmpegPath: string, path = clip.path): Promise<void> => {
+      for await (const _g of streamFrames(path, p, { ffmpegPath, outputs: [{ sampling: { kind: 'all' }, maxSide: 8, channels: 1 }], maxFrames: 100 })) void _g;
+    };
+    await expect(run(join(dir, 'no-such-ffmpeg'))).rejects.toMatchObject({ code: 'decode_failed' });
+    await expect(run(defaultFfmpegPath(), join(dir, 'vanished.mp4'))).rejects.toMatchObject({ code: 'decode_failed' });
+  });
+
   it('stops ffmpeg when aborted', async () => {
     const clip = await encodeFrames(join(dir, 'abort.mp4'), { ...base, frames: 60 }, scenes.movingPattern(0.2));
     const p = await probe(clip.path);
