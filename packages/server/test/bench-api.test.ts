@@ -348,6 +348,35 @@ describe('cancel and delete', () => {
   });
 });
 
+describe('racing moves', () => {
+  it('lets exactly one of a cancel and a completion win; the other is 409 conflict', async () => {
+    for (let i = 0; i < 5; i++) {
+      const run = await createRun(alice);
+      await service.transition(run.id, 'queued', 'generating');
+      await service.transition(run.id, 'generating', 'evaluating');
+      const [completion, cancel] = await Promise.allSettled([
+        service.transition(run.id, 'evaluating', 'completed'),
+        call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key),
+      ]);
+      const completed = completion.status === 'fulfilled';
+      const cancelled = cancel.status === 'fulfilled' && cancel.value.status === 200;
+      expect(
+        completed !== cancelled,
+        `completion ${completion.status}, cancel ${cancel.status === 'fulfilled' ? cancel.value.status : 'threw'}`,
+      ).toBe(true);
+      if (!completed)
+        expect(completion.status === 'rejected' && (completion.reason as { code?: string }).code).toBe(
+          'conflict',
+        );
+      if (!cancelled) expect(cancel.status === 'fulfilled' && cancel.value.json().code).toBe('conflict');
+      const final = (await call('GET', `/api/v1/bench/${run.id}`, alice.key)).json();
+      expect(final.status).toBe(completed ? 'completed' : 'cancelled');
+      const logs = (await call('GET', `/api/v1/bench/${run.id}/logs`, alice.key)).json();
+      expect(logs.items.filter((l: Json) => /→ (completed|cancelled)/.test(l.message))).toHaveLength(1);
+    }
+  });
+});
+
 describe('videos, csv and logs', () => {
   it("lists a run's clips with their scores, counts progress, and writes the scorecard from them", async () => {
     const run = await createRun(alice, { dimensions: usable.slice(0, 2) });
