@@ -27,11 +27,18 @@ function tempDir(): string {
   return d;
 }
 
-async function runAdmin(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+async function runAdmin(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string; exitCode: number }> {
   let stdout = '';
   let stderr = '';
   const host: CommandHost = {
-    io: { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env },
+    io: {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+      env,
+    },
     exitCode: 0,
   };
   const program = new Command('vesta').exitOverride();
@@ -77,9 +84,18 @@ describe('vesta serve', () => {
   it('runs the service from the environment, answers with a key from admin, and stops on SIGTERM', async () => {
     const dataDir = tempDir();
     const port = await freePort();
-    const key = (await runAdmin(['admin', 'create-key', '--user', 'serve-user'], { VESTA_DATA_DIR: dataDir })).stdout.trim();
+    const key = (
+      await runAdmin(['admin', 'create-key', '--user', 'serve-user'], { VESTA_DATA_DIR: dataDir })
+    ).stdout.trim();
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', VESTA_DATA_DIR: dataDir, VESTA_ENGINE_THREADS: '1', VESTA_LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        VESTA_DATA_DIR: dataDir,
+        VESTA_ENGINE_THREADS: '1',
+        VESTA_LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -107,7 +123,10 @@ describe('vesta serve', () => {
   });
 
   it('exits 78 with one message listing every configuration problem', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: 'x', VESTA_LOG_LEVEL: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, PORT: 'x', VESTA_LOG_LEVEL: 'nope' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));

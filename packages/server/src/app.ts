@@ -7,7 +7,14 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifyServerOptions } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  FastifyServerOptions,
+} from 'fastify';
 import { AppError } from './errors.js';
 import type { AppDeps, RouteModule } from './http/app-deps.js';
 import { API_PREFIX, registerAuth } from './http/auth.js';
@@ -47,7 +54,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
           level: config.logLevel,
           ...(options.logStream ? { stream: options.logStream } : {}),
           serializers: {
-            req: (req: { method?: string; url?: string }) => ({ method: req.method, url: redactUrl(req.url ?? '') }),
+            req: (req: { method?: string; url?: string }) => ({
+              method: req.method,
+              url: redactUrl(req.url ?? ''),
+            }),
           },
         };
 
@@ -92,7 +102,17 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'X-API-Key', 'Idempotency-Key', 'X-Service-Source', 'X-Request-Id'],
-    exposedHeaders: ['Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id', 'Idempotent-Replayed', 'Content-Disposition'],
+    exposedHeaders: [
+      'Retry-After',
+      'RateLimit',
+      'RateLimit-Policy',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Request-Id',
+      'Idempotent-Replayed',
+      'Content-Disposition',
+    ],
     maxAge: 600,
   });
 
@@ -102,7 +122,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Idempotent POSTs document their optional Idempotency-Key header (and validate its shape).
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, url: route.url, config: { ...(route.config ?? {}) }, schema: route.schema });
+    for (const method of methods)
+      routes.push({ method, url: route.url, config: { ...(route.config ?? {}) }, schema: route.schema });
     if (route.config?.idempotent !== true) return;
     route.schema = { ...(route.schema ?? {}), headers: IdempotencyHeaders };
   });
@@ -141,11 +162,24 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const operation = request.routeOptions.schema?.operationId ?? (request.routeOptions.url === undefined ? 'not_found' : request.routeOptions.url);
+    const operation =
+      request.routeOptions.schema?.operationId ??
+      (request.routeOptions.url === undefined ? 'not_found' : request.routeOptions.url);
     const seconds = reply.elapsedTime / 1000;
-    metrics.observe({ operation, method: request.method, status: reply.statusCode, source: request.source }, seconds);
+    metrics.observe(
+      { operation, method: request.method, status: reply.statusCode, source: request.source },
+      seconds,
+    );
     request.log.info(
-      { operation, method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, source: request.source, userId: request.user?.id, durationMs: Math.round(reply.elapsedTime * 10) / 10 },
+      {
+        operation,
+        method: request.method,
+        url: redactUrl(request.url),
+        statusCode: reply.statusCode,
+        source: request.source,
+        userId: request.user?.id,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
       'request completed',
     );
     done();
@@ -173,7 +207,14 @@ function refuseBody(request: FastifyRequest, _reply: FastifyReply, done: (error?
   if (body === undefined || body === null) return done();
   if (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return done();
   const fields = typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
-  done(new AppError(fields.length > 0 ? 'invalid_field' : 'validation_failed', fields.length > 0 ? `this route takes no body; got field(s) ${fields.join(', ')}` : 'this route takes no body'));
+  done(
+    new AppError(
+      fields.length > 0 ? 'invalid_field' : 'validation_failed',
+      fields.length > 0
+        ? `this route takes no body; got field(s) ${fields.join(', ')}`
+        : 'this route takes no body',
+    ),
+  );
 }
 
 declare module 'fastify' {

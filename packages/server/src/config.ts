@@ -42,7 +42,9 @@ export interface ServerConfig {
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
   }
 }
 
@@ -69,7 +71,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
     return n;
   };
-  const optionalInt = (name: string, min: number, max: number): number | null => (str(name) === undefined ? null : int(name, 0, min, max));
+  const optionalInt = (name: string, min: number, max: number): number | null =>
+    str(name) === undefined ? null : int(name, 0, min, max);
 
   const port = int('PORT', 8080, 0, 65535);
   const host = str('HOST') ?? '0.0.0.0';
@@ -78,7 +81,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   let publicUrl = str('VESTA_PUBLIC_URL') ?? `http://localhost:${port}`;
   try {
     const u = new URL(publicUrl);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push(`VESTA_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      problems.push(`VESTA_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
     publicUrl = publicUrl.replace(/\/+$/, '');
   } catch {
     problems.push(`VESTA_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
@@ -97,7 +101,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (origin === '*') continue;
     try {
       const u = new URL(origin);
-      if (u.origin !== origin) problems.push(`VESTA_CORS_ORIGINS entry "${origin}" must be a bare origin such as https://app.example.com`);
+      if (u.origin !== origin)
+        problems.push(
+          `VESTA_CORS_ORIGINS entry "${origin}" must be a bare origin such as https://app.example.com`,
+        );
     } catch {
       problems.push(`VESTA_CORS_ORIGINS entry "${origin}" is not a URL origin (or "*")`);
     }
@@ -105,7 +112,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const logLevelRaw = (str('VESTA_LOG_LEVEL') ?? 'info').toLowerCase();
   const logLevel = LOG_LEVELS.find((l) => l === logLevelRaw);
-  if (!logLevel) problems.push(`VESTA_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelRaw}"`);
+  if (!logLevel)
+    problems.push(`VESTA_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelRaw}"`);
 
   const engine: EngineConfig = {
     threads: optionalInt('VESTA_ENGINE_THREADS', 1, 256),

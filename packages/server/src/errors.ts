@@ -4,19 +4,37 @@
  * spec's; the rest are Vesta's additions for cases the spec leaves open (documented in docs/api.md).
  */
 export const ERROR_CATALOGUE = {
-  validation_failed: { status: 400, when: 'The request shape is wrong (wrong type, missing field, malformed JSON, bad query value).' },
+  validation_failed: {
+    status: 400,
+    when: 'The request shape is wrong (wrong type, missing field, malformed JSON, bad query value).',
+  },
   invalid_field: { status: 400, when: 'The body has a field that the route does not accept.' },
   RANK_PROMPT_MISMATCH: { status: 400, when: 'A Rank upload passes a prompt different from the locked one.' },
-  invalid_video: { status: 400, when: 'confirm-upload found the uploaded object is not a usable video (empty, wrong container, undecodable, truncated, over a limit).' },
+  invalid_video: {
+    status: 400,
+    when: 'confirm-upload found the uploaded object is not a usable video (empty, wrong container, undecodable, truncated, over a limit).',
+  },
   unauthorized: { status: 401, when: 'Missing or invalid API key (or upload token).' },
-  forbidden: { status: 403, when: 'Authenticated, but the resource is not the caller\'s; or an expired upload URL.' },
+  forbidden: {
+    status: 403,
+    when: "Authenticated, but the resource is not the caller's; or an expired upload URL.",
+  },
   not_found: { status: 404, when: 'Resource missing or route unknown.' },
-  conflict: { status: 409, when: 'A state precondition failed (including a duplicate request still in progress, sent with Retry-After).' },
+  conflict: {
+    status: 409,
+    when: 'A state precondition failed (including a duplicate request still in progress, sent with Retry-After).',
+  },
   idempotency_mismatch: { status: 409, when: 'An Idempotency-Key is reused with a different body.' },
   payload_too_large: { status: 413, when: 'A JSON body or an uploaded clip is over its size limit.' },
-  unsupported_media_type: { status: 415, when: 'The Content-Type is not accepted by the route (JSON routes take application/json; an upload PUT takes exactly the declared type).' },
+  unsupported_media_type: {
+    status: 415,
+    when: 'The Content-Type is not accepted by the route (JSON routes take application/json; an upload PUT takes exactly the declared type).',
+  },
   internal_error: { status: 500, when: 'Server fault; retry with backoff.' },
-  upstream_unavailable: { status: 503, when: 'A dependency (object storage, database, queue, engine) is down; honour Retry-After.' },
+  upstream_unavailable: {
+    status: 503,
+    when: 'A dependency (object storage, database, queue, engine) is down; honour Retry-After.',
+  },
 } as const satisfies Record<string, { status: number; when: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -49,7 +67,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string): AppError => new AppError('not_found', `${what} not found`);
-export const conflict = (detail: string, options?: AppErrorOptions): AppError => new AppError('conflict', detail, options);
+export const conflict = (detail: string, options?: AppErrorOptions): AppError =>
+  new AppError('conflict', detail, options);
 export const forbidden = (detail: string): AppError => new AppError('forbidden', detail);
 export const validationFailed = (detail: string): AppError => new AppError('validation_failed', detail);
 export const upstreamUnavailable = (detail: string, cause?: unknown): AppError =>
@@ -81,7 +100,11 @@ export function isUpstreamFailure(error: unknown): boolean {
   let e: unknown = error;
   for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (UPSTREAM_CODES.has(code) || [...UPSTREAM_CODES].some((c) => c.startsWith('SQLITE_') && code.startsWith(`${c}_`)))) {
+    if (
+      typeof code === 'string' &&
+      (UPSTREAM_CODES.has(code) ||
+        [...UPSTREAM_CODES].some((c) => c.startsWith('SQLITE_') && code.startsWith(`${c}_`)))
+    ) {
       return true;
     }
     if (e instanceof TypeError && /database connection is not open/i.test(e.message)) return true;

@@ -12,7 +12,10 @@ import { startServer } from './roles/all.js';
 export async function buildOpenApiDocument(): Promise<unknown> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-openapi-'));
   try {
-    const config = loadConfig({ VESTA_DATA_DIR: dataDir, VESTA_LOG_LEVEL: 'silent', VESTA_ENGINE_THREADS: '1' }, dataDir);
+    const config = loadConfig(
+      { VESTA_DATA_DIR: dataDir, VESTA_LOG_LEVEL: 'silent', VESTA_ENGINE_THREADS: '1' },
+      dataDir,
+    );
     const server = await startServer(config, { listen: false, worker: false });
     try {
       return server.app.swagger();

@@ -19,11 +19,21 @@ const keysSeen: string[] = [];
 
 /** Creates a resource of each kind owned by the caller and returns its id. */
 const FACTORIES: Record<string, (key: string) => Promise<string>> = {
-  'score-session': async (key) => (await server.app.inject({ method: 'GET', url: '/api/v1/score', headers: { 'x-api-key': key } })).json().runId,
-  'rank-session': async (key) => (await server.app.inject({ method: 'GET', url: '/api/v1/rank', headers: { 'x-api-key': key } })).json().runId,
+  'score-session': async (key) =>
+    (await server.app.inject({ method: 'GET', url: '/api/v1/score', headers: { 'x-api-key': key } })).json()
+      .runId,
+  'rank-session': async (key) =>
+    (await server.app.inject({ method: 'GET', url: '/api/v1/rank', headers: { 'x-api-key': key } })).json()
+      .runId,
   'bench-run': async (key) => {
-    await new ModelCatalog({ db: server.deps.db }).upsert({ id: 'walker-model', name: 'Walker model', description: 'A model for the auth walker.' });
-    const dimension = server.deps.engine.dimensions().find((d) => d.workflows.includes('bench') && d.defaultMethod !== null)!.id;
+    await new ModelCatalog({ db: server.deps.db }).upsert({
+      id: 'walker-model',
+      name: 'Walker model',
+      description: 'A model for the auth walker.',
+    });
+    const dimension = server.deps.engine
+      .dimensions()
+      .find((d) => d.workflows.includes('bench') && d.defaultMethod !== null)!.id;
     const res = await server.app.inject({
       method: 'POST',
       url: '/api/v1/bench',
@@ -39,11 +49,17 @@ const FACTORIES: Record<string, (key: string) => Promise<string>> = {
 function resourceOf(url: string, declared: string | undefined): string {
   if (declared) return declared;
   const area = url.split('/')[3];
-  return { score: 'score-session', rank: 'rank-session', bench: 'bench-run' }[area ?? ''] ?? `unknown resource for ${url}`;
+  return (
+    { score: 'score-session', rank: 'rank-session', bench: 'bench-run' }[area ?? ''] ??
+    `unknown resource for ${url}`
+  );
 }
 
 function apiRoutes() {
-  return server.app.vestaRoutes.filter((r) => r.url.startsWith('/api/v1') && r.config.auth !== false && r.method !== 'HEAD' && r.method !== 'OPTIONS');
+  return server.app.vestaRoutes.filter(
+    (r) =>
+      r.url.startsWith('/api/v1') && r.config.auth !== false && r.method !== 'HEAD' && r.method !== 'OPTIONS',
+  );
 }
 
 beforeAll(async () => {
@@ -60,7 +76,13 @@ afterAll(async () => {
 describe('authentication on every /api/v1 route', () => {
   it('covers the routes of every area', () => {
     const urls = apiRoutes().map((r) => `${r.method} ${r.url}`);
-    for (const expected of ['GET /api/v1/score', 'POST /api/v1/rank/:id/videos/upload-url', 'GET /api/v1/rank/:id/ranked', 'GET /api/v1/bench/:id', 'GET /api/v1/dimensions']) {
+    for (const expected of [
+      'GET /api/v1/score',
+      'POST /api/v1/rank/:id/videos/upload-url',
+      'GET /api/v1/rank/:id/ranked',
+      'GET /api/v1/bench/:id',
+      'GET /api/v1/dimensions',
+    ]) {
       expect(urls).toContain(expected);
     }
   });
@@ -69,12 +91,25 @@ describe('authentication on every /api/v1 route', () => {
     const revoked = await server.deps.services.apiKeys.createKey('walker-revoked');
     keysSeen.push(revoked.key);
     expect(await server.deps.services.apiKeys.revokeKey(revoked.prefix)).toBe(true);
-    const badKeys = [undefined, '', 'not-a-key', `${alice.slice(0, -1)}${alice.endsWith('A') ? 'B' : 'A'}`, revoked.key];
+    const badKeys = [
+      undefined,
+      '',
+      'not-a-key',
+      `${alice.slice(0, -1)}${alice.endsWith('A') ? 'B' : 'A'}`,
+      revoked.key,
+    ];
     for (const route of apiRoutes()) {
       const url = route.url.replace(/:(\w+)/g, 'some-id');
       for (const key of badKeys) {
-        const res = await server.app.inject({ method: route.method as 'GET', url, headers: key === undefined ? {} : { 'x-api-key': key } });
-        expect(res.statusCode, `${route.method} ${route.url} with key ${key === undefined ? 'none' : 'bad'}`).toBe(401);
+        const res = await server.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: key === undefined ? {} : { 'x-api-key': key },
+        });
+        expect(
+          res.statusCode,
+          `${route.method} ${route.url} with key ${key === undefined ? 'none' : 'bad'}`,
+        ).toBe(401);
         expect(res.json()).toMatchObject({ code: 'unauthorized', requestId: res.headers['x-request-id'] });
       }
     }
@@ -92,10 +127,20 @@ describe('authentication on every /api/v1 route', () => {
       const url = route.url.replace(/:(\w+)/, ids.get(resource)!);
       const schema = route.schema;
       const payload = schema?.body ? (sampleOf(schema.body) as Record<string, unknown>) : undefined;
-      const asBob = await server.app.inject({ method: route.method as 'GET', url, headers: { 'x-api-key': bob }, ...(payload ? { payload } : {}) });
+      const asBob = await server.app.inject({
+        method: route.method as 'GET',
+        url,
+        headers: { 'x-api-key': bob },
+        ...(payload ? { payload } : {}),
+      });
       expect(asBob.statusCode, `${route.method} ${url}: ${asBob.body}`).toBe(403);
       expect(asBob.json().code).toBe('forbidden');
-      const missing = await server.app.inject({ method: route.method as 'GET', url: route.url.replace(/:(\w+)/, 'does-not-exist'), headers: { 'x-api-key': bob }, ...(payload ? { payload } : {}) });
+      const missing = await server.app.inject({
+        method: route.method as 'GET',
+        url: route.url.replace(/:(\w+)/, 'does-not-exist'),
+        headers: { 'x-api-key': bob },
+        ...(payload ? { payload } : {}),
+      });
       expect(missing.statusCode, `${route.method} ${route.url} unknown id`).toBe(404);
       expect(missing.json().code).toBe('not_found');
     }
@@ -106,7 +151,11 @@ describe('API keys', () => {
   it('are stored only as a SHA-256 hash and a display prefix', async () => {
     const created = await server.deps.services.apiKeys.createKey('walker-hash');
     keysSeen.push(created.key);
-    const row = await server.deps.db.selectFrom('api_keys').selectAll().where('prefix', '=', created.prefix).executeTakeFirstOrThrow();
+    const row = await server.deps.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('prefix', '=', created.prefix)
+      .executeTakeFirstOrThrow();
     expect(row.hash).toBe(createHash('sha256').update(created.key).digest('hex'));
     expect(created.key.startsWith(row.prefix)).toBe(true);
     expect(row.prefix.length).toBeLessThan(created.key.length / 2);
@@ -124,7 +173,13 @@ describe('API keys', () => {
 
   it('are never written to the logs, nor is an upload token', async () => {
     // A whole upload flow plus failures, so that every kind of request line is logged.
-    const session = (await server.app.inject({ method: 'GET', url: '/api/v1/score', headers: { 'x-api-key': alice, 'x-service-source': 'agent' } })).json();
+    const session = (
+      await server.app.inject({
+        method: 'GET',
+        url: '/api/v1/score',
+        headers: { 'x-api-key': alice, 'x-service-source': 'agent' },
+      })
+    ).json();
     const up = await server.app.inject({
       method: 'POST',
       url: `/api/v1/score/${session.runId}/videos/upload-url`,
@@ -135,9 +190,19 @@ describe('API keys', () => {
     const { uploadUrl } = up.json();
     const token = new URL(uploadUrl).searchParams.get('token')!;
     const path = new URL(uploadUrl).pathname + new URL(uploadUrl).search;
-    const put = await server.app.inject({ method: 'PUT', url: path, headers: { 'content-type': 'video/mp4' }, payload: readFileSync(clip('zeroscope-v2__toad-karate.mp4')) });
+    const put = await server.app.inject({
+      method: 'PUT',
+      url: path,
+      headers: { 'content-type': 'video/mp4' },
+      payload: readFileSync(clip('zeroscope-v2__toad-karate.mp4')),
+    });
     expect(put.statusCode).toBe(200);
-    await server.app.inject({ method: 'PUT', url: path, headers: { 'content-type': 'video/mp4' }, payload: Buffer.from('again') });
+    await server.app.inject({
+      method: 'PUT',
+      url: path,
+      headers: { 'content-type': 'video/mp4' },
+      payload: Buffer.from('again'),
+    });
     await server.app.inject({ method: 'GET', url: '/api/v1/score', headers: { 'x-api-key': `${alice}x` } });
     await server.app.inject({ method: 'GET', url: `/api/v1/nowhere?key=1`, headers: { 'x-api-key': alice } });
 

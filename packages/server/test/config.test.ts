@@ -22,24 +22,53 @@ describe('loadConfig', () => {
 
   it('reads the environment', () => {
     const c = loadConfig(
-      { PORT: '9090', VESTA_DATA_DIR: 'data', VESTA_PUBLIC_URL: 'https://vesta.example.com/', VESTA_CORS_ORIGINS: 'https://a.example.com, https://b.example.com', VESTA_LOG_LEVEL: 'WARN', VESTA_ENGINE_THREADS: '3', VESTA_UPLOAD_MAX_BYTES: '2048' },
+      {
+        PORT: '9090',
+        VESTA_DATA_DIR: 'data',
+        VESTA_PUBLIC_URL: 'https://vesta.example.com/',
+        VESTA_CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
+        VESTA_LOG_LEVEL: 'WARN',
+        VESTA_ENGINE_THREADS: '3',
+        VESTA_UPLOAD_MAX_BYTES: '2048',
+      },
       '/srv',
     );
-    expect(c).toMatchObject({ port: 9090, dataDir: '/srv/data', publicUrl: 'https://vesta.example.com', corsOrigins: ['https://a.example.com', 'https://b.example.com'], logLevel: 'warn', uploadMaxBytes: 2048 });
+    expect(c).toMatchObject({
+      port: 9090,
+      dataDir: '/srv/data',
+      publicUrl: 'https://vesta.example.com',
+      corsOrigins: ['https://a.example.com', 'https://b.example.com'],
+      logLevel: 'warn',
+      uploadMaxBytes: 2048,
+    });
     expect(c.engine.threads).toBe(3);
   });
 
   it('reports every problem in one error', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', VESTA_PUBLIC_URL: 'not a url', VESTA_LOG_LEVEL: 'loud', VESTA_UPLOAD_MAX_BYTES: '-5', VESTA_CORS_ORIGINS: 'https://ok.example.com/path', VESTA_JOB_CONCURRENCY: '0' });
+      loadConfig({
+        PORT: 'eighty',
+        VESTA_PUBLIC_URL: 'not a url',
+        VESTA_LOG_LEVEL: 'loud',
+        VESTA_UPLOAD_MAX_BYTES: '-5',
+        VESTA_CORS_ORIGINS: 'https://ok.example.com/path',
+        VESTA_JOB_CONCURRENCY: '0',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
     expect(problems).toHaveLength(6);
-    for (const name of ['PORT', 'VESTA_PUBLIC_URL', 'VESTA_LOG_LEVEL', 'VESTA_UPLOAD_MAX_BYTES', 'VESTA_CORS_ORIGINS', 'VESTA_JOB_CONCURRENCY']) {
+    for (const name of [
+      'PORT',
+      'VESTA_PUBLIC_URL',
+      'VESTA_LOG_LEVEL',
+      'VESTA_UPLOAD_MAX_BYTES',
+      'VESTA_CORS_ORIGINS',
+      'VESTA_JOB_CONCURRENCY',
+    ]) {
       expect((error as ConfigError).message).toContain(name);
     }
   });

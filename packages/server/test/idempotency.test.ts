@@ -22,14 +22,25 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const body = (n = 1) => ({ fileName: `clip-${n}.mp4`, contentType: 'video/mp4', prompt: 'a red car at night' });
+const body = (n = 1) => ({
+  fileName: `clip-${n}.mp4`,
+  contentType: 'video/mp4',
+  prompt: 'a red car at night',
+});
 
 async function session(key: string, kind: 'score' | 'rank' = 'score') {
-  return (await server.app.inject({ method: 'GET', url: `/api/v1/${kind}`, headers: { 'x-api-key': key } })).json();
+  return (
+    await server.app.inject({ method: 'GET', url: `/api/v1/${kind}`, headers: { 'x-api-key': key } })
+  ).json();
 }
 
 function post(key: string, url: string, payload: unknown, idem?: string) {
-  return server.app.inject({ method: 'POST', url, headers: { 'x-api-key': key, ...(idem === undefined ? {} : { 'idempotency-key': idem }) }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  return server.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'x-api-key': key, ...(idem === undefined ? {} : { 'idempotency-key': idem }) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 }
 
 describe('Idempotency-Key', () => {
@@ -40,7 +51,12 @@ describe('Idempotency-Key', () => {
     const first = await post(alice, url, body(), 'replay-1');
     expect(first.statusCode).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await post(alice, url, { prompt: 'a red car at night', contentType: 'video/mp4', fileName: 'clip-1.mp4' }, 'replay-1');
+    const again = await post(
+      alice,
+      url,
+      { prompt: 'a red car at night', contentType: 'video/mp4', fileName: 'clip-1.mp4' },
+      'replay-1',
+    );
     expect(again.statusCode).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
@@ -86,9 +102,14 @@ describe('Idempotency-Key', () => {
     await post(alice, '/api/v1/rank/reset', undefined);
     const { runId } = await session(alice, 'rank');
     const url = `/api/v1/rank/${runId}/videos/upload-url`;
-    const results = await Promise.all(Array.from({ length: 12 }, () => post(alice, url, body(9), 'concurrent-1')));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => post(alice, url, body(9), 'concurrent-1')),
+    );
     const statuses = results.map((r) => r.statusCode);
-    expect(statuses.every((s) => s === 201 || s === 409), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      statuses.join(','),
+    ).toBe(true);
     const created = results.filter((r) => r.statusCode === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.json().videoId)).size).toBe(1);
@@ -99,7 +120,9 @@ describe('Idempotency-Key', () => {
     }
     expect((await session(alice, 'rank')).videos).toHaveLength(1);
     // Concurrent resets under one key: one new session, not many.
-    const resets = await Promise.all(Array.from({ length: 6 }, () => post(alice, '/api/v1/rank/reset', undefined, 'reset-once')));
+    const resets = await Promise.all(
+      Array.from({ length: 6 }, () => post(alice, '/api/v1/rank/reset', undefined, 'reset-once')),
+    );
     const runIds = new Set(resets.filter((r) => r.statusCode === 200).map((r) => r.json().runId));
     expect(runIds.size).toBe(1);
     expect((await session(alice, 'rank')).runId).toBe([...runIds][0]);
@@ -139,12 +162,20 @@ describe('Idempotency-Key', () => {
     const { runId } = await session(bob);
     const url = `/api/v1/score/${runId}/videos/upload-url`;
     const first = await post(bob, url, body(6), 'old-key');
-    await server.deps.db.updateTable('idempotency_records').set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 }).where('key', '=', 'old-key').execute();
+    await server.deps.db
+      .updateTable('idempotency_records')
+      .set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 })
+      .where('key', '=', 'old-key')
+      .execute();
     const later = await post(bob, url, body(6), 'old-key');
     expect(later.statusCode).toBe(201);
     expect(later.headers['idempotent-replayed']).toBeUndefined();
     expect(later.json().videoId).not.toBe(first.json().videoId);
-    await server.deps.db.updateTable('idempotency_records').set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 }).where('key', '=', 'old-key').execute();
+    await server.deps.db
+      .updateTable('idempotency_records')
+      .set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 })
+      .where('key', '=', 'old-key')
+      .execute();
     expect(await pruneIdempotencyRecords(server.deps.db)).toBeGreaterThanOrEqual(1);
   });
 });

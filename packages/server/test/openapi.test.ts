@@ -31,14 +31,26 @@ describe('OpenAPI document', () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
     const served = formatOpenApiDocument(res.json());
-    expect(served, 'openapi/openapi.json is stale: run `npm run openapi`').toBe(readFileSync(COMMITTED, 'utf8'));
+    expect(served, 'openapi/openapi.json is stale: run `npm run openapi`').toBe(
+      readFileSync(COMMITTED, 'utf8'),
+    );
   });
 
   it('is OpenAPI 3.1 with every endpoint of the spec, each with a unique operationId', async () => {
-    const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{ openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } }>();
+    const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
+      openapi: string;
+      paths: Record<string, Record<string, Operation>>;
+      components: { securitySchemes: Record<string, unknown> };
+    }>();
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.components.securitySchemes.ApiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-    const ops = Object.entries(doc.paths).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
+    expect(doc.components.securitySchemes.ApiKey).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
+    const ops = Object.entries(doc.paths).flatMap(([p, methods]) =>
+      Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })),
+    );
     const keys = ops.map((o) => o.key);
     for (const k of [
       'GET /api/v1/score',

@@ -24,16 +24,46 @@ afterAll(async () => {
 
 const PROMPT = 'A blue tiger in the grass in the sunset, surrounded by butterflies.';
 const h = () => ({ 'x-api-key': key });
-const getSession = async () => (await server.app.inject({ method: 'GET', url: '/api/v1/rank', headers: h() })).json();
-const requestUpload = (runId: string, payload: Record<string, unknown>) => server.app.inject({ method: 'POST', url: `/api/v1/rank/${runId}/videos/upload-url`, headers: h(), payload });
-const ranked = async (runId: string) => server.app.inject({ method: 'GET', url: `/api/v1/rank/${runId}/ranked`, headers: h() });
+const getSession = async () =>
+  (await server.app.inject({ method: 'GET', url: '/api/v1/rank', headers: h() })).json();
+const requestUpload = (runId: string, payload: Record<string, unknown>) =>
+  server.app.inject({
+    method: 'POST',
+    url: `/api/v1/rank/${runId}/videos/upload-url`,
+    headers: h(),
+    payload,
+  });
+const ranked = async (runId: string) =>
+  server.app.inject({ method: 'GET', url: `/api/v1/rank/${runId}/ranked`, headers: h() });
 
-async function uploadAndConfirm(runId: string, file: string, payload: Record<string, unknown> = {}): Promise<string> {
-  const res = await requestUpload(runId, { fileName: path.basename(file), contentType: 'video/mp4', ...payload });
+async function uploadAndConfirm(
+  runId: string,
+  file: string,
+  payload: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await requestUpload(runId, {
+    fileName: path.basename(file),
+    contentType: 'video/mp4',
+    ...payload,
+  });
   expect(res.statusCode, res.body).toBe(201);
   const u = new URL(res.json().uploadUrl);
-  expect((await server.app.inject({ method: 'PUT', url: u.pathname + u.search, headers: { 'content-type': 'video/mp4' }, payload: readFileSync(file) })).statusCode).toBe(200);
-  const c = await server.app.inject({ method: 'POST', url: `/api/v1/rank/${runId}/videos/confirm-upload`, headers: h(), payload: { videoId: res.json().videoId } });
+  expect(
+    (
+      await server.app.inject({
+        method: 'PUT',
+        url: u.pathname + u.search,
+        headers: { 'content-type': 'video/mp4' },
+        payload: readFileSync(file),
+      })
+    ).statusCode,
+  ).toBe(200);
+  const c = await server.app.inject({
+    method: 'POST',
+    url: `/api/v1/rank/${runId}/videos/confirm-upload`,
+    headers: h(),
+    payload: { videoId: res.json().videoId },
+  });
   expect(c.statusCode, c.body).toBe(200);
   return res.json().videoId;
 }
@@ -46,16 +76,35 @@ describe('Rank prompt lock', () => {
     expect(noPrompt.statusCode).toBe(400);
     expect(noPrompt.json().code).toBe('validation_failed');
     // A refused request (bad file name) does not lock the session.
-    expect((await requestUpload(s.runId, { fileName: 'a/b.mp4', contentType: 'video/mp4', prompt: 'something else' })).statusCode).toBe(400);
+    expect(
+      (
+        await requestUpload(s.runId, {
+          fileName: 'a/b.mp4',
+          contentType: 'video/mp4',
+          prompt: 'something else',
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await getSession()).promptLocked).toBe(false);
 
-    expect((await requestUpload(s.runId, { fileName: 'a.mp4', contentType: 'video/mp4', prompt: `  ${PROMPT} ` })).statusCode).toBe(201);
+    expect(
+      (await requestUpload(s.runId, { fileName: 'a.mp4', contentType: 'video/mp4', prompt: `  ${PROMPT} ` }))
+        .statusCode,
+    ).toBe(201);
     expect(await getSession()).toMatchObject({ prompt: PROMPT, promptLocked: true });
-    const same = await requestUpload(s.runId, { fileName: 'b.mp4', contentType: 'video/mp4', prompt: PROMPT });
+    const same = await requestUpload(s.runId, {
+      fileName: 'b.mp4',
+      contentType: 'video/mp4',
+      prompt: PROMPT,
+    });
     expect(same.statusCode).toBe(201);
     const omitted = await requestUpload(s.runId, { fileName: 'c.mp4', contentType: 'video/mp4' });
     expect(omitted.statusCode).toBe(201);
-    const different = await requestUpload(s.runId, { fileName: 'd.mp4', contentType: 'video/mp4', prompt: 'A red tiger' });
+    const different = await requestUpload(s.runId, {
+      fileName: 'd.mp4',
+      contentType: 'video/mp4',
+      prompt: 'A red tiger',
+    });
     expect(different.statusCode).toBe(400);
     expect(different.json().code).toBe('RANK_PROMPT_MISMATCH');
     const videos = (await getSession()).videos;
@@ -71,12 +120,21 @@ describe('Rank prompt lock', () => {
 describe('Rank leaderboard', () => {
   it('orders scored candidates by the documented overall score and lists unscored ones last', async () => {
     const { runId } = await getSession();
-    const files = ['zeroscope-v2__blue-tiger-butterflies.mp4', 'modelscope-t2v__blue-tiger-butterflies.mp4'].map(clip);
+    const files = [
+      'zeroscope-v2__blue-tiger-butterflies.mp4',
+      'modelscope-t2v__blue-tiger-butterflies.mp4',
+    ].map(clip);
     const ids = [await uploadAndConfirm(runId, files[0]!, { prompt: PROMPT })];
     ids.push(await uploadAndConfirm(runId, files[1]!));
-    const pending = (await requestUpload(runId, { fileName: 'pending.mp4', contentType: 'video/mp4' })).json().videoId;
+    const pending = (await requestUpload(runId, { fileName: 'pending.mp4', contentType: 'video/mp4' })).json()
+      .videoId;
 
-    await waitFor(getSession, (s) => ids.every((id) => s.videos.find((v: { videoId: string }) => v.videoId === id)?.state === 'scored'), 120_000);
+    await waitFor(
+      getSession,
+      (s) =>
+        ids.every((id) => s.videos.find((v: { videoId: string }) => v.videoId === id)?.state === 'scored'),
+      120_000,
+    );
     const res = await ranked(runId);
     expect(res.statusCode).toBe(200);
     const board = res.json();
@@ -117,14 +175,34 @@ describe('Rank leaderboard', () => {
       error: null,
       sizeBytes: 1,
       dimensions: [d.id],
-      scores: [{ dimension: d.id, value, method: 'lite', methodVersion: '1', frames: { count: 1, width: 1, height: 1, sampling: { kind: 'all' } }, models: [], elapsedMs: 1 }],
+      scores: [
+        {
+          dimension: d.id,
+          value,
+          method: 'lite',
+          methodVersion: '1',
+          frames: { count: 1, width: 1, height: 1, sampling: { kind: 'all' } },
+          models: [],
+          elapsedMs: 1,
+        },
+      ],
       failures: [],
       createdAt: '2026-01-01T00:00:00.000Z',
       uploadedAt: null,
       confirmedAt,
       scoredAt: null,
     });
-    const board = buildLeaderboard('r', 'p', [video('vid_c', '2026-01-01T00:00:02.000Z', 0.9), video('vid_b', '2026-01-01T00:00:01.000Z', 0.9), video('vid_a', '2026-01-01T00:00:02.000Z', 0.9), video('vid_top', '2026-01-01T00:00:09.000Z', 0.95)], dims);
+    const board = buildLeaderboard(
+      'r',
+      'p',
+      [
+        video('vid_c', '2026-01-01T00:00:02.000Z', 0.9),
+        video('vid_b', '2026-01-01T00:00:01.000Z', 0.9),
+        video('vid_a', '2026-01-01T00:00:02.000Z', 0.9),
+        video('vid_top', '2026-01-01T00:00:09.000Z', 0.95),
+      ],
+      dims,
+    );
     expect(board.entries.map((e) => [e.rank, e.videoId])).toEqual([
       [1, 'vid_top'],
       [2, 'vid_b'],

@@ -31,18 +31,44 @@ async function getSession(k = key) {
   return res.json();
 }
 async function requestUpload(runId: string, payload: Record<string, unknown>) {
-  return server.app.inject({ method: 'POST', url: `/api/v1/score/${runId}/videos/upload-url`, headers: h(), payload });
+  return server.app.inject({
+    method: 'POST',
+    url: `/api/v1/score/${runId}/videos/upload-url`,
+    headers: h(),
+    payload,
+  });
 }
-async function upload(runId: string, file: string | Buffer, contentType = 'video/mp4', extra: Record<string, unknown> = {}) {
-  const res = await requestUpload(runId, { fileName: typeof file === 'string' ? path.basename(file) : 'bytes.mp4', contentType, prompt: 'a toad doing karate', ...extra });
+async function upload(
+  runId: string,
+  file: string | Buffer,
+  contentType = 'video/mp4',
+  extra: Record<string, unknown> = {},
+) {
+  const res = await requestUpload(runId, {
+    fileName: typeof file === 'string' ? path.basename(file) : 'bytes.mp4',
+    contentType,
+    prompt: 'a toad doing karate',
+    ...extra,
+  });
   expect(res.statusCode, res.body).toBe(201);
   const { videoId, uploadUrl } = res.json();
   const u = new URL(uploadUrl);
-  const put = await server.app.inject({ method: 'PUT', url: u.pathname + u.search, headers: { 'content-type': contentType }, payload: typeof file === 'string' ? readFileSync(file) : file });
+  const put = await server.app.inject({
+    method: 'PUT',
+    url: u.pathname + u.search,
+    headers: { 'content-type': contentType },
+    payload: typeof file === 'string' ? readFileSync(file) : file,
+  });
   expect(put.statusCode, put.body).toBe(200);
   return videoId as string;
 }
-const confirm = (runId: string, videoId: string) => server.app.inject({ method: 'POST', url: `/api/v1/score/${runId}/videos/confirm-upload`, headers: h(), payload: { videoId } });
+const confirm = (runId: string, videoId: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: `/api/v1/score/${runId}/videos/confirm-upload`,
+    headers: h(),
+    payload: { videoId },
+  });
 
 describe('Score session', () => {
   it('is created on first read and stays the same until reset', async () => {
@@ -82,18 +108,40 @@ describe('Score session', () => {
     }
     // Nothing half-written: no video was created by any of them.
     expect((await getSession()).videos).toHaveLength(0);
-    for (const ct of ['video/webm', 'video/quicktime', 'video/x-msvideo', 'video/x-matroska', 'image/gif', 'video/mpeg', 'VIDEO/MP4']) {
+    for (const ct of [
+      'video/webm',
+      'video/quicktime',
+      'video/x-msvideo',
+      'video/x-matroska',
+      'image/gif',
+      'video/mpeg',
+      'VIDEO/MP4',
+    ]) {
       expect((await requestUpload(runId, { ...base, contentType: ct })).statusCode, ct).toBe(201);
     }
-    const aux = await requestUpload(runId, { ...base, fileName: 'ü nicode — clip (1).mp4', auxiliary: { object: 'toad', action: 'karate' } });
+    const aux = await requestUpload(runId, {
+      ...base,
+      fileName: 'ü nicode — clip (1).mp4',
+      auxiliary: { object: 'toad', action: 'karate' },
+    });
     expect(aux.statusCode).toBe(201);
-    const stored = (await getSession()).videos.find((v: { videoId: string }) => v.videoId === aux.json().videoId);
-    expect(stored).toMatchObject({ fileName: 'ü nicode — clip (1).mp4', auxiliary: { object: 'toad', action: 'karate' }, state: 'awaiting_upload' });
+    const stored = (await getSession()).videos.find(
+      (v: { videoId: string }) => v.videoId === aux.json().videoId,
+    );
+    expect(stored).toMatchObject({
+      fileName: 'ü nicode — clip (1).mp4',
+      auxiliary: { object: 'toad', action: 'karate' },
+      state: 'awaiting_upload',
+    });
   });
 
   it('refuses confirm before the upload with 409 conflict, and unknown videos with 404', async () => {
     const { runId } = await getSession();
-    const res = await requestUpload(runId, { fileName: 'later.mp4', contentType: 'video/mp4', prompt: 'a cat' });
+    const res = await requestUpload(runId, {
+      fileName: 'later.mp4',
+      contentType: 'video/mp4',
+      prompt: 'a cat',
+    });
     const c = await confirm(runId, res.json().videoId);
     expect(c.statusCode).toBe(409);
     expect(c.json().code).toBe('conflict');
@@ -101,7 +149,14 @@ describe('Score session', () => {
     expect(missing.statusCode).toBe(404);
     // Another user's video named in my session is not found there.
     const theirs = await getSession(other);
-    const theirVideo = (await server.app.inject({ method: 'POST', url: `/api/v1/score/${theirs.runId}/videos/upload-url`, headers: h(other), payload: { fileName: 'x.mp4', contentType: 'video/mp4', prompt: 'x' } })).json().videoId;
+    const theirVideo = (
+      await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/score/${theirs.runId}/videos/upload-url`,
+        headers: h(other),
+        payload: { fileName: 'x.mp4', contentType: 'video/mp4', prompt: 'x' },
+      })
+    ).json().videoId;
     expect((await confirm(runId, theirVideo)).statusCode).toBe(404);
   });
 
@@ -134,10 +189,18 @@ describe('Score session', () => {
     expect(c2.statusCode).toBe(200);
     expect(c2.json().videoId).toBe(videoId);
     expect(c2.json().confirmedAt).toBe(c1.json().confirmedAt);
-    const jobs = await server.deps.db.selectFrom('jobs').selectAll().where('subject', '=', `video:${videoId}`).execute();
+    const jobs = await server.deps.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('subject', '=', `video:${videoId}`)
+      .execute();
     expect(jobs).toHaveLength(1);
 
-    const session = await waitFor(getSession, (s) => s.videos.find((v: { videoId: string }) => v.videoId === videoId)?.state === 'scored', 90_000);
+    const session = await waitFor(
+      getSession,
+      (s) => s.videos.find((v: { videoId: string }) => v.videoId === videoId)?.state === 'scored',
+      90_000,
+    );
     const video = session.videos.find((v: { videoId: string }) => v.videoId === videoId);
     expect(video.error).toBeNull();
     expect(video.scores.length).toBeGreaterThan(0);
@@ -153,8 +216,15 @@ describe('Score session', () => {
       expect(s.frames.count).toBeGreaterThan(0);
     }
     // The stored scores are exactly what the engine computes for these bytes.
-    const direct = await server.deps.engine.evaluate(clip('zeroscope-v2__toad-karate.mp4'), { dimensions: video.dimensions, prompt: 'a toad doing karate' });
-    for (const s of direct.scores) expect(video.scores.find((x: { dimension: string }) => x.dimension === s.dimension)?.value).toBeCloseTo(s.value, 10);
+    const direct = await server.deps.engine.evaluate(clip('zeroscope-v2__toad-karate.mp4'), {
+      dimensions: video.dimensions,
+      prompt: 'a toad doing karate',
+    });
+    for (const s of direct.scores)
+      expect(video.scores.find((x: { dimension: string }) => x.dimension === s.dimension)?.value).toBeCloseTo(
+        s.value,
+        10,
+      );
   });
 
   it('marks a truncated video failed with an engine error code', async () => {
@@ -164,7 +234,14 @@ describe('Score session', () => {
     const res = await confirm(runId, videoId);
     if (res.statusCode === 400) expect(res.json().code).toBe('invalid_video');
     else expect(res.statusCode).toBe(200);
-    const s = await waitFor(getSession, (x) => ['failed', 'scored'].includes(x.videos.find((v: { videoId: string }) => v.videoId === videoId)?.state), 90_000);
+    const s = await waitFor(
+      getSession,
+      (x) =>
+        ['failed', 'scored'].includes(
+          x.videos.find((v: { videoId: string }) => v.videoId === videoId)?.state,
+        ),
+      90_000,
+    );
     const v = s.videos.find((x: { videoId: string }) => x.videoId === videoId);
     expect(v.state).toBe('failed');
     expect(ENGINE_ERROR_CODES as readonly string[]).toContain(v.error.code);
@@ -186,11 +263,23 @@ describe('Score session', () => {
     expect(gone.json().code).toBe('conflict');
     expect(gone.json().detail).toContain('reset');
     expect((await confirm(old.runId, videoId)).statusCode).toBe(409);
-    expect(await server.deps.db.selectFrom('videos').select('id').where('session_id', '=', old.runId).execute()).toEqual([]);
-    expect(await server.deps.db.selectFrom('scores').select('video_id').where('video_id', '=', videoId).execute()).toEqual([]);
-    const jobs = await server.deps.db.selectFrom('jobs').select('state').where('subject', '=', `video:${videoId}`).execute();
+    expect(
+      await server.deps.db.selectFrom('videos').select('id').where('session_id', '=', old.runId).execute(),
+    ).toEqual([]);
+    expect(
+      await server.deps.db.selectFrom('scores').select('video_id').where('video_id', '=', videoId).execute(),
+    ).toEqual([]);
+    const jobs = await server.deps.db
+      .selectFrom('jobs')
+      .select('state')
+      .where('subject', '=', `video:${videoId}`)
+      .execute();
     expect(jobs.every((j) => j.state !== 'queued' && j.state !== 'running')).toBe(true);
-    await waitFor(() => Promise.resolve(existsSync(path.join(server.dataDir, 'blobs', 'videos', videoId))), (exists) => !exists, 10_000);
+    await waitFor(
+      () => Promise.resolve(existsSync(path.join(server.dataDir, 'blobs', 'videos', videoId))),
+      (exists) => !exists,
+      10_000,
+    );
     // Another user's reset does not touch mine.
     await server.app.inject({ method: 'POST', url: '/api/v1/score/reset', headers: h(other) });
     expect((await getSession()).runId).toBe(fresh.runId);

@@ -23,11 +23,27 @@ describe('restart after a crash', () => {
     const key = await first.key('crash-user');
     const h = { 'x-api-key': key };
     const { runId } = (await first.app.inject({ method: 'GET', url: '/api/v1/score', headers: h })).json();
-    const up = (await first.app.inject({ method: 'POST', url: `/api/v1/score/${runId}/videos/upload-url`, headers: h, payload: { fileName: 'c.mp4', contentType: 'video/mp4', prompt: 'x' } })).json();
+    const up = (
+      await first.app.inject({
+        method: 'POST',
+        url: `/api/v1/score/${runId}/videos/upload-url`,
+        headers: h,
+        payload: { fileName: 'c.mp4', contentType: 'video/mp4', prompt: 'x' },
+      })
+    ).json();
     // As a process that died mid-PUT leaves them: the claim on the row, a partial file on disk.
-    await first.deps.db.updateTable('videos').set({ upload_started_at: Date.now() }).where('id', '=', up.videoId).execute();
+    await first.deps.db
+      .updateTable('videos')
+      .set({ upload_started_at: Date.now() })
+      .where('id', '=', up.videoId)
+      .execute();
     const u = new URL(up.uploadUrl);
-    const blocked = await first.app.inject({ method: 'PUT', url: u.pathname + u.search, headers: { 'content-type': 'video/mp4' }, payload: Buffer.alloc(100, 1) });
+    const blocked = await first.app.inject({
+      method: 'PUT',
+      url: u.pathname + u.search,
+      headers: { 'content-type': 'video/mp4' },
+      payload: Buffer.alloc(100, 1),
+    });
     expect(blocked.statusCode).toBe(409);
     writeFileSync(path.join(dataDir, 'blobs', '.partial', 'left-over'), Buffer.alloc(1000));
     await first.close();
@@ -35,7 +51,12 @@ describe('restart after a crash', () => {
     const second = await startCoreServer({ dataDir });
     try {
       expect(readdirSync(path.join(dataDir, 'blobs', '.partial'))).toEqual([]);
-      const put = await second.app.inject({ method: 'PUT', url: u.pathname + u.search, headers: { 'content-type': 'video/mp4' }, payload: Buffer.alloc(100, 1) });
+      const put = await second.app.inject({
+        method: 'PUT',
+        url: u.pathname + u.search,
+        headers: { 'content-type': 'video/mp4' },
+        payload: Buffer.alloc(100, 1),
+      });
       expect(put.statusCode).toBe(200);
     } finally {
       await second.close();
@@ -47,7 +68,9 @@ describe('graceful shutdown', () => {
   it('lets an in-flight upload finish, then refuses new connections', async () => {
     const server = await startCoreServer({ listen: true });
     const key = await server.key();
-    const session = (await (await fetch(`${server.base}/api/v1/score`, { headers: { 'x-api-key': key } })).json()) as { runId: string };
+    const session = (await (
+      await fetch(`${server.base}/api/v1/score`, { headers: { 'x-api-key': key } })
+    ).json()) as { runId: string };
     const up = (await (
       await fetch(`${server.base}/api/v1/score/${session.runId}/videos/upload-url`, {
         method: 'POST',
@@ -65,7 +88,12 @@ describe('graceful shutdown', () => {
         await new Promise((r) => setTimeout(r, 30));
       }
     }
-    const init = { method: 'PUT', headers: up.headers, body: Readable.toWeb(Readable.from(slowly())), duplex: 'half' };
+    const init = {
+      method: 'PUT',
+      headers: up.headers,
+      body: Readable.toWeb(Readable.from(slowly())),
+      duplex: 'half',
+    };
     const res = await fetch(up.uploadUrl, init as unknown as RequestInit);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { sizeBytes: number }).sizeBytes).toBe(bytes.length);
@@ -77,22 +105,68 @@ describe('graceful shutdown', () => {
   it('puts a scoring job cut off by shutdown back in the queue; it completes after restart', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-restart-'));
     dirs.push(dataDir);
-    const first = await startCoreServer({ dataDir, worker: true, env: { VESTA_SHUTDOWN_GRACE_SECONDS: '0' } });
+    const first = await startCoreServer({
+      dataDir,
+      worker: true,
+      env: { VESTA_SHUTDOWN_GRACE_SECONDS: '0' },
+    });
     const key = await first.key('restart-user');
     const h = { 'x-api-key': key };
     const { runId } = (await first.app.inject({ method: 'GET', url: '/api/v1/score', headers: h })).json();
-    const up = (await first.app.inject({ method: 'POST', url: `/api/v1/score/${runId}/videos/upload-url`, headers: h, payload: { fileName: 'r.mp4', contentType: 'video/mp4', prompt: 'a sunset' } })).json();
+    const up = (
+      await first.app.inject({
+        method: 'POST',
+        url: `/api/v1/score/${runId}/videos/upload-url`,
+        headers: h,
+        payload: { fileName: 'r.mp4', contentType: 'video/mp4', prompt: 'a sunset' },
+      })
+    ).json();
     const u = new URL(up.uploadUrl);
-    expect((await first.app.inject({ method: 'PUT', url: u.pathname + u.search, headers: { 'content-type': 'video/mp4' }, payload: readFileSync(clip('real__sam2-coffee-pour.mp4')) })).statusCode).toBe(200);
-    expect((await first.app.inject({ method: 'POST', url: `/api/v1/score/${runId}/videos/confirm-upload`, headers: h, payload: { videoId: up.videoId } })).statusCode).toBe(200);
-    const state = () => first.deps.db.selectFrom('videos').select('state').where('id', '=', up.videoId).executeTakeFirstOrThrow();
+    expect(
+      (
+        await first.app.inject({
+          method: 'PUT',
+          url: u.pathname + u.search,
+          headers: { 'content-type': 'video/mp4' },
+          payload: readFileSync(clip('real__sam2-coffee-pour.mp4')),
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await first.app.inject({
+          method: 'POST',
+          url: `/api/v1/score/${runId}/videos/confirm-upload`,
+          headers: h,
+          payload: { videoId: up.videoId },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const state = () =>
+      first.deps.db
+        .selectFrom('videos')
+        .select('state')
+        .where('id', '=', up.videoId)
+        .executeTakeFirstOrThrow();
     await waitFor(state, (v) => v.state === 'scoring', 30_000);
     await first.close();
 
     const second = await startCoreServer({ dataDir, worker: false });
-    const job = await second.deps.db.selectFrom('jobs').selectAll().where('subject', '=', `video:${up.videoId}`).executeTakeFirstOrThrow();
+    const job = await second.deps.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('subject', '=', `video:${up.videoId}`)
+      .executeTakeFirstOrThrow();
     expect(job).toMatchObject({ state: 'queued', attempts: 0 });
-    expect((await second.deps.db.selectFrom('videos').select('state').where('id', '=', up.videoId).executeTakeFirstOrThrow()).state).toBe('queued');
+    expect(
+      (
+        await second.deps.db
+          .selectFrom('videos')
+          .select('state')
+          .where('id', '=', up.videoId)
+          .executeTakeFirstOrThrow()
+      ).state,
+    ).toBe('queued');
     await second.close();
 
     const third = await startCoreServer({ dataDir, worker: true });

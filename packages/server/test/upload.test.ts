@@ -29,7 +29,11 @@ afterAll(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of several shapes
 type Json = any;
 
-async function api(method: string, url: string, payload?: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
+async function api(
+  method: string,
+  url: string,
+  payload?: unknown,
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const res = await fetch(`${server.base}${url}`, {
     method,
     headers: { 'x-api-key': key, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -38,15 +42,25 @@ async function api(method: string, url: string, payload?: unknown): Promise<{ st
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-async function newUpload(contentType = 'video/mp4'): Promise<{ videoId: string; uploadUrl: string; headers: Record<string, string> }> {
-  const res = await api('POST', `/api/v1/score/${runId}/videos/upload-url`, { fileName: 'small.mp4', contentType, prompt: 'a toad doing karate' });
+async function newUpload(
+  contentType = 'video/mp4',
+): Promise<{ videoId: string; uploadUrl: string; headers: Record<string, string> }> {
+  const res = await api('POST', `/api/v1/score/${runId}/videos/upload-url`, {
+    fileName: 'small.mp4',
+    contentType,
+    prompt: 'a toad doing karate',
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
 
 type Body = NonNullable<RequestInit['body']>;
 
-function put(url: string, body: Buffer | Uint8Array | Readable, headers: Record<string, string>): Promise<Response> {
+function put(
+  url: string,
+  body: Buffer | Uint8Array | Readable,
+  headers: Record<string, string>,
+): Promise<Response> {
   if (body instanceof Readable) {
     const init = { method: 'PUT', headers, body: Readable.toWeb(body) as unknown as Body, duplex: 'half' };
     return fetch(url, init as RequestInit);
@@ -80,7 +94,9 @@ describe('PUT upload URL', () => {
     expect(Date.parse((up as unknown as { expiresAt: string }).expiresAt)).toBeGreaterThan(Date.now());
     const bytes = readFileSync(SMALL_CLIP).subarray(0, 40_000);
     // Sent in small chunks, chunked transfer encoding (no Content-Length).
-    const chunks = Array.from({ length: Math.ceil(bytes.length / 4096) }, (_, i) => bytes.subarray(i * 4096, (i + 1) * 4096));
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 4096) }, (_, i) =>
+      bytes.subarray(i * 4096, (i + 1) * 4096),
+    );
     const res = await put(up.uploadUrl, Readable.from(chunks), up.headers);
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ videoId: up.videoId, state: 'uploaded', sizeBytes: bytes.length });
@@ -97,7 +113,9 @@ describe('PUT upload URL', () => {
     expect((await json(wrong)).code).toBe('unsupported_media_type');
     const none = await fetch(up.uploadUrl, { method: 'PUT', body: new Uint8Array(10) });
     expect(none.status).toBe(415);
-    const right = await put(up.uploadUrl, Buffer.alloc(100, 1), { 'Content-Type': 'video/mp4; charset=binary' });
+    const right = await put(up.uploadUrl, Buffer.alloc(100, 1), {
+      'Content-Type': 'video/mp4; charset=binary',
+    });
     expect(right.status).toBe(200);
   });
 
@@ -107,10 +125,18 @@ describe('PUT upload URL', () => {
     const declared = await put(up.uploadUrl, Buffer.alloc(LIMIT + 1, 7), up.headers);
     expect(declared.status).toBe(413);
     expect((await json(declared)).code).toBe('payload_too_large');
-    const chunked = await put(up.uploadUrl, Readable.from([Buffer.alloc(LIMIT / 2, 1), Buffer.alloc(LIMIT / 2, 2), Buffer.alloc(10, 3)]), up.headers);
+    const chunked = await put(
+      up.uploadUrl,
+      Readable.from([Buffer.alloc(LIMIT / 2, 1), Buffer.alloc(LIMIT / 2, 2), Buffer.alloc(10, 3)]),
+      up.headers,
+    );
     expect(chunked.status).toBe(413);
     expect(blobFiles()).toEqual(before);
-    const row = await server.deps.db.selectFrom('videos').select(['state', 'upload_started_at']).where('id', '=', up.videoId).executeTakeFirstOrThrow();
+    const row = await server.deps.db
+      .selectFrom('videos')
+      .select(['state', 'upload_started_at'])
+      .where('id', '=', up.videoId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ state: 'awaiting_upload', upload_started_at: null });
     // Exactly the limit is fine.
     const exact = await put(up.uploadUrl, Buffer.alloc(LIMIT, 5), up.headers);
@@ -125,7 +151,7 @@ describe('PUT upload URL', () => {
     expect(existsSync(path.join(server.dataDir, 'blobs', 'videos', up.videoId))).toBe(false);
   });
 
-  it('refuses a missing or tampered token (401), an expired one (403) and another video\'s (401)', async () => {
+  it("refuses a missing or tampered token (401), an expired one (403) and another video's (401)", async () => {
     const up = await newUpload();
     const url = new URL(up.uploadUrl);
     const token = url.searchParams.get('token')!;
@@ -147,7 +173,12 @@ describe('PUT upload URL', () => {
 
     // A correctly signed token whose expiry has passed.
     const signer = new UploadTokenSigner(loadOrCreateSigningSecret(server.dataDir));
-    const expired = signer.sign({ videoId: up.videoId, contentType: 'video/mp4', maxBytes: LIMIT, expiresAt: Date.now() - 1000 });
+    const expired = signer.sign({
+      videoId: up.videoId,
+      contentType: 'video/mp4',
+      maxBytes: LIMIT,
+      expiresAt: Date.now() - 1000,
+    });
     const res = await put(withToken(expired), Buffer.alloc(10, 1), up.headers);
     expect(res.status).toBe(403);
     expect((await json(res)).code).toBe('forbidden');
@@ -157,7 +188,11 @@ describe('PUT upload URL', () => {
 
   it('needs no X-API-Key: the token is the credential', async () => {
     const up = await newUpload();
-    const res = await fetch(up.uploadUrl, { method: 'PUT', headers: up.headers, body: new Uint8Array(readFileSync(SMALL_CLIP).subarray(0, 1000)) });
+    const res = await fetch(up.uploadUrl, {
+      method: 'PUT',
+      headers: up.headers,
+      body: new Uint8Array(readFileSync(SMALL_CLIP).subarray(0, 1000)),
+    });
     expect(res.status).toBe(200);
   });
 });

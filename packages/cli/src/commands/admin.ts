@@ -10,7 +10,8 @@ import type { CommandHost } from './host.js';
 
 function dataDirFor(host: CommandHost, option: string | undefined): string | null {
   try {
-    return loadConfig(option === undefined ? host.io.env : { ...host.io.env, VESTA_DATA_DIR: option }).dataDir;
+    return loadConfig(option === undefined ? host.io.env : { ...host.io.env, VESTA_DATA_DIR: option })
+      .dataDir;
   } catch (e) {
     if (e instanceof ConfigError) {
       host.io.stderr.write(`vesta admin: ${e.message}\n`);
@@ -22,14 +23,19 @@ function dataDirFor(host: CommandHost, option: string | undefined): string | nul
 }
 
 export function registerAdminCommands(program: Command, host: CommandHost = processHost()): void {
-  const admin = program.command('admin').description("Operator commands, run on the server's host (they open its data directory)");
+  const admin = program
+    .command('admin')
+    .description("Operator commands, run on the server's host (they open its data directory)");
 
   admin
     .command('create-key')
     .description('Create an API key for a user (created if needed); prints only the key')
     .requiredOption('--user <name>', 'user name (1-64 of letters, digits, . _ @ -)')
     .option('--data-dir <dir>', 'data directory of the service (env VESTA_DATA_DIR, default ./.vesta)')
-    .addHelpText('after', '\nThe key is shown once and stored only as a hash. Example:\n  $ export VESTA_API_KEY=$(vesta admin create-key --user alice)\n')
+    .addHelpText(
+      'after',
+      '\nThe key is shown once and stored only as a hash. Example:\n  $ export VESTA_API_KEY=$(vesta admin create-key --user alice)\n',
+    )
     .action(async (opts: { user: string; dataDir?: string }) => {
       const dataDir = dataDirFor(host, opts.dataDir);
       if (dataDir === null) return;

@@ -16,7 +16,10 @@ export function registerServeCommand(program: Command, host: CommandHost = proce
     .description('Run the Vesta service (API + worker) on this machine; configured by environment variables')
     .option('--port <port>', 'port to listen on (env PORT, default 8080)')
     .option('--host <host>', 'address to bind (env HOST, default 0.0.0.0)')
-    .option('--data-dir <dir>', 'data directory: SQLite file, blobs, upload-signing secret (env VESTA_DATA_DIR, default ./.vesta)')
+    .option(
+      '--data-dir <dir>',
+      'data directory: SQLite file, blobs, upload-signing secret (env VESTA_DATA_DIR, default ./.vesta)',
+    )
     .addHelpText(
       'after',
       '\nEnvironment: PORT, HOST, VESTA_DATA_DIR, VESTA_PUBLIC_URL, VESTA_UPLOAD_MAX_BYTES, VESTA_UPLOAD_URL_TTL_SECONDS,\nVESTA_BODY_LIMIT_BYTES, VESTA_CORS_ORIGINS, VESTA_LOG_LEVEL, VESTA_ENGINE_THREADS, VESTA_JOB_CONCURRENCY,\nVESTA_SHUTDOWN_GRACE_SECONDS (docs/api.md lists them all).\n\nExample:\n  $ PORT=9090 VESTA_DATA_DIR=/var/lib/vesta vesta serve\n',
@@ -26,7 +29,10 @@ export function registerServeCommand(program: Command, host: CommandHost = proce
       if (opts.port !== undefined) env.PORT = opts.port;
       if (opts.host !== undefined) env.HOST = opts.host;
       if (opts.dataDir !== undefined) env.VESTA_DATA_DIR = opts.dataDir;
-      const server = await runMain({ env, stderr: { write: (s: string) => host.io.stderr.write(s) } as NodeJS.WritableStream });
+      const server = await runMain({
+        env,
+        stderr: { write: (s: string) => host.io.stderr.write(s) } as NodeJS.WritableStream,
+      });
       if (!server) host.exitCode = EXIT_CONFIG;
     });
 }

@@ -11,11 +11,19 @@ import type { Db } from './connection.js';
  * Compiles `query` (built with placeholder values, one per parameter, in order) and returns a
  * function that runs the same SQL with other parameter values.
  */
-export function preparedQuery<Row>(db: Db, query: Compilable<Row>, parameterCount: number): (...params: unknown[]) => Promise<Row[]> {
+export function preparedQuery<Row>(
+  db: Db,
+  query: Compilable<Row>,
+  parameterCount: number,
+): (...params: unknown[]) => Promise<Row[]> {
   const { sql, parameters } = query.compile();
-  if (parameters.length !== parameterCount) throw new Error(`prepared query expects ${parameterCount} parameters, its SQL has ${parameters.length}: ${sql}`);
+  if (parameters.length !== parameterCount)
+    throw new Error(
+      `prepared query expects ${parameterCount} parameters, its SQL has ${parameters.length}: ${sql}`,
+    );
   return async (...params: unknown[]) => {
-    if (params.length !== parameterCount) throw new RangeError(`expected ${parameterCount} parameters, got ${params.length}`);
+    if (params.length !== parameterCount)
+      throw new RangeError(`expected ${parameterCount} parameters, got ${params.length}`);
     return (await db.executeQuery<Row>(CompiledQuery.raw(sql, params))).rows;
   };
 }

@@ -4,7 +4,13 @@
  */
 import type { Engine } from '@vesta/engine';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { ServerConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../ports/blob-store.js';
@@ -42,7 +48,13 @@ export interface RouteModuleOptions {
 }
 
 /** The Fastify instance route modules register on (TypeBox type provider). */
-export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type TypedApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 /**
  * A route module registers one operation (or a small group) on its own encapsulated instance.

@@ -16,13 +16,15 @@ export function registerAuth(app: FastifyInstance, apiKeys: ApiKeyService): void
     if (request.method === 'OPTIONS') return;
     const header = request.headers['x-api-key'];
     const presented = Array.isArray(header) ? undefined : header;
-    if (presented === undefined || presented === '') throw new AppError('unauthorized', 'missing X-API-Key header');
+    if (presented === undefined || presented === '')
+      throw new AppError('unauthorized', 'missing X-API-Key header');
     const user = await apiKeys.authenticate(presented);
     if (!user) throw new AppError('unauthorized', 'invalid API key');
     request.user = user;
   };
   // Every /api/v1 route gets the check unless it opts out; unknown routes answer 404.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(API_PREFIX) && route.config?.auth !== false) appendRouteHook(route, 'onRequest', authenticate);
+    if (route.url.startsWith(API_PREFIX) && route.config?.auth !== false)
+      appendRouteHook(route, 'onRequest', authenticate);
   });
 }

@@ -32,11 +32,31 @@ export function toAppError(error: unknown): AppError {
     default:
       break;
   }
-  if (isUpstreamFailure(error)) return new AppError('upstream_unavailable', 'a dependency (database or blob storage) is unavailable', { cause: error });
+  if (isUpstreamFailure(error))
+    return new AppError('upstream_unavailable', 'a dependency (database or blob storage) is unavailable', {
+      cause: error,
+    });
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
-    const code: ErrorCode = status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 409 ? 'conflict' : 'validation_failed';
-    return new AppError(code, typeof fe.message === 'string' && fe.message !== '' ? fe.message : ERROR_CATALOGUE[code].when, { cause: error });
+    const code: ErrorCode =
+      status === 404
+        ? 'not_found'
+        : status === 413
+          ? 'payload_too_large'
+          : status === 415
+            ? 'unsupported_media_type'
+            : status === 401
+              ? 'unauthorized'
+              : status === 403
+                ? 'forbidden'
+                : status === 409
+                  ? 'conflict'
+                  : 'validation_failed';
+    return new AppError(
+      code,
+      typeof fe.message === 'string' && fe.message !== '' ? fe.message : ERROR_CATALOGUE[code].when,
+      { cause: error },
+    );
   }
   return new AppError('internal_error', 'unexpected server error; retry with backoff', { cause: error });
 }
@@ -49,18 +69,28 @@ function fromValidation(issues: ValidationIssue[], context: string): AppError {
       const list = Array.isArray(p) ? p.map((x) => String(x as string)) : typeof p === 'string' ? [p] : [];
       return list.map((n) => `${i.instancePath ?? ''}/${n}`.replace(/^\//, ''));
     });
-    return new AppError('invalid_field', `the body has field${names.length === 1 ? '' : 's'} the route does not accept: ${names.join(', ')}`);
+    return new AppError(
+      'invalid_field',
+      `the body has field${names.length === 1 ? '' : 's'} the route does not accept: ${names.join(', ')}`,
+    );
   }
-  const useful = issues.filter((i) => i.keyword !== 'boolean' && i.keyword !== 'anyOf' && i.keyword !== 'additionalProperties');
+  const useful = issues.filter(
+    (i) => i.keyword !== 'boolean' && i.keyword !== 'anyOf' && i.keyword !== 'additionalProperties',
+  );
   const shown = (useful.length > 0 ? useful : issues).slice(0, 5);
-  const detail = shown.map((i) => `${context}${i.instancePath ?? ''} ${i.message ?? 'is invalid'}`).join('; ');
+  const detail = shown
+    .map((i) => `${context}${i.instancePath ?? ''} ${i.message ?? 'is invalid'}`)
+    .join('; ');
   return new AppError('validation_failed', detail);
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
   if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply.code(err.status).type('application/json; charset=utf-8').send({ code: err.code, detail: err.detail, requestId: request.id });
+  return reply
+    .code(err.status)
+    .type('application/json; charset=utf-8')
+    .send({ code: err.code, detail: err.detail, requestId: request.id });
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -68,11 +98,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'request failed');
     else request.log.info({ code: appError.code, detail: appError.detail }, 'request rejected');
-    if (appError.status === 413 || (request.raw.readable && !request.raw.readableEnded && request.method === 'PUT')) {
+    if (
+      appError.status === 413 ||
+      (request.raw.readable && !request.raw.readableEnded && request.method === 'PUT')
+    ) {
       // The unread body would otherwise keep arriving on this connection.
       reply.header('Connection', 'close');
     }
     return sendError(request, reply, appError);
   });
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      request,
+      reply,
+      new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`),
+    ),
+  );
 }

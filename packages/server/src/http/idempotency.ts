@@ -58,8 +58,10 @@ function parseKey(header: string | string[] | undefined): string | null {
   if (header === undefined) return null;
   if (Array.isArray(header)) throw validationFailed('send one Idempotency-Key header');
   // The IETF draft quotes the value (a structured-field string); plain tokens are accepted too.
-  const key = header.length >= 2 && header.startsWith('"') && header.endsWith('"') ? header.slice(1, -1) : header;
-  if (!KEY_SHAPE.test(key)) throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters without spaces');
+  const key =
+    header.length >= 2 && header.startsWith('"') && header.endsWith('"') ? header.slice(1, -1) : header;
+  if (!KEY_SHAPE.test(key))
+    throw validationFailed('Idempotency-Key must be 1-255 printable ASCII characters without spaces');
   return key;
 }
 
@@ -91,28 +93,60 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
         if (existing.state === 'completed') return { kind: 'replay' as const, record: existing };
         if (existing.locked_until > t) return { kind: 'in_progress' as const };
         // The first request died without finishing: take its claim over.
-        await trx.updateTable('idempotency_records').set({ locked_until: t + IN_PROGRESS_LOCK_MS }).where('user_id', '=', userId).where('route', '=', route).where('key', '=', key).execute();
+        await trx
+          .updateTable('idempotency_records')
+          .set({ locked_until: t + IN_PROGRESS_LOCK_MS })
+          .where('user_id', '=', userId)
+          .where('route', '=', route)
+          .where('key', '=', key)
+          .execute();
         return { kind: 'claimed' as const };
       }
-      if (existing) await trx.deleteFrom('idempotency_records').where('user_id', '=', userId).where('route', '=', route).where('key', '=', key).execute();
+      if (existing)
+        await trx
+          .deleteFrom('idempotency_records')
+          .where('user_id', '=', userId)
+          .where('route', '=', route)
+          .where('key', '=', key)
+          .execute();
       await trx
         .insertInto('idempotency_records')
-        .values({ user_id: userId, route, key, fingerprint, state: 'in_progress', status_code: null, response_body: null, content_type: null, created_at: t, locked_until: t + IN_PROGRESS_LOCK_MS })
+        .values({
+          user_id: userId,
+          route,
+          key,
+          fingerprint,
+          state: 'in_progress',
+          status_code: null,
+          response_body: null,
+          content_type: null,
+          created_at: t,
+          locked_until: t + IN_PROGRESS_LOCK_MS,
+        })
         .execute();
       return { kind: 'claimed' as const };
     });
 
     switch (outcome.kind) {
       case 'mismatch':
-        throw new AppError('idempotency_mismatch', 'this Idempotency-Key was used with a different request body; use a new key for a new request');
+        throw new AppError(
+          'idempotency_mismatch',
+          'this Idempotency-Key was used with a different request body; use a new key for a new request',
+        );
       case 'in_progress':
-        throw conflict('a request with this Idempotency-Key is still in progress; retry after Retry-After seconds', { retryAfterSeconds: 1 });
+        throw conflict(
+          'a request with this Idempotency-Key is still in progress; retry after Retry-After seconds',
+          { retryAfterSeconds: 1 },
+        );
       case 'replay': {
         const r = outcome.record;
         reply.header('Idempotent-Replayed', 'true');
         if (r.content_type) reply.header('content-type', r.content_type);
         // The stored body is already serialised: send it as is.
-        await reply.code(r.status_code ?? 200).serializer((p: unknown) => p as string).send(r.response_body ?? '');
+        await reply
+          .code(r.status_code ?? 200)
+          .serializer((p: unknown) => p as string)
+          .send(r.response_body ?? '');
         return reply;
       }
       case 'claimed':
@@ -125,14 +159,32 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
-    const where = db.updateTable('idempotency_records').where('user_id', '=', claim.userId).where('route', '=', claim.route).where('key', '=', claim.key);
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === null || payload === undefined)) {
+    const where = db
+      .updateTable('idempotency_records')
+      .where('user_id', '=', claim.userId)
+      .where('route', '=', claim.route)
+      .where('key', '=', claim.key);
+    if (
+      reply.statusCode >= 200 &&
+      reply.statusCode < 300 &&
+      (typeof payload === 'string' || payload === null || payload === undefined)
+    ) {
       const ct = reply.getHeader('content-type');
       await where
-        .set({ state: 'completed', status_code: reply.statusCode, response_body: payload ?? '', content_type: typeof ct === 'string' ? ct : null })
+        .set({
+          state: 'completed',
+          status_code: reply.statusCode,
+          response_body: payload ?? '',
+          content_type: typeof ct === 'string' ? ct : null,
+        })
         .execute();
     } else {
-      await db.deleteFrom('idempotency_records').where('user_id', '=', claim.userId).where('route', '=', claim.route).where('key', '=', claim.key).execute();
+      await db
+        .deleteFrom('idempotency_records')
+        .where('user_id', '=', claim.userId)
+        .where('route', '=', claim.route)
+        .where('key', '=', claim.key)
+        .execute();
     }
     return payload;
   };
@@ -142,7 +194,13 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
     const claim = request.idempotencyClaim;
     if (!claim) return;
     request.idempotencyClaim = null;
-    await db.deleteFrom('idempotency_records').where('user_id', '=', claim.userId).where('route', '=', claim.route).where('key', '=', claim.key).where('state', '=', 'in_progress').execute();
+    await db
+      .deleteFrom('idempotency_records')
+      .where('user_id', '=', claim.userId)
+      .where('route', '=', claim.route)
+      .where('key', '=', claim.key)
+      .where('state', '=', 'in_progress')
+      .execute();
   };
 
   // Only idempotent routes pay for these hooks.
@@ -156,6 +214,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
 
 /** Deletes records older than the replay window (run periodically). */
 export async function pruneIdempotencyRecords(db: Db, now: number = Date.now()): Promise<number> {
-  const res = await db.deleteFrom('idempotency_records').where('created_at', '<=', now - IDEMPOTENCY_TTL_MS).executeTakeFirst();
+  const res = await db
+    .deleteFrom('idempotency_records')
+    .where('created_at', '<=', now - IDEMPOTENCY_TTL_MS)
+    .executeTakeFirst();
   return Number(res.numDeletedRows);
 }

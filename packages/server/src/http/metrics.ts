@@ -6,14 +6,22 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 
 export interface HttpMetrics {
   registry: Registry;
-  observe(labels: { operation: string; method: string; status: number; source: string }, seconds: number): void;
+  observe(
+    labels: { operation: string; method: string; status: number; source: string },
+    seconds: number,
+  ): void;
 }
 
 export function createHttpMetrics(options: { defaultMetrics?: boolean } = {}): HttpMetrics {
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'vesta_' });
   const labelNames = ['operation', 'method', 'status', 'source'] as const;
-  const requests = new Counter({ name: 'vesta_http_requests_total', help: 'HTTP requests by operation, status and caller source', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'vesta_http_requests_total',
+    help: 'HTTP requests by operation, status and caller source',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'vesta_http_request_duration_seconds',
     help: 'HTTP request duration by operation, status and caller source',

@@ -8,7 +8,12 @@ type HookName = 'onRequest' | 'preValidation' | 'preHandler' | 'onSend' | 'onRes
 
 export function appendRouteHook(route: RouteOptions, name: HookName, hook: unknown): void {
   const current = route[name] as unknown;
-  const list: unknown[] = current === undefined || current === null ? [] : Array.isArray(current) ? [...(current as unknown[])] : [current];
+  const list: unknown[] =
+    current === undefined || current === null
+      ? []
+      : Array.isArray(current)
+        ? [...(current as unknown[])]
+        : [current];
   list.push(hook);
   (route as unknown as Record<HookName, unknown>)[name] = list;
 }

@@ -12,7 +12,10 @@ export interface JobDefinition<P = unknown> {
   handler: JobHandler<P>;
 }
 
-export function buildJobHandlers(definitions: ReadonlyArray<JobDefinition<unknown>>, types: readonly string[] = JOB_TYPES): Map<string, JobHandler<unknown>> {
+export function buildJobHandlers(
+  definitions: ReadonlyArray<JobDefinition<unknown>>,
+  types: readonly string[] = JOB_TYPES,
+): Map<string, JobHandler<unknown>> {
   const problems: string[] = [];
   const map = new Map<string, JobHandler<unknown>>();
   for (const d of definitions) {

@@ -15,7 +15,8 @@ export function evaluateVideoJob(videos: VideoService): JobDefinition<EvaluateVi
       maxAttempts: 3,
       parse(payload) {
         const p = payload as Partial<EvaluateVideoPayload> | null;
-        if (typeof p !== 'object' || p === null || typeof p.videoId !== 'string') throw new PermanentJobError('evaluate-video payload must be { videoId }');
+        if (typeof p !== 'object' || p === null || typeof p.videoId !== 'string')
+          throw new PermanentJobError('evaluate-video payload must be { videoId }');
         return { videoId: p.videoId };
       },
       run: (payload, context) => videos.evaluate(payload.videoId, context.signal, context.log),

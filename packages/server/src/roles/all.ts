@@ -104,7 +104,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   if (options.worker ?? true) jobs.start(handlers, app.log.child({ component: 'worker' }));
 
   const prune = setInterval(() => {
-    void pruneIdempotencyRecords(db).catch((e: unknown) => app.log.warn({ err: e }, 'idempotency prune failed'));
+    void pruneIdempotencyRecords(db).catch((e: unknown) =>
+      app.log.warn({ err: e }, 'idempotency prune failed'),
+    );
   }, 3600_000);
   prune.unref();
 

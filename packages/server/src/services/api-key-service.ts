@@ -47,21 +47,40 @@ export class ApiKeyService {
 
   /** Creates a key for `userName`, creating the user when it does not exist yet. */
   async createKey(userName: string): Promise<CreatedKey> {
-    if (!USER_NAME.test(userName)) throw new RangeError('user name must be 1-64 characters of letters, digits, ".", "_", "@" or "-"');
+    if (!USER_NAME.test(userName))
+      throw new RangeError('user name must be 1-64 characters of letters, digits, ".", "_", "@" or "-"');
     return this.db.transaction().execute(async (trx) => {
-      let user = await trx.selectFrom('users').select(['id', 'name']).where('name', '=', userName).executeTakeFirst();
+      let user = await trx
+        .selectFrom('users')
+        .select(['id', 'name'])
+        .where('name', '=', userName)
+        .executeTakeFirst();
       if (!user) {
         user = { id: randomUUID(), name: userName };
-        await trx.insertInto('users').values({ ...user, created_at: this.now() }).execute();
+        await trx
+          .insertInto('users')
+          .values({ ...user, created_at: this.now() })
+          .execute();
       }
       for (;;) {
         const key = KEY_PREFIX + randomBytes(30).toString('base64url');
         const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
-        const taken = await trx.selectFrom('api_keys').select('id').where('prefix', '=', prefix).executeTakeFirst();
+        const taken = await trx
+          .selectFrom('api_keys')
+          .select('id')
+          .where('prefix', '=', prefix)
+          .executeTakeFirst();
         if (taken) continue;
         await trx
           .insertInto('api_keys')
-          .values({ id: randomUUID(), user_id: user.id, prefix, hash: sha256(key).toString('hex'), created_at: this.now(), revoked_at: null })
+          .values({
+            id: randomUUID(),
+            user_id: user.id,
+            prefix,
+            hash: sha256(key).toString('hex'),
+            created_at: this.now(),
+            revoked_at: null,
+          })
           .execute();
         return { key, prefix, userId: user.id, userName: user.name };
       }

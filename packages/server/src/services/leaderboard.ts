@@ -24,19 +24,48 @@ export function overallScore(video: VideoView, dimensions: readonly DimensionInf
   return weights > 0 ? sum / weights : null;
 }
 
-export function buildLeaderboard(runId: string, prompt: string | null, videos: readonly VideoView[], dimensions: readonly DimensionInfo[]): LeaderboardView {
-  const withOverall = videos.map((v) => ({ v, overall: v.state === 'scored' ? overallScore(v, dimensions) : null }));
+export function buildLeaderboard(
+  runId: string,
+  prompt: string | null,
+  videos: readonly VideoView[],
+  dimensions: readonly DimensionInfo[],
+): LeaderboardView {
+  const withOverall = videos.map((v) => ({
+    v,
+    overall: v.state === 'scored' ? overallScore(v, dimensions) : null,
+  }));
   const scored = withOverall.filter((e) => e.overall !== null);
   const unscored = withOverall.filter((e) => e.overall === null);
-  scored.sort((a, b) => (b.overall ?? 0) - (a.overall ?? 0) || (a.v.confirmedAt ?? '').localeCompare(b.v.confirmedAt ?? '') || a.v.videoId.localeCompare(b.v.videoId));
-  unscored.sort((a, b) => a.v.createdAt.localeCompare(b.v.createdAt) || a.v.videoId.localeCompare(b.v.videoId));
+  scored.sort(
+    (a, b) =>
+      (b.overall ?? 0) - (a.overall ?? 0) ||
+      (a.v.confirmedAt ?? '').localeCompare(b.v.confirmedAt ?? '') ||
+      a.v.videoId.localeCompare(b.v.videoId),
+  );
+  unscored.sort(
+    (a, b) => a.v.createdAt.localeCompare(b.v.createdAt) || a.v.videoId.localeCompare(b.v.videoId),
+  );
   return {
     runId,
     prompt,
     formula: LEADERBOARD_FORMULA,
     entries: [
-      ...scored.map((e, i) => ({ rank: i + 1, videoId: e.v.videoId, fileName: e.v.fileName, overall: e.overall, scores: e.v.scores, state: e.v.state })),
-      ...unscored.map((e) => ({ rank: null, videoId: e.v.videoId, fileName: e.v.fileName, overall: null, scores: e.v.scores, state: e.v.state })),
+      ...scored.map((e, i) => ({
+        rank: i + 1,
+        videoId: e.v.videoId,
+        fileName: e.v.fileName,
+        overall: e.overall,
+        scores: e.v.scores,
+        state: e.v.state,
+      })),
+      ...unscored.map((e) => ({
+        rank: null,
+        videoId: e.v.videoId,
+        fileName: e.v.fileName,
+        overall: null,
+        scores: e.v.scores,
+        state: e.v.state,
+      })),
     ],
   };
 }

@@ -27,7 +27,16 @@ export class SessionService {
     private readonly now: () => number = Date.now,
   ) {
     // Both run on every Score/Rank request: compiled once.
-    this.currentOf = preparedQuery(db, db.selectFrom('sessions').selectAll().where('user_id', '=', '?').where('kind', '=', 'score').where('active', '=', 1), 3);
+    this.currentOf = preparedQuery(
+      db,
+      db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', '?')
+        .where('kind', '=', 'score')
+        .where('active', '=', 1),
+      3,
+    );
     this.byId = preparedQuery(db, db.selectFrom('sessions').selectAll().where('id', '=', '?'), 1);
   }
 
@@ -36,9 +45,23 @@ export class SessionService {
     const [existing] = await this.currentOf(userId, kind, 1);
     if (existing) return existing;
     return this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('kind', '=', kind).where('active', '=', 1).executeTakeFirst();
+      const current = await trx
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('kind', '=', kind)
+        .where('active', '=', 1)
+        .executeTakeFirst();
       if (current) return current;
-      const row: SessionsTable = { id: newRunId(kind), user_id: userId, kind, prompt: null, created_at: this.now(), retired_at: null, active: 1 };
+      const row: SessionsTable = {
+        id: newRunId(kind),
+        user_id: userId,
+        kind,
+        prompt: null,
+        created_at: this.now(),
+        retired_at: null,
+        active: 1,
+      };
       await trx.insertInto('sessions').values(row).execute();
       return row;
     });
@@ -52,34 +75,66 @@ export class SessionService {
     const [row] = await this.byId(runId);
     if (!row || row.kind !== kind) throw new AppError('not_found', `${kind} run ${runId} not found`);
     if (row.user_id !== userId) throw forbidden(`${kind} run ${runId} belongs to another user`);
-    if (row.active !== 1) throw conflict(`${kind} run ${runId} was reset; GET /api/v1/${kind} for the current run id`);
+    if (row.active !== 1)
+      throw conflict(`${kind} run ${runId} was reset; GET /api/v1/${kind} for the current run id`);
     return row;
   }
 
   /** Retires the current session (if any) and returns a new, empty one. */
   async reset(userId: string, kind: SessionKind, log: FastifyBaseLogger): Promise<SessionsTable> {
     const { fresh, videos } = await this.db.transaction().execute(async (trx) => {
-      const old = await trx.selectFrom('sessions').selectAll().where('user_id', '=', userId).where('kind', '=', kind).where('active', '=', 1).executeTakeFirst();
+      const old = await trx
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('kind', '=', kind)
+        .where('active', '=', 1)
+        .executeTakeFirst();
       let oldVideos: Array<{ id: string; blob_key: string }> = [];
       if (old) {
-        oldVideos = await trx.selectFrom('videos').select(['id', 'blob_key']).where('session_id', '=', old.id).execute();
-        await trx.updateTable('sessions').set({ active: null, retired_at: this.now() }).where('id', '=', old.id).execute();
+        oldVideos = await trx
+          .selectFrom('videos')
+          .select(['id', 'blob_key'])
+          .where('session_id', '=', old.id)
+          .execute();
+        await trx
+          .updateTable('sessions')
+          .set({ active: null, retired_at: this.now() })
+          .where('id', '=', old.id)
+          .execute();
         await trx.deleteFrom('videos').where('session_id', '=', old.id).execute();
       }
-      const row: SessionsTable = { id: newRunId(kind), user_id: userId, kind, prompt: null, created_at: this.now(), retired_at: null, active: 1 };
+      const row: SessionsTable = {
+        id: newRunId(kind),
+        user_id: userId,
+        kind,
+        prompt: null,
+        created_at: this.now(),
+        retired_at: null,
+        active: 1,
+      };
       await trx.insertInto('sessions').values(row).execute();
       return { fresh: row, videos: oldVideos };
     });
     // The rows are gone; now stop their jobs and free their bytes.
     for (const v of videos) {
       await this.jobs.cancelBySubject(`video:${v.id}`);
-      await this.blobs.delete(v.blob_key).catch((e: unknown) => log.warn({ err: e, videoId: v.id }, 'could not delete the bytes of a reset video'));
+      await this.blobs
+        .delete(v.blob_key)
+        .catch((e: unknown) =>
+          log.warn({ err: e, videoId: v.id }, 'could not delete the bytes of a reset video'),
+        );
     }
     return fresh;
   }
 
   async viewScore(session: SessionsTable): Promise<ScoreSessionView> {
-    return { runId: session.id, kind: 'score', createdAt: iso(session.created_at), videos: await this.videosOf(session.id) };
+    return {
+      runId: session.id,
+      kind: 'score',
+      createdAt: iso(session.created_at),
+      videos: await this.videosOf(session.id),
+    };
   }
 
   async viewRank(session: SessionsTable): Promise<RankSessionView> {

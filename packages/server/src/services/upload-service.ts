@@ -10,7 +10,14 @@ import type { Engine } from '@vesta/engine';
 import { EngineError } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
 import type { SessionsTable } from '../db/schema.js';
-import { AppError, conflict, forbidden, isUpstreamFailure, upstreamUnavailable, validationFailed } from '../errors.js';
+import {
+  AppError,
+  conflict,
+  forbidden,
+  isUpstreamFailure,
+  upstreamUnavailable,
+  validationFailed,
+} from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
@@ -59,13 +66,24 @@ export class UploadService {
     await this.db.transaction().execute(async (trx) => {
       let effectivePrompt: string | null = prompt ?? null;
       if (session.kind === 'rank') {
-        const current = await trx.selectFrom('sessions').select(['prompt', 'active']).where('id', '=', session.id).executeTakeFirstOrThrow();
-        if (current.active !== 1) throw conflict(`rank run ${session.id} was reset; GET /api/v1/rank for the current run id`);
+        const current = await trx
+          .selectFrom('sessions')
+          .select(['prompt', 'active'])
+          .where('id', '=', session.id)
+          .executeTakeFirstOrThrow();
+        if (current.active !== 1)
+          throw conflict(`rank run ${session.id} was reset; GET /api/v1/rank for the current run id`);
         if (current.prompt === null) {
-          if (prompt === undefined) throw validationFailed('prompt is required for the first upload of a Rank session (it locks the session to that prompt)');
+          if (prompt === undefined)
+            throw validationFailed(
+              'prompt is required for the first upload of a Rank session (it locks the session to that prompt)',
+            );
           await trx.updateTable('sessions').set({ prompt }).where('id', '=', session.id).execute();
         } else if (prompt !== undefined && prompt !== current.prompt) {
-          throw new AppError('RANK_PROMPT_MISMATCH', `this Rank session is locked to the prompt ${JSON.stringify(current.prompt)}; reset the session to rank clips for another prompt`);
+          throw new AppError(
+            'RANK_PROMPT_MISMATCH',
+            `this Rank session is locked to the prompt ${JSON.stringify(current.prompt)}; reset the session to rank clips for another prompt`,
+          );
         }
         effectivePrompt = current.prompt ?? prompt ?? null;
       } else if (prompt === undefined) {
@@ -115,17 +133,37 @@ export class UploadService {
    * Content-Type must equal the declared one; more bytes than allowed abort the write and leave
    * nothing behind. A failed PUT releases the URL so that it can be retried until it expires.
    */
-  async receive(videoId: string, token: string | undefined, contentTypeHeader: string | undefined, contentLength: number | null, body: Readable): Promise<ReceivedUpload> {
-    if (token === undefined || token === '') throw new AppError('unauthorized', 'the upload URL has no token; use the uploadUrl returned by upload-url');
+  async receive(
+    videoId: string,
+    token: string | undefined,
+    contentTypeHeader: string | undefined,
+    contentLength: number | null,
+    body: Readable,
+  ): Promise<ReceivedUpload> {
+    if (token === undefined || token === '')
+      throw new AppError(
+        'unauthorized',
+        'the upload URL has no token; use the uploadUrl returned by upload-url',
+      );
     const grant = this.signer.verify(token);
-    if (!grant || grant.videoId !== videoId) throw new AppError('unauthorized', 'the upload token is invalid for this URL');
-    if (grant.expiresAt <= this.now()) throw forbidden(`the upload URL expired at ${new Date(grant.expiresAt).toISOString()}; request a new one with upload-url`);
+    if (!grant || grant.videoId !== videoId)
+      throw new AppError('unauthorized', 'the upload token is invalid for this URL');
+    if (grant.expiresAt <= this.now())
+      throw forbidden(
+        `the upload URL expired at ${new Date(grant.expiresAt).toISOString()}; request a new one with upload-url`,
+      );
     const sent = (contentTypeHeader ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (sent !== grant.contentType) {
-      throw new AppError('unsupported_media_type', `Content-Type must be ${grant.contentType} (declared in upload-url), got ${sent === '' ? 'none' : sent}`);
+      throw new AppError(
+        'unsupported_media_type',
+        `Content-Type must be ${grant.contentType} (declared in upload-url), got ${sent === '' ? 'none' : sent}`,
+      );
     }
     if (contentLength !== null && contentLength > grant.maxBytes) {
-      throw new AppError('payload_too_large', `the clip is ${contentLength} bytes; the limit is ${grant.maxBytes}`);
+      throw new AppError(
+        'payload_too_large',
+        `the clip is ${contentLength} bytes; the limit is ${grant.maxBytes}`,
+      );
     }
 
     const claimed = await this.db
@@ -136,13 +174,24 @@ export class UploadService {
       .where('upload_started_at', 'is', null)
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) {
-      const v = await this.db.selectFrom('videos').select(['state', 'upload_started_at']).where('id', '=', videoId).executeTakeFirst();
+      const v = await this.db
+        .selectFrom('videos')
+        .select(['state', 'upload_started_at'])
+        .where('id', '=', videoId)
+        .executeTakeFirst();
       if (!v) throw new AppError('not_found', `video ${videoId} not found (its session may have been reset)`);
-      if (v.state === 'awaiting_upload') throw conflict('another upload to this URL is in progress', { retryAfterSeconds: 5 });
-      throw conflict('this upload URL was already used; request a new one with upload-url to upload another clip');
+      if (v.state === 'awaiting_upload')
+        throw conflict('another upload to this URL is in progress', { retryAfterSeconds: 5 });
+      throw conflict(
+        'this upload URL was already used; request a new one with upload-url to upload another clip',
+      );
     }
 
-    const video = await this.db.selectFrom('videos').select(['blob_key']).where('id', '=', videoId).executeTakeFirstOrThrow();
+    const video = await this.db
+      .selectFrom('videos')
+      .select(['blob_key'])
+      .where('id', '=', videoId)
+      .executeTakeFirstOrThrow();
     let write;
     try {
       write = await this.blobs.createWrite(video.blob_key);
@@ -155,7 +204,8 @@ export class UploadService {
     const counter = new Transform({
       transform(chunk: Buffer, _enc, callback) {
         bytes += chunk.length;
-        if (bytes > limit) callback(new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`));
+        if (bytes > limit)
+          callback(new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`));
         else callback(null, chunk);
       },
     });
@@ -199,7 +249,12 @@ export class UploadService {
   }
 
   private async release(videoId: string): Promise<void> {
-    await this.db.updateTable('videos').set({ upload_started_at: null }).where('id', '=', videoId).where('state', '=', 'awaiting_upload').execute();
+    await this.db
+      .updateTable('videos')
+      .set({ upload_started_at: null })
+      .where('id', '=', videoId)
+      .where('state', '=', 'awaiting_upload')
+      .execute();
   }
 
   /**
@@ -207,14 +262,27 @@ export class UploadService {
    * the video to `queued` and enqueues `evaluate-video`. Confirming again returns the same video.
    */
   async confirm(session: SessionsTable, videoId: string): Promise<VideoView> {
-    const video = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).where('session_id', '=', session.id).executeTakeFirst();
+    const video = await this.db
+      .selectFrom('videos')
+      .selectAll()
+      .where('id', '=', videoId)
+      .where('session_id', '=', session.id)
+      .executeTakeFirst();
     if (!video) throw new AppError('not_found', `video ${videoId} not found in run ${session.id}`);
     if (video.state === 'awaiting_upload') {
-      throw conflict(video.upload_started_at === null ? 'the clip has not been uploaded yet: PUT it to uploadUrl first' : 'the clip is still being uploaded', video.upload_started_at === null ? {} : { retryAfterSeconds: 5 });
+      throw conflict(
+        video.upload_started_at === null
+          ? 'the clip has not been uploaded yet: PUT it to uploadUrl first'
+          : 'the clip is still being uploaded',
+        video.upload_started_at === null ? {} : { retryAfterSeconds: 5 },
+      );
     }
     if (video.state === 'failed' && video.confirmed_at === null) {
       // Verification failed earlier: the same answer again.
-      throw new AppError('invalid_video', `the upload is not a usable video (${video.error_code ?? 'invalid'}): ${video.error_detail ?? ''}`);
+      throw new AppError(
+        'invalid_video',
+        `the upload is not a usable video (${video.error_code ?? 'invalid'}): ${video.error_detail ?? ''}`,
+      );
     }
     if (video.state !== 'uploaded') return this.view(videoId);
 
@@ -233,11 +301,17 @@ export class UploadService {
     let probe;
     try {
       const stat = await this.blobs.stat(video.blob_key);
-      if (!stat) throw conflict('the uploaded object is missing; upload the clip again with a new upload-url');
+      if (!stat)
+        throw conflict('the uploaded object is missing; upload the clip again with a new upload-url');
       if (stat.sizeBytes === 0) return await fail('empty_file', 'the uploaded object is empty');
-      if (stat.sizeBytes > video.max_bytes) return await fail('file_too_large', `the object is ${stat.sizeBytes} bytes; the limit is ${video.max_bytes}`);
+      if (stat.sizeBytes > video.max_bytes)
+        return await fail(
+          'file_too_large',
+          `the object is ${stat.sizeBytes} bytes; the limit is ${video.max_bytes}`,
+        );
       const head = await this.blobs.head(video.blob_key, SNIFF_BYTES);
-      if (!matchesContainer(contentType, head)) return await fail('not_a_video', `the bytes are not a ${contentType} container`);
+      if (!matchesContainer(contentType, head))
+        return await fail('not_a_video', `the bytes are not a ${contentType} container`);
       const local = await this.blobs.localFile(video.blob_key);
       try {
         probe = await this.engine.probe(local.path);
@@ -251,18 +325,31 @@ export class UploadService {
       throw e;
     }
 
-    const dimensions = this.videos.dimensionsFor(session.kind, video.prompt, video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>));
+    const dimensions = this.videos.dimensionsFor(
+      session.kind,
+      video.prompt,
+      video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>),
+    );
     const t = this.now();
     await this.db.transaction().execute(async (trx) => {
       const moved = await trx
         .updateTable('videos')
-        .set({ state: 'queued', probe: JSON.stringify(probe), dimensions: JSON.stringify(dimensions), confirmed_at: t })
+        .set({
+          state: 'queued',
+          probe: JSON.stringify(probe),
+          dimensions: JSON.stringify(dimensions),
+          confirmed_at: t,
+        })
         .where('id', '=', videoId)
         .where('state', '=', 'uploaded')
         .executeTakeFirst();
       // Confirmed by a concurrent call already: nothing more to do.
       if (Number(moved.numUpdatedRows) === 0) return;
-      await this.jobs.enqueue(EVALUATE_VIDEO_JOB, { videoId }, { subject: `video:${videoId}`, executor: trx });
+      await this.jobs.enqueue(
+        EVALUATE_VIDEO_JOB,
+        { videoId },
+        { subject: `video:${videoId}`, executor: trx },
+      );
     });
     return this.view(videoId);
   }
@@ -274,12 +361,12 @@ export class UploadService {
   }
 }
 
-
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export function checkFileName(name: string): void {
-  if (name.includes('/') || name.includes('\\')) throw validationFailed('fileName must not contain path separators');
+  if (name.includes('/') || name.includes('\\'))
+    throw validationFailed('fileName must not contain path separators');
   if (name.includes('..')) throw validationFailed('fileName must not contain ".."');
   if (CONTROL.test(name)) throw validationFailed('fileName must not contain control characters');
   if (name.trim() === '') throw validationFailed('fileName must not be blank');
@@ -288,6 +375,9 @@ export function checkFileName(name: string): void {
 export function checkContentType(value: string): VideoContentType {
   const ct = value.trim().toLowerCase();
   const found = VIDEO_CONTENT_TYPES.find((t) => t === ct);
-  if (!found) throw validationFailed(`contentType must be one of ${VIDEO_CONTENT_TYPES.join(', ')}; got ${JSON.stringify(value)}`);
+  if (!found)
+    throw validationFailed(
+      `contentType must be one of ${VIDEO_CONTENT_TYPES.join(', ')}; got ${JSON.stringify(value)}`,
+    );
   return found;
 }

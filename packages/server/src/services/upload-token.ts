@@ -33,7 +33,10 @@ export class UploadTokenSigner {
   constructor(private readonly secret: Buffer) {}
 
   sign(grant: UploadGrant): string {
-    const body = Buffer.from(JSON.stringify([grant.videoId, grant.contentType, grant.maxBytes, grant.expiresAt]), 'utf8').toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify([grant.videoId, grant.contentType, grant.maxBytes, grant.expiresAt]),
+      'utf8',
+    ).toString('base64url');
     return `${body}.${this.mac(body)}`;
   }
 
@@ -49,7 +52,13 @@ export class UploadTokenSigner {
       const parsed: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
       if (!Array.isArray(parsed) || parsed.length !== 4) return null;
       const [videoId, contentType, maxBytes, expiresAt] = parsed as unknown[];
-      if (typeof videoId !== 'string' || typeof contentType !== 'string' || typeof maxBytes !== 'number' || typeof expiresAt !== 'number') return null;
+      if (
+        typeof videoId !== 'string' ||
+        typeof contentType !== 'string' ||
+        typeof maxBytes !== 'number' ||
+        typeof expiresAt !== 'number'
+      )
+        return null;
       return { videoId, contentType, maxBytes, expiresAt };
     } catch {
       return null;

@@ -2,7 +2,13 @@
  * Videos of Score and Rank sessions: their read model, and scoring (the `evaluate-video` job).
  * Scores come only from `engine.evaluate` on the uploaded bytes; nothing else writes them.
  */
-import type { DimensionFailure as EngineFailure, DimensionInfo, DimensionScore, Engine, EvaluationResult } from '@vesta/engine';
+import type {
+  DimensionFailure as EngineFailure,
+  DimensionInfo,
+  DimensionScore,
+  Engine,
+  EvaluationResult,
+} from '@vesta/engine';
 import { EngineError } from '@vesta/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
@@ -21,7 +27,11 @@ export class VideoService {
     private readonly now: () => number = Date.now,
   ) {
     // Runs on every session read: compiled once.
-    this.videosOfSession = preparedQuery(db, db.selectFrom('videos').selectAll().where('session_id', '=', '?').orderBy('created_at').orderBy('id'), 1);
+    this.videosOfSession = preparedQuery(
+      db,
+      db.selectFrom('videos').selectAll().where('session_id', '=', '?').orderBy('created_at').orderBy('id'),
+      1,
+    );
   }
 
   async viewsOfSession(sessionId: string): Promise<VideoView[]> {
@@ -36,8 +46,18 @@ export class VideoService {
   private async views(videos: VideosTable[]): Promise<VideoView[]> {
     if (videos.length === 0) return [];
     const ids = videos.map((v) => v.id);
-    const scores = await this.db.selectFrom('scores').selectAll().where('video_id', 'in', ids).orderBy('dimension').execute();
-    const failures = await this.db.selectFrom('score_failures').selectAll().where('video_id', 'in', ids).orderBy('dimension').execute();
+    const scores = await this.db
+      .selectFrom('scores')
+      .selectAll()
+      .where('video_id', 'in', ids)
+      .orderBy('dimension')
+      .execute();
+    const failures = await this.db
+      .selectFrom('score_failures')
+      .selectAll()
+      .where('video_id', 'in', ids)
+      .orderBy('dimension')
+      .execute();
     return videos.map((v) => ({
       videoId: v.id,
       fileName: v.file_name,
@@ -49,7 +69,9 @@ export class VideoService {
       sizeBytes: v.size_bytes,
       dimensions: v.dimensions === null ? [] : (JSON.parse(v.dimensions) as string[]),
       scores: scores.filter((s) => s.video_id === v.id).map(scoreView),
-      failures: failures.filter((f) => f.video_id === v.id).map((f) => ({ dimension: f.dimension, code: f.code, detail: f.detail })),
+      failures: failures
+        .filter((f) => f.video_id === v.id)
+        .map((f) => ({ dimension: f.dimension, code: f.code, detail: f.detail })),
       createdAt: iso(v.created_at),
       uploadedAt: isoOrNull(v.uploaded_at),
       confirmedAt: isoOrNull(v.confirmed_at),
@@ -62,10 +84,17 @@ export class VideoService {
    * session kind, that have an available method, and whose default method's requirements (prompt,
    * auxiliary keys) the upload satisfies.
    */
-  dimensionsFor(kind: SessionKind, prompt: string | null, auxiliary: Record<string, string> | null): string[] {
+  dimensionsFor(
+    kind: SessionKind,
+    prompt: string | null,
+    auxiliary: Record<string, string> | null,
+  ): string[] {
     return this.engine
       .dimensions()
-      .filter((d) => d.workflows.includes(kind) && d.defaultMethod !== null && requirementsMet(d, prompt, auxiliary))
+      .filter(
+        (d) =>
+          d.workflows.includes(kind) && d.defaultMethod !== null && requirementsMet(d, prompt, auxiliary),
+      )
       .map((d) => d.id);
   }
 
@@ -88,12 +117,19 @@ export class VideoService {
       result = await this.engine.evaluate(local.path, {
         dimensions,
         ...(video.prompt === null ? {} : { prompt: video.prompt }),
-        ...(video.auxiliary === null ? {} : { auxiliary: JSON.parse(video.auxiliary) as Record<string, string> }),
+        ...(video.auxiliary === null
+          ? {}
+          : { auxiliary: JSON.parse(video.auxiliary) as Record<string, string> }),
         signal,
       });
     } catch (error) {
       if (signal.aborted) {
-        await this.db.updateTable('videos').set({ state: 'queued' }).where('id', '=', videoId).where('state', '=', 'scoring').execute();
+        await this.db
+          .updateTable('videos')
+          .set({ state: 'queued' })
+          .where('id', '=', videoId)
+          .where('state', '=', 'scoring')
+          .execute();
         throw error;
       }
       if (error instanceof EngineError) {
@@ -106,7 +142,15 @@ export class VideoService {
       await local.release();
     }
     await this.store(videoId, result.scores, result.failures);
-    log.info({ videoId, scores: result.scores.length, failures: result.failures.length, elapsedMs: result.elapsedMs }, 'video scored');
+    log.info(
+      {
+        videoId,
+        scores: result.scores.length,
+        failures: result.failures.length,
+        elapsedMs: result.elapsedMs,
+      },
+      'video scored',
+    );
   }
 
   async markFailed(videoId: string, code: string, detail: string): Promise<void> {
@@ -129,27 +173,37 @@ export class VideoService {
         await trx
           .insertInto('scores')
           .values(
-            scores.map(
-              (s): ScoresTable => ({
-                video_id: videoId,
-                dimension: s.dimension,
-                value: s.value,
-                method: s.method,
-                method_version: s.methodVersion,
-                frames: JSON.stringify({ count: s.frames.count, width: s.frames.width, height: s.frames.height, sampling: s.frames.sampling }),
-                models: JSON.stringify(s.models.map((m) => ({ id: m.id, revision: m.revision }))),
-                details: s.details === undefined ? null : JSON.stringify(s.details),
-                elapsed_ms: s.elapsedMs,
-                created_at: t,
+            scores.map((s): ScoresTable => ({
+              video_id: videoId,
+              dimension: s.dimension,
+              value: s.value,
+              method: s.method,
+              method_version: s.methodVersion,
+              frames: JSON.stringify({
+                count: s.frames.count,
+                width: s.frames.width,
+                height: s.frames.height,
+                sampling: s.frames.sampling,
               }),
-            ),
+              models: JSON.stringify(s.models.map((m) => ({ id: m.id, revision: m.revision }))),
+              details: s.details === undefined ? null : JSON.stringify(s.details),
+              elapsed_ms: s.elapsedMs,
+              created_at: t,
+            })),
           )
           .execute();
       }
       if (failures.length > 0) {
         await trx
           .insertInto('score_failures')
-          .values(failures.map((f) => ({ video_id: videoId, dimension: f.dimension, code: f.code, detail: f.detail })))
+          .values(
+            failures.map((f) => ({
+              video_id: videoId,
+              dimension: f.dimension,
+              code: f.code,
+              detail: f.detail,
+            })),
+          )
           .execute();
       }
       const failed = scores.length === 0;
@@ -168,7 +222,11 @@ export class VideoService {
   }
 }
 
-function requirementsMet(d: DimensionInfo, prompt: string | null, auxiliary: Record<string, string> | null): boolean {
+function requirementsMet(
+  d: DimensionInfo,
+  prompt: string | null,
+  auxiliary: Record<string, string> | null,
+): boolean {
   const method = d.methods.find((m) => m.id === d.defaultMethod);
   if (!method) return false;
   if (method.requires.prompt && (prompt === null || prompt === '')) return false;

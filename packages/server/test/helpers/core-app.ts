@@ -73,14 +73,22 @@ export async function startCoreServer(options: CoreTestOptions = {}): Promise<Co
     },
   });
   const { env: _env, dataDir: _d, ...start } = options;
-  const server = await startServer(config, { createEngine, logStream, listen, worker: false, queue: { pollMs: 50, ...options.queue }, ...start });
+  const server = await startServer(config, {
+    createEngine,
+    logStream,
+    listen,
+    worker: false,
+    queue: { pollMs: 50, ...options.queue },
+    ...start,
+  });
   return {
     ...server,
     dataDir,
     logs,
     base: `http://127.0.0.1:${port}`,
     async key(userName?: string) {
-      return (await server.deps.services.apiKeys.createKey(userName ?? `core-user-${process.pid}-${++users}`)).key;
+      return (await server.deps.services.apiKeys.createKey(userName ?? `core-user-${process.pid}-${++users}`))
+        .key;
     },
     async stop() {
       await server.close();
@@ -90,12 +98,19 @@ export async function startCoreServer(options: CoreTestOptions = {}): Promise<Co
 }
 
 /** Polls `read` until `done` holds (or fails after `timeoutMs`). */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 60_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();
     if (done(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(v).slice(0, 500)}`);
+    if (Date.now() > end)
+      throw new Error(
+        `condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(v).slice(0, 500)}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -28,7 +28,8 @@ export class LocalDirBlobStore implements BlobStore {
   }
 
   private pathOf(key: string): string {
-    if (!KEY.test(key) || key.split('/').some((p) => p === '..' || p === '.')) throw new RangeError(`invalid blob key "${key}"`);
+    if (!KEY.test(key) || key.split('/').some((p) => p === '..' || p === '.'))
+      throw new RangeError(`invalid blob key "${key}"`);
     return path.join(this.root, key);
   }
 

@@ -52,7 +52,11 @@ export class SqliteJobQueue implements JobQueue {
     this.now = options.now ?? Date.now;
   }
 
-  async enqueue(type: string, payload: Record<string, string>, options: EnqueueOptions = {}): Promise<string> {
+  async enqueue(
+    type: string,
+    payload: Record<string, string>,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     const id = randomUUID();
     const t = this.now();
     await (options.executor ?? this.db)
@@ -106,7 +110,13 @@ export class SqliteJobQueue implements JobQueue {
     this.handlers = handlers;
     this.log = log;
     this.pollTimer = setInterval(() => this.wake(), this.pollMs);
-    this.reapTimer = setInterval(() => void this.reapExpiredLeases().catch((e: unknown) => this.logger().error({ err: e }, 'lease reaper failed')), Math.max(this.leaseMs / 3, 50));
+    this.reapTimer = setInterval(
+      () =>
+        void this.reapExpiredLeases().catch((e: unknown) =>
+          this.logger().error({ err: e }, 'lease reaper failed'),
+        ),
+      Math.max(this.leaseMs / 3, 50),
+    );
     void this.reapExpiredLeases()
       .catch((e: unknown) => this.logger().error({ err: e }, 'lease reaper failed'))
       .then(() => this.wake());
@@ -217,7 +227,13 @@ export class SqliteJobQueue implements JobQueue {
 
   private launch(job: JobsTable): void {
     const controller = new AbortController();
-    const entry: Running = { id: job.id, subject: job.subject, controller, abortReason: null, done: Promise.resolve() };
+    const entry: Running = {
+      id: job.id,
+      subject: job.subject,
+      controller,
+      abortReason: null,
+      done: Promise.resolve(),
+    };
     this.running.set(job.id, entry);
     entry.done = this.execute(job, entry)
       .catch((e: unknown) => this.logger().error({ err: e, jobId: job.id }, 'job bookkeeping failed'))
@@ -230,21 +246,29 @@ export class SqliteJobQueue implements JobQueue {
   private async execute(job: JobsTable, entry: Running): Promise<void> {
     const handler = this.handlers.get(job.type);
     const log = this.logger().child({ jobId: job.id, jobType: job.type, attempt: job.attempts });
-    const heartbeat = setInterval(() => {
-      void this.db
-        .updateTable('jobs')
-        .set({ lease_until: this.now() + this.leaseMs })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.workerId)
-        .execute()
-        .catch((e: unknown) => log.error({ err: e }, 'lease heartbeat failed'));
-    }, Math.max(this.leaseMs / 3, 20));
+    const heartbeat = setInterval(
+      () => {
+        void this.db
+          .updateTable('jobs')
+          .set({ lease_until: this.now() + this.leaseMs })
+          .where('id', '=', job.id)
+          .where('locked_by', '=', this.workerId)
+          .execute()
+          .catch((e: unknown) => log.error({ err: e }, 'lease heartbeat failed'));
+      },
+      Math.max(this.leaseMs / 3, 20),
+    );
     let payload: unknown;
     try {
       if (!handler) throw new PermanentJobError(`no handler for job type ${job.type}`);
       payload = handler.parse(JSON.parse(job.payload));
       log.debug('job started');
-      await handler.run(payload, { jobId: job.id, attempt: job.attempts, signal: entry.controller.signal, log });
+      await handler.run(payload, {
+        jobId: job.id,
+        attempt: job.attempts,
+        signal: entry.controller.signal,
+        log,
+      });
       clearInterval(heartbeat);
       await this.finish(job.id, 'succeeded', null);
       log.debug('job succeeded');
@@ -255,7 +279,13 @@ export class SqliteJobQueue implements JobQueue {
         // Cut off by shutdown: back to the queue, and the attempt does not count.
         await this.db
           .updateTable('jobs')
-          .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), lease_until: null, locked_by: null, updated_at: this.now() }))
+          .set((eb) => ({
+            state: 'queued',
+            attempts: eb('attempts', '-', 1),
+            lease_until: null,
+            locked_by: null,
+            updated_at: this.now(),
+          }))
           .where('id', '=', job.id)
           .execute();
         log.info('job cut off by shutdown; it resumes after restart');
@@ -270,20 +300,32 @@ export class SqliteJobQueue implements JobQueue {
       if (permanent) {
         await this.finish(job.id, 'failed', message);
         log.error({ err: error }, 'job failed');
-        if (handler?.onFailed && payload !== undefined) await handler.onFailed(payload, error, { jobId: job.id, attempt: job.attempts, log });
+        if (handler?.onFailed && payload !== undefined)
+          await handler.onFailed(payload, error, { jobId: job.id, attempt: job.attempts, log });
         return;
       }
       const delay = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
       await this.db
         .updateTable('jobs')
-        .set({ state: 'queued', lease_until: null, locked_by: null, last_error: message, run_at: this.now() + delay, updated_at: this.now() })
+        .set({
+          state: 'queued',
+          lease_until: null,
+          locked_by: null,
+          last_error: message,
+          run_at: this.now() + delay,
+          updated_at: this.now(),
+        })
         .where('id', '=', job.id)
         .execute();
       log.warn({ err: error, retryInMs: delay }, 'job failed; will retry');
     }
   }
 
-  private async finish(id: string, state: 'succeeded' | 'failed' | 'cancelled', lastError: string | null): Promise<void> {
+  private async finish(
+    id: string,
+    state: 'succeeded' | 'failed' | 'cancelled',
+    lastError: string | null,
+  ): Promise<void> {
     await this.db
       .updateTable('jobs')
       .set({ state, lease_until: null, locked_by: null, last_error: lastError, updated_at: this.now() })

@@ -30,7 +30,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('active', 'integer')
     .execute();
   // One current session per user and kind: `active` is 1 or NULL, and NULLs never collide.
-  await db.schema.createIndex('sessions_one_active').on('sessions').columns(['user_id', 'kind', 'active']).unique().execute();
+  await db.schema
+    .createIndex('sessions_one_active')
+    .on('sessions')
+    .columns(['user_id', 'kind', 'active'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('videos')
@@ -56,7 +61,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('confirmed_at', 'integer')
     .addColumn('scored_at', 'integer')
     .execute();
-  await db.schema.createIndex('videos_by_session').on('videos').columns(['session_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('videos_by_session')
+    .on('videos')
+    .columns(['session_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('scores')
@@ -119,7 +128,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['jobs', 'idempotency_records', 'score_failures', 'scores', 'videos', 'sessions', 'api_keys', 'users']) {
+  for (const t of [
+    'jobs',
+    'idempotency_records',
+    'score_failures',
+    'scores',
+    'videos',
+    'sessions',
+    'api_keys',
+    'users',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

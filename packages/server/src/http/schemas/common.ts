@@ -13,12 +13,15 @@ export const ErrorBody = Type.Object(
   { description: 'Every error response.' },
 );
 
-export const RunIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The run id of the session.' }) }, { additionalProperties: false });
+export const RunIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64, description: 'The run id of the session.' }) },
+  { additionalProperties: false },
+);
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request',
   401: 'Missing or invalid API key',
-  403: 'Not the caller\'s resource',
+  403: "Not the caller's resource",
   404: 'Not found',
   409: 'Conflict',
   413: 'Payload too large',
@@ -37,7 +40,9 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   }
   const out: Record<number, TSchema> = {};
   for (const [status, cs] of byStatus) {
-    out[status] = Type.Object(ErrorBody.properties, { description: `${STATUS_TEXT[status] ?? 'Error'} (code: ${cs.join(' | ')})` });
+    out[status] = Type.Object(ErrorBody.properties, {
+      description: `${STATUS_TEXT[status] ?? 'Error'} (code: ${cs.join(' | ')})`,
+    });
   }
   return out;
 }

@@ -18,7 +18,16 @@ export const MAX_FILE_NAME_LENGTH = 255;
 export const MAX_PROMPT_LENGTH = 2000;
 export const MAX_AUXILIARY_LENGTH = 200;
 
-export const AUXILIARY_KEYS = ['object', 'color', 'relationship', 'scene', 'appearance_style', 'action', 'object_a', 'object_b'] as const;
+export const AUXILIARY_KEYS = [
+  'object',
+  'color',
+  'relationship',
+  'scene',
+  'appearance_style',
+  'action',
+  'object_a',
+  'object_b',
+] as const;
 
 const auxValue = () => Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUXILIARY_LENGTH }));
 export const Auxiliary = Type.Object(
@@ -40,7 +49,14 @@ export const Auxiliary = Type.Object(
 );
 
 export const VideoState = Type.Union(
-  [Type.Literal('awaiting_upload'), Type.Literal('uploaded'), Type.Literal('queued'), Type.Literal('scoring'), Type.Literal('scored'), Type.Literal('failed')],
+  [
+    Type.Literal('awaiting_upload'),
+    Type.Literal('uploaded'),
+    Type.Literal('queued'),
+    Type.Literal('scoring'),
+    Type.Literal('scored'),
+    Type.Literal('failed'),
+  ],
   { description: 'awaiting_upload → uploaded → queued → scoring → scored | failed' },
 );
 
@@ -48,7 +64,10 @@ export const FramesUsed = Type.Object({
   count: Type.Integer(),
   width: Type.Integer(),
   height: Type.Integer(),
-  sampling: Type.Object({ kind: Type.String() }, { additionalProperties: true, description: 'How frames were sampled (all, every, uniform, fps).' }),
+  sampling: Type.Object(
+    { kind: Type.String() },
+    { additionalProperties: true, description: 'How frames were sampled (all, every, uniform, fps).' },
+  ),
 });
 
 export const Score = Type.Object({
@@ -62,9 +81,18 @@ export const Score = Type.Object({
 });
 export type ScoreView = Static<typeof Score>;
 
-export const DimensionFailure = Type.Object({ dimension: Type.String(), code: Type.String(), detail: Type.String() });
+export const DimensionFailure = Type.Object({
+  dimension: Type.String(),
+  code: Type.String(),
+  detail: Type.String(),
+});
 
-export const VideoError = Type.Object({ code: Type.String({ description: 'An engine error code such as not_a_video, truncated, unsupported_codec.' }), detail: Type.String() });
+export const VideoError = Type.Object({
+  code: Type.String({
+    description: 'An engine error code such as not_a_video, truncated, unsupported_codec.',
+  }),
+  detail: Type.String(),
+});
 
 export const Video = Type.Object({
   videoId: Type.String(),
@@ -75,9 +103,13 @@ export const Video = Type.Object({
   state: VideoState,
   error: Type.Union([VideoError, Type.Null()]),
   sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
-  dimensions: Type.Array(Type.String(), { description: 'Dimensions scheduled for scoring (set at confirm).' }),
+  dimensions: Type.Array(Type.String(), {
+    description: 'Dimensions scheduled for scoring (set at confirm).',
+  }),
   scores: Type.Array(Score),
-  failures: Type.Array(DimensionFailure, { description: 'Dimensions that could not be scored, with the engine code.' }),
+  failures: Type.Array(DimensionFailure, {
+    description: 'Dimensions that could not be scored, with the engine code.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
   uploadedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   confirmedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -96,7 +128,9 @@ export type ScoreSessionView = Static<typeof ScoreSession>;
 export const RankSession = Type.Object({
   runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
   kind: Type.Literal('rank'),
-  prompt: Type.Union([Type.String(), Type.Null()], { description: 'The locked prompt; null until the first accepted upload-url.' }),
+  prompt: Type.Union([Type.String(), Type.Null()], {
+    description: 'The locked prompt; null until the first accepted upload-url.',
+  }),
   promptLocked: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
   videos: Type.Array(Video),
@@ -108,13 +142,21 @@ const fileNameSchema = Type.String({
   maxLength: MAX_FILE_NAME_LENGTH,
   description: `Name of the clip file: 1-${MAX_FILE_NAME_LENGTH} characters, no path separators, no "..", no control characters.`,
 });
-const contentTypeSchema = Type.String({ minLength: 1, maxLength: 100, description: `Media type of the clip; one of ${VIDEO_CONTENT_TYPES.join(', ')}.` });
+const contentTypeSchema = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: `Media type of the clip; one of ${VIDEO_CONTENT_TYPES.join(', ')}.`,
+});
 
 export const ScoreUploadUrlBody = Type.Object(
   {
     fileName: fileNameSchema,
     contentType: contentTypeSchema,
-    prompt: Type.String({ minLength: 1, maxLength: MAX_PROMPT_LENGTH, description: 'The text prompt the clip was made from.' }),
+    prompt: Type.String({
+      minLength: 1,
+      maxLength: MAX_PROMPT_LENGTH,
+      description: 'The text prompt the clip was made from.',
+    }),
     auxiliary: Type.Optional(Auxiliary),
   },
   { additionalProperties: false },
@@ -128,7 +170,8 @@ export const RankUploadUrlBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: MAX_PROMPT_LENGTH,
-        description: 'Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).',
+        description:
+          'Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).',
       }),
     ),
     auxiliary: Type.Optional(Auxiliary),
@@ -139,7 +182,11 @@ export type UploadUrlInput = Static<typeof RankUploadUrlBody>;
 
 export const UploadUrlResponse = Type.Object({
   videoId: Type.String(),
-  uploadUrl: Type.String({ format: 'uri', description: 'PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.' }),
+  uploadUrl: Type.String({
+    format: 'uri',
+    description:
+      'PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.',
+  }),
   method: Type.Literal('PUT'),
   headers: Type.Object({ 'Content-Type': Type.String() }, { description: 'Headers to send with the PUT.' }),
   expiresAt: Type.String({ format: 'date-time' }),
@@ -147,10 +194,15 @@ export const UploadUrlResponse = Type.Object({
 });
 export type UploadUrlView = Static<typeof UploadUrlResponse>;
 
-export const ConfirmUploadBody = Type.Object({ videoId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const ConfirmUploadBody = Type.Object(
+  { videoId: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
 
 export const LeaderboardEntry = Type.Object({
-  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'Position among scored candidates; null for unscored ones (listed last).' }),
+  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: 'Position among scored candidates; null for unscored ones (listed last).',
+  }),
   videoId: Type.String(),
   fileName: Type.String(),
   overall: Type.Union([Type.Number(), Type.Null()]),

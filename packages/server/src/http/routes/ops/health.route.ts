@@ -4,11 +4,34 @@ import type { RouteModule } from '../../app-deps.js';
 import { AppError } from '../../../errors.js';
 
 export const healthRoutes: RouteModule = (app, { deps }) => {
-  app.get('/healthz', { config: { auth: false }, schema: { operationId: 'healthz', hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, () => Promise.resolve({ status: 'ok' as const }));
+  app.get(
+    '/healthz',
+    {
+      config: { auth: false },
+      schema: {
+        operationId: 'healthz',
+        hide: true,
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    () => Promise.resolve({ status: 'ok' as const }),
+  );
 
   app.get(
     '/readyz',
-    { config: { auth: false }, schema: { operationId: 'readyz', hide: true, response: { 200: Type.Object({ status: Type.Literal('ready'), checks: Type.Record(Type.String(), Type.String()) }) } } },
+    {
+      config: { auth: false },
+      schema: {
+        operationId: 'readyz',
+        hide: true,
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ready'),
+            checks: Type.Record(Type.String(), Type.String()),
+          }),
+        },
+      },
+    },
     async (request) => {
       const checks: Record<string, string> = {};
       let failed: string | null = null;
@@ -22,14 +45,26 @@ export const healthRoutes: RouteModule = (app, { deps }) => {
           request.log.warn({ err: e, check: c.name }, 'readiness check failed');
         }
       }
-      if (failed !== null) throw new AppError('upstream_unavailable', `not ready: ${Object.entries(checks).filter(([, v]) => v !== 'ok').map(([k]) => k).join(', ')} unavailable`, { retryAfterSeconds: 5 });
+      if (failed !== null)
+        throw new AppError(
+          'upstream_unavailable',
+          `not ready: ${Object.entries(checks)
+            .filter(([, v]) => v !== 'ok')
+            .map(([k]) => k)
+            .join(', ')} unavailable`,
+          { retryAfterSeconds: 5 },
+        );
       return { status: 'ready' as const, checks };
     },
   );
 
-  app.get('/metrics', { config: { auth: false }, schema: { operationId: 'metrics', hide: true } }, (_request, reply) => {
-    const registry = app.vestaMetrics.registry;
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    { config: { auth: false }, schema: { operationId: 'metrics', hide: true } },
+    (_request, reply) => {
+      const registry = app.vestaMetrics.registry;
+      reply.type(registry.contentType);
+      return registry.metrics();
+    },
+  );
 };

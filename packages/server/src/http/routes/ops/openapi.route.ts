@@ -2,5 +2,9 @@
 import type { RouteModule } from '../../app-deps.js';
 
 export const openApiRoute: RouteModule = (app) => {
-  app.get('/api/v1/openapi.json', { config: { auth: false }, schema: { operationId: 'getOpenApiDocument', hide: true } }, () => Promise.resolve(app.swagger()));
+  app.get(
+    '/api/v1/openapi.json',
+    { config: { auth: false }, schema: { operationId: 'getOpenApiDocument', hide: true } },
+    () => Promise.resolve(app.swagger()),
+  );
 };

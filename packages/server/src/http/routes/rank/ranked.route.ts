@@ -16,11 +16,18 @@ export const getRankLeaderboardRoute: RouteModule = (app, { deps }) => {
         summary: 'The ranked leaderboard of a Rank session',
         description: `Every candidate with rank, videoId, fileName, overall score, per-dimension scores and state, best first. ${LEADERBOARD_FORMULA}`,
         params: RunIdParams,
-        response: { 200: Leaderboard, ...errorResponses(...AUTH_ERRORS, 'forbidden', 'not_found', 'conflict') },
+        response: {
+          200: Leaderboard,
+          ...errorResponses(...AUTH_ERRORS, 'forbidden', 'not_found', 'conflict'),
+        },
       },
     },
     async (request) => {
-      const session = await deps.services.sessions.requireCurrent(userOf(request).id, 'rank', request.params.id);
+      const session = await deps.services.sessions.requireCurrent(
+        userOf(request).id,
+        'rank',
+        request.params.id,
+      );
       const videos = await deps.services.videos.viewsOfSession(session.id);
       return buildLeaderboard(session.id, session.prompt, videos, deps.engine.dimensions());
     },

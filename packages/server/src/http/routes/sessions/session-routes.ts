@@ -8,7 +8,13 @@ import type { SessionKind } from '../../../db/schema.js';
 import { AppError } from '../../../errors.js';
 import type { AppDeps } from '../../app-deps.js';
 import type { AuthenticatedUser } from '../../request-context.js';
-import type { RankSessionView, ScoreSessionView, UploadUrlInput, UploadUrlView, VideoView } from '../../schemas/sessions.js';
+import type {
+  RankSessionView,
+  ScoreSessionView,
+  UploadUrlInput,
+  UploadUrlView,
+  VideoView,
+} from '../../schemas/sessions.js';
 
 export function userOf(request: FastifyRequest): AuthenticatedUser {
   if (!request.user) throw new AppError('unauthorized', 'missing X-API-Key header');
@@ -16,27 +22,52 @@ export function userOf(request: FastifyRequest): AuthenticatedUser {
 }
 
 /** The caller's Score session (created if absent), or a fresh one after a reset. */
-export async function viewScoreSession(deps: AppDeps, request: FastifyRequest, reset: boolean): Promise<ScoreSessionView> {
+export async function viewScoreSession(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reset: boolean,
+): Promise<ScoreSessionView> {
   const { sessions } = deps.services;
   const userId = userOf(request).id;
-  return sessions.viewScore(reset ? await sessions.reset(userId, 'score', request.log) : await sessions.getOrCreate(userId, 'score'));
+  return sessions.viewScore(
+    reset ? await sessions.reset(userId, 'score', request.log) : await sessions.getOrCreate(userId, 'score'),
+  );
 }
 
 /** The caller's Rank session (created if absent), or a fresh one after a reset. */
-export async function viewRankSession(deps: AppDeps, request: FastifyRequest, reset: boolean): Promise<RankSessionView> {
+export async function viewRankSession(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reset: boolean,
+): Promise<RankSessionView> {
   const { sessions } = deps.services;
   const userId = userOf(request).id;
-  return sessions.viewRank(reset ? await sessions.reset(userId, 'rank', request.log) : await sessions.getOrCreate(userId, 'rank'));
+  return sessions.viewRank(
+    reset ? await sessions.reset(userId, 'rank', request.log) : await sessions.getOrCreate(userId, 'rank'),
+  );
 }
 
-export async function createUploadUrl(deps: AppDeps, kind: SessionKind, request: FastifyRequest, runId: string, body: UploadUrlInput, reply: FastifyReply): Promise<UploadUrlView> {
+export async function createUploadUrl(
+  deps: AppDeps,
+  kind: SessionKind,
+  request: FastifyRequest,
+  runId: string,
+  body: UploadUrlInput,
+  reply: FastifyReply,
+): Promise<UploadUrlView> {
   const session = await deps.services.sessions.requireCurrent(userOf(request).id, kind, runId);
   const view = await deps.services.uploads.createUploadUrl(session, body);
   reply.code(201);
   return view;
 }
 
-export async function confirmUpload(deps: AppDeps, kind: SessionKind, request: FastifyRequest, runId: string, videoId: string): Promise<VideoView> {
+export async function confirmUpload(
+  deps: AppDeps,
+  kind: SessionKind,
+  request: FastifyRequest,
+  runId: string,
+  videoId: string,
+): Promise<VideoView> {
   const session = await deps.services.sessions.requireCurrent(userOf(request).id, kind, runId);
   return deps.services.uploads.confirm(session, videoId);
 }

@@ -26,13 +26,31 @@ export const putUploadRoute: RouteModule = (app, { deps }) => {
         security: [],
         params: Type.Object({ videoId: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 2048 })) }),
-        response: { 200: UploadPutResponse, ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type') },
+        response: {
+          200: UploadPutResponse,
+          ...errorResponses(
+            'validation_failed',
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'conflict',
+            'payload_too_large',
+            'unsupported_media_type',
+          ),
+        },
       },
     },
     (request) => {
       const lengthHeader = request.headers['content-length'];
-      const contentLength = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
-      return deps.services.uploads.receive(request.params.videoId, request.query.token, request.headers['content-type'], contentLength, request.raw);
+      const contentLength =
+        lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
+      return deps.services.uploads.receive(
+        request.params.videoId,
+        request.query.token,
+        request.headers['content-type'],
+        contentLength,
+        request.raw,
+      );
     },
   );
 };
