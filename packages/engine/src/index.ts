@@ -31,3 +31,4 @@ export type { ProbedVideo } from './decode/probe.js';
 export { planEvaluation } from './pipeline/plan.js';
 export type { EvaluationPlan, PlannedOutput } from './pipeline/plan.js';
 export { defaultFfmpegPath, defaultFfprobePath } from './decode/binaries.js';
+export * from './models/index.js';
