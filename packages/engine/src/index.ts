@@ -32,3 +32,5 @@ export { planEvaluation } from './pipeline/plan.js';
 export type { EvaluationPlan, PlannedOutput } from './pipeline/plan.js';
 export { defaultFfmpegPath, defaultFfprobePath } from './decode/binaries.js';
 export * from './models/index.js';
+export * from './demo/index.js';
+export * from './prompts/index.js';
