@@ -33,3 +33,4 @@ export type { EvaluationPlan, PlannedOutput } from './pipeline/plan.js';
 export { defaultFfmpegPath, defaultFfprobePath } from './decode/binaries.js';
 export * from './models/index.js';
 export * from './demo/index.js';
+export * from './prompts/index.js';
