@@ -5,6 +5,7 @@ import { CliContext, EXIT, type CliIo } from './context.js';
 import { registerApiKeyCommands } from './commands/api-keys.js';
 import { registerBenchCommands } from './commands/bench.js';
 import { registerDiscoveryCommands } from './commands/discovery.js';
+import { registerModelsCommand } from './commands/models.js';
 import { registerRankCommands, registerScoreCommands } from './commands/sessions.js';
 
 function packageVersion(): string {
@@ -88,6 +89,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   registerRankCommands(program, ctx);
   registerBenchCommands(program, ctx);
   registerDiscoveryCommands(program, ctx);
+  registerModelsCommand(program, ctx);
   registerApiKeyCommands(program, ctx);
   if (!(CLIENT_COMMANDS as readonly string[]).includes(commandWord(argv) ?? '')) {
     // Commands that run on the server's host (no API key, no HTTP client).

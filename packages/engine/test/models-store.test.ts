@@ -270,6 +270,18 @@ describe('model store: interrupted transfers', () => {
     expect(sha256(readFileSync(installed.files.vision!))).toBe(sha256(fx.clipVision.bytes));
   });
 
+  it('a stalled transfer fails after the idle timeout, keeping what arrived for a resumed pull', async () => {
+    server.delayMs = 400; // one 16 KiB chunk, then silence longer than the idle timeout
+    const err = await rejection(store({ idleTimeoutMs: 100 }).ensure('tiny-clip'));
+    expect(err.reason).toBe('download_failed');
+    expect(err.message).toContain('no data for 100 ms');
+    server.delayMs = 0;
+    const have = statSync(join(cacheDir, 'tiny-clip', 'onnx', 'vision_model.onnx.partial')).size;
+    expect(have).toBeGreaterThan(0);
+    await store().ensure('tiny-clip');
+    expect(server.gets(CLIP_VISION).at(-1)!.range).toBe(`bytes=${have}-`);
+  });
+
   it('an abort stops the pull with `aborted` and keeps the partial file', async () => {
     server.delayMs = 20;
     const controller = new AbortController();

@@ -28,6 +28,8 @@ export interface ModelStoreOptions {
   fetch?: FetchFn;
   /** Attempts per source after the first, each resuming from the partial file (default 3). */
   retries?: number;
+  /** A transfer attempt with no byte for this long fails and is retried (default 60 s). */
+  idleTimeoutMs?: number;
   /** First retry delay; doubles per attempt (default 500 ms). */
   retryDelayMs?: number;
   /** A pull lock whose heartbeat is older than this is stale (default 60 s). */

@@ -178,6 +178,7 @@ export class FsModelStore implements ModelStore {
   private readonly fetchFn: FetchFn;
   private readonly retries: number;
   private readonly retryDelayMs: number;
+  private readonly idleTimeoutMs: number;
   private readonly lockTiming: { staleMs: number; timeoutMs: number; pollMs: number };
   private readonly lockFile: ModelLockFile;
   private readonly inflight = new Map<string, Promise<InstalledModel>>();
@@ -193,6 +194,7 @@ export class FsModelStore implements ModelStore {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     this.retries = options.retries ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
     this.lockTiming = {
       staleMs: options.lockStaleMs ?? 60_000,
       timeoutMs: options.lockTimeoutMs ?? 30 * 60_000,
@@ -573,6 +575,7 @@ export class FsModelStore implements ModelStore {
         return await downloadToPartial(url, partial, {
           fetch: this.fetchFn,
           expectedSize,
+          idleTimeoutMs: this.idleTimeoutMs,
           onBytes,
           ...(signal ? { signal } : {}),
         });

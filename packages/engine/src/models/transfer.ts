@@ -98,14 +98,51 @@ async function appendStream(
 
 export interface DownloadOptions {
   fetch: FetchFn;
+  /** Abort the attempt (retryable) when no byte arrives for this long (default 60 s). */
+  idleTimeoutMs?: number;
   /** Expected total size, when pinned (rejects a different Content-Length up front). */
   expectedSize: number | null;
   signal?: AbortSignal;
   onBytes?: BytesListener;
 }
 
-/** GETs `url` into `partial`, resuming from the bytes already there. */
+/**
+ * GETs `url` into `partial`, resuming from the bytes already there. A stalled connection (no
+ * byte for `idleTimeoutMs`) fails the attempt as retryable; the caller's `signal` aborts it.
+ */
 export async function downloadToPartial(
+  url: string,
+  partial: string,
+  options: DownloadOptions,
+): Promise<TransferResult> {
+  const idle = new AbortController();
+  const idleMs = options.idleTimeoutMs ?? 60_000;
+  let timer = setTimeout(() => idle.abort(), idleMs);
+  const poke = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), idleMs);
+  };
+  const signal = options.signal ? AbortSignal.any([options.signal, idle.signal]) : idle.signal;
+  try {
+    return await downloadAttempt(url, partial, {
+      ...options,
+      signal,
+      onBytes: (received, total) => {
+        poke();
+        options.onBytes?.(received, total);
+      },
+    });
+  } catch (err) {
+    if (idle.signal.aborted && !options.signal?.aborted) {
+      throw new TransferError('network', `GET ${url}: no data for ${idleMs} ms`, true, { cause: err });
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function downloadAttempt(
   url: string,
   partial: string,
   options: DownloadOptions,

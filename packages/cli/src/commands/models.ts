@@ -1,0 +1,324 @@
+/**
+ * The local model store (the weights Vesta's model-backed dimensions run), beside the API's
+ * `vesta models list`:
+ *
+ *   vesta models status [ID...]             installed?, size, precisions, dimensions, pins
+ *   vesta models pull [ID...] [--precision P] [--offline]
+ *   vesta models verify [ID...]             re-hash installed files; corrupt ones are deleted
+ *   vesta models rm ID... [--unpin]
+ *
+ * Every subcommand takes `--json`. Progress goes to stderr: a redrawn bar on a terminal, one line
+ * per file otherwise, nothing under `--json`; colours follow NO_COLOR. The engine is imported only
+ * when one of these commands runs, so other commands start as fast as before.
+ * Environment: VESTA_MODELS_DIR, VESTA_MODELS_LOCAL_DIR, VESTA_MODELS_MIRROR, VESTA_OFFLINE,
+ * VESTA_MODELS_MANIFEST (docs/models.md).
+ */
+import type { Command } from 'commander';
+import type { ModelProgressEvent, ModelStatus, ModelStore, Precision, VerifyReport } from '@vesta/engine';
+import type { ProgressStream } from '../output/progress.js';
+import type { Style } from '../output/style.js';
+import { renderTable } from '../output/table.js';
+import { group, leaf } from './common.js';
+
+/** What the commands need from the CLI; `CliContext` satisfies it. */
+export interface ModelsCommandHost {
+  io: { stdout: ProgressStream; stderr: ProgressStream; env: Record<string, string | undefined> };
+  exitCode: number;
+  readonly signal: AbortSignal;
+  readonly outStyle: Style;
+  readonly errStyle: Style;
+}
+
+const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+
+interface CommonOptions {
+  json?: boolean;
+  offline?: boolean;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+async function openStore(host: ModelsCommandHost, options: CommonOptions): Promise<ModelStore> {
+  const { createModelStore, modelStoreOptionsFromEnv } = await import('@vesta/engine');
+  return createModelStore(modelStoreOptionsFromEnv(host.io.env, options.offline ? { offline: true } : {}));
+}
+
+/** Reports an error (JSON on stderr under `--json`) and sets the exit code. */
+function fail(host: ModelsCommandHost, json: boolean, err: unknown): void {
+  const e = err as { code?: unknown; reason?: unknown; name?: unknown; message?: unknown };
+  let code = typeof e.code === 'string' ? e.code : 'cli_error';
+  const reason = typeof e.reason === 'string' ? e.reason : undefined;
+  const detail = typeof e.message === 'string' ? e.message : String(err);
+  if (e.name === 'ManifestError') code = 'invalid_manifest';
+  if (code === 'aborted' || (host.signal.aborted && e.name === 'AbortError')) code = 'interrupted';
+  host.exitCode =
+    code === 'interrupted'
+      ? EXIT.interrupted
+      : code === 'invalid_manifest' || reason === 'unknown_model' || reason === 'unknown_precision'
+        ? EXIT.usage
+        : EXIT.failure;
+  if (json) {
+    host.io.stderr.write(`${JSON.stringify({ error: { code, detail, ...(reason ? { reason } : {}) } })}\n`);
+    return;
+  }
+  const s = host.errStyle;
+  host.io.stderr.write(`${s.red('error')} ${s.bold(reason ?? code)}: ${detail}\n`);
+}
+
+function run<A extends unknown[]>(
+  host: ModelsCommandHost,
+  body: (options: CommonOptions & Record<string, unknown>, ...args: A) => Promise<void>,
+): (...all: [...A, CommonOptions & Record<string, unknown>, Command]) => Promise<void> {
+  return async (...all) => {
+    const options = all[all.length - 2] as CommonOptions & Record<string, unknown>;
+    const args = all.slice(0, -2) as unknown as A;
+    try {
+      await body(options, ...args);
+    } catch (err) {
+      fail(host, options.json === true, err);
+    }
+  };
+}
+
+function print(host: ModelsCommandHost, json: boolean, value: unknown, human: () => string): void {
+  if (json) host.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  else {
+    const text = human();
+    host.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+}
+
+/** Pull progress on stderr: a bar redrawn at most ~10 times a second on a TTY, lines otherwise. */
+class PullProgress {
+  private lastDraw = 0;
+  private drew = false;
+  private current = '';
+  private started = Date.now();
+
+  constructor(
+    private readonly out: ProgressStream,
+    private readonly style: Style,
+  ) {}
+
+  readonly onProgress = (e: ModelProgressEvent): void => {
+    const key = `${e.modelId}/${e.file}`;
+    const label = `${e.modelId} ${e.file} (${e.fileIndex + 1}/${e.fileCount}, ${e.source})`;
+    const done = e.totalBytes !== null && e.receivedBytes >= e.totalBytes;
+    if (key !== this.current) {
+      this.end();
+      this.current = key;
+      this.started = Date.now();
+      if (!this.out.isTTY) {
+        this.out.write(`Fetching ${label}${e.totalBytes !== null ? ` ${formatBytes(e.totalBytes)}` : ''}\n`);
+      }
+    }
+    if (!this.out.isTTY) return;
+    const now = Date.now();
+    if (!done && now - this.lastDraw < 100) return;
+    this.lastDraw = now;
+    const seconds = Math.max(0.001, (now - this.started) / 1000);
+    const rate = `${formatBytes(e.receivedBytes / seconds)}/s`;
+    let bar: string;
+    if (e.totalBytes) {
+      const width = Math.max(10, Math.min(30, (this.out.columns ?? 80) - 70));
+      const ratio = Math.min(1, e.receivedBytes / e.totalBytes);
+      const filled = Math.round(ratio * width);
+      bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${formatBytes(e.receivedBytes)}/${formatBytes(e.totalBytes)} ${rate}`;
+    } else {
+      bar = `${formatBytes(e.receivedBytes)} ${rate}`;
+    }
+    this.out.write(`\r\u001b[2K${label} ${this.style.cyan(bar)}`);
+    this.drew = true;
+  };
+
+  end(): void {
+    if (this.drew) this.out.write('\n');
+    this.drew = false;
+  }
+}
+
+function selectIds(store: ModelStore, ids: string[]): string[] {
+  return ids.length > 0 ? ids : store.manifest.map((m) => m.id);
+}
+
+function statusRows(list: ModelStatus[], s: Style): string {
+  return renderTable(
+    ['id', 'installed', 'precisions', 'on disk', 'revision', 'licence', 'dimensions'],
+    list.map((m) => [
+      m.id,
+      m.installed ? s.green('yes') : s.dim('no'),
+      m.precisions.map((p) => (p.installed ? s.green(p.precision) : s.dim(p.precision))).join(','),
+      m.bytesOnDisk > 0 ? formatBytes(m.bytesOnDisk) : '',
+      m.revision
+        ? `${m.revision.slice(0, 7)}${m.revisionPinnedBy === 'lock' ? ' (pinned on first use)' : ''}`
+        : s.dim('on first pull'),
+      m.licence,
+      m.dimensions.join(','),
+    ]),
+    s,
+  );
+}
+
+function verifyText(reports: VerifyReport[], s: Style): string {
+  const lines: string[] = [];
+  for (const r of reports) {
+    const present = r.files.filter((f) => f.state !== 'absent');
+    if (present.length === 0) {
+      lines.push(`${r.id}: ${s.dim('not installed')}`);
+      continue;
+    }
+    lines.push(`${r.id}: ${r.ok ? s.green('ok') : s.red('corrupt files deleted')}`);
+    for (const f of present) {
+      const state =
+        f.state === 'ok' ? s.green('ok') : f.state === 'pinned_now' ? s.yellow('pinned now') : s.red(f.state);
+      lines.push(`  ${f.path}  ${state}`);
+    }
+    if (!r.ok) lines.push(`  run \`vesta models pull ${r.id}\` to fetch them again`);
+  }
+  return lines.join('\n');
+}
+
+/** Adds `status`, `pull`, `verify` and `rm` to the `models` command (created when absent). */
+export function registerModelsCommand(program: Command, host: ModelsCommandHost): void {
+  const models =
+    program.commands.find((c) => c.name() === 'models') ??
+    program.command('models').description('Models: the local model store');
+  group(models, [
+    'vesta models status',
+    'vesta models pull clip-vit-b32 dino-vitb16',
+    'vesta models pull clip-vit-l14 --precision q8',
+    'vesta models verify --json',
+    'vesta models rm clip-vit-l14',
+  ]);
+  models.addHelpText(
+    'after',
+    '\nModel store (the weights of the model-backed dimensions; env VESTA_MODELS_DIR, VESTA_MODELS_MIRROR,\n' +
+      'VESTA_MODELS_LOCAL_DIR, VESTA_OFFLINE): status, pull, verify, rm. See docs/models.md.\n',
+  );
+
+  leaf(
+    models
+      .command('status')
+      .description('List the scoring models of the local model store: installed?, size, dimensions')
+      .argument('[id...]', 'model ids (default: every model in the manifest)')
+      .option('--offline', 'report availability as in offline mode (env VESTA_OFFLINE=1)'),
+    ['vesta models status', 'vesta models status clip-vit-b32 --json'],
+  ).action(
+    run(host, async (options, ids: string[]) => {
+      const store = await openStore(host, options);
+      const wanted = new Set(selectIds(store, ids));
+      for (const id of ids) {
+        if (!store.manifest.some((m) => m.id === id)) {
+          throw Object.assign(
+            new Error(`unknown model "${id}" (known: ${store.manifest.map((m) => m.id).join(', ')})`),
+            {
+              code: 'model_unavailable',
+              reason: 'unknown_model',
+            },
+          );
+        }
+      }
+      const list = (await store.list()).filter((m) => wanted.has(m.id));
+      print(
+        host,
+        options.json === true,
+        { cacheDir: store.cacheDir, offline: store.offline, models: list },
+        () => [statusRows(list, host.outStyle), host.outStyle.dim(`cache: ${store.cacheDir}`)].join('\n'),
+      );
+    }),
+  );
+
+  leaf(
+    models
+      .command('pull')
+      .description('Download models into the store (resumable, checked against their sha256)')
+      .argument('[id...]', 'model ids (default: every model in the manifest)')
+      .option('--precision <p>', 'fp32 (default), fp16 or q8, where the model publishes it')
+      .option('--offline', 'use only the cache and VESTA_MODELS_LOCAL_DIR (env VESTA_OFFLINE=1)'),
+    [
+      'vesta models pull',
+      'vesta models pull clip-vit-b32 --precision fp16',
+      'vesta models pull dino-vitb16 --json',
+    ],
+  ).action(
+    run(host, async (options, ids: string[]) => {
+      const store = await openStore(host, options);
+      const json = options.json === true;
+      const progress = new PullProgress(host.io.stderr, host.errStyle);
+      const results = [];
+      for (const id of selectIds(store, ids)) {
+        const precision = typeof options.precision === 'string' ? options.precision : undefined;
+        const entry = store.manifest.find((m) => m.id === id);
+        // With no ids, a precision a model does not publish falls back to its default.
+        const usable = precision && (ids.length > 0 || entry?.precisions.includes(precision as Precision));
+        const installed = await store.ensure(id, {
+          ...(usable ? { precision: precision as Precision } : {}),
+          signal: host.signal,
+          ...(json ? {} : { onProgress: progress.onProgress }),
+          onWaitForOtherProcess: () => {
+            if (!json) host.io.stderr.write(`Waiting for another process pulling ${id}\n`);
+          },
+        });
+        progress.end();
+        if (!json) {
+          host.io.stderr.write(
+            `${host.errStyle.green(installed.fetched ? 'pulled' : 'present')} ${id} (${installed.precision}, ${installed.revision ?? 'unpinned'})\n`,
+          );
+        }
+        results.push({
+          id: installed.id,
+          precision: installed.precision,
+          revision: installed.revision,
+          fetched: installed.fetched,
+          dir: installed.dir,
+          files: installed.files,
+        });
+      }
+      print(host, json, { cacheDir: store.cacheDir, models: results }, () =>
+        host.outStyle.dim(`${results.length} model(s) ready in ${store.cacheDir}`),
+      );
+    }),
+  );
+
+  leaf(
+    models
+      .command('verify')
+      .description('Re-hash installed files against their pins; corrupt files are deleted (exit 1)')
+      .argument('[id...]', 'model ids (default: every model in the manifest)'),
+    ['vesta models verify', 'vesta models verify clip-vit-b32 --json'],
+  ).action(
+    run(host, async (options, ids: string[]) => {
+      const store = await openStore(host, options);
+      const reports = await store.verify(ids, { signal: host.signal });
+      const ok = reports.every((r) => r.ok);
+      if (!ok) host.exitCode = EXIT.failure;
+      print(host, options.json === true, { ok, models: reports }, () => verifyText(reports, host.outStyle));
+    }),
+  );
+
+  leaf(
+    models
+      .command('rm')
+      .description('Delete models from the store (their pins stay unless --unpin)')
+      .argument('<id...>', 'model ids')
+      .option('--unpin', 'also forget the revision and hashes pinned on first use'),
+    ['vesta models rm clip-vit-l14', 'vesta models rm dino-vitb16 --unpin --json'],
+  ).action(
+    run(host, async (options, ids: string[]) => {
+      const store = await openStore(host, options);
+      const removed: Array<{ id: string; removedBytes: number }> = [];
+      for (const id of ids) {
+        const { removedBytes } = await store.remove(id, { unpin: options.unpin === true });
+        removed.push({ id, removedBytes });
+      }
+      print(host, options.json === true, { removed }, () =>
+        removed.map((r) => `removed ${r.id} (${formatBytes(r.removedBytes)})`).join('\n'),
+      );
+    }),
+  );
+}
