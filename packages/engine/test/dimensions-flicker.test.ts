@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Frame, VideoProbe } from '../src/contract.js';
 import { EngineError } from '../src/contract.js';
-import { getMethod } from '../src/dimensions/index.js';
+import { METHODS } from '../src/dimensions/index.js';
+import type { DimensionMethod } from '../src/method-contract.js';
 import { roundHalfEven } from '../src/dimensions/common.js';
+
+/** A model-free method of this build (synchronous run), looked up in `METHODS`. */
+function modelFree(dimension: string, id: string): DimensionMethod {
+  const m = METHODS.find((x) => x.dimension === dimension && x.id === id);
+  if (!m) throw new Error(`no model-free method ${dimension}/${id}`);
+  return m;
+}
 
 const probe: VideoProbe = {
   container: 'test',
@@ -27,7 +35,7 @@ function frame(index: number, width: number, height: number, fill: (i: number) =
 }
 
 describe('temporal_flickering (vbench)', () => {
-  const method = getMethod('temporal_flickering', 'vbench')!;
+  const method = modelFree('temporal_flickering', 'vbench');
 
   it('asks for every frame at native resolution in RGB', () => {
     expect(method.frames(probe)).toEqual({ sampling: { kind: 'all' }, maxSide: null, channels: 3 });
@@ -99,7 +107,7 @@ describe('temporal_flickering SIMD kernel', () => {
     const { createAbsDiffSummer } = await import('../src/image/sad.js');
     const { startScalarFlickerRun } = await import('../src/dimensions/temporal-flickering.js');
     expect(createAbsDiffSummer()).not.toBeNull();
-    const method = getMethod('temporal_flickering', 'vbench')!;
+    const method = modelFree('temporal_flickering', 'vbench');
     // Sizes around the 16-byte vector width and the 128-vector inner loop, plus a large frame.
     for (const [w, h] of [
       [1, 1],

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DimensionId } from '../src/contract.js';
-import { getMethod } from '../src/dimensions/index.js';
+import { METHODS } from '../src/dimensions/index.js';
 import type { DimensionMethod } from '../src/method-contract.js';
 import {
   addNoise,
@@ -18,16 +18,23 @@ import {
   scale,
 } from './validation-scenes.js';
 
+/** A model-free method of this build (synchronous run), looked up in `METHODS`. */
+function modelFree(dimension: string, id: string): DimensionMethod {
+  const m = METHODS.find((x) => x.dimension === dimension && x.id === id);
+  if (!m) throw new Error(`no model-free method ${dimension}/${id}`);
+  return m;
+}
+
 const FRAMES = 17;
 
 const METHOD: Record<string, DimensionMethod> = {
-  subject_consistency: getMethod('subject_consistency', 'lite')!,
-  background_consistency: getMethod('background_consistency', 'lite')!,
-  temporal_flickering: getMethod('temporal_flickering', 'vbench')!,
-  motion_smoothness: getMethod('motion_smoothness', 'lite')!,
-  dynamic_degree: getMethod('dynamic_degree', 'lite')!,
-  aesthetic_quality: getMethod('aesthetic_quality', 'lite')!,
-  imaging_quality: getMethod('imaging_quality', 'lite')!,
+  subject_consistency: modelFree('subject_consistency', 'lite'),
+  background_consistency: modelFree('background_consistency', 'lite'),
+  temporal_flickering: modelFree('temporal_flickering', 'vbench'),
+  motion_smoothness: modelFree('motion_smoothness', 'lite'),
+  dynamic_degree: modelFree('dynamic_degree', 'lite'),
+  aesthetic_quality: modelFree('aesthetic_quality', 'lite'),
+  imaging_quality: modelFree('imaging_quality', 'lite'),
 };
 
 function score(dim: DimensionId, clip: Float32Array[]): number {
