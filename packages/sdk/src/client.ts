@@ -6,6 +6,9 @@ import type { Platform } from './core/platform.js';
 import { BenchResource } from './resources/bench.js';
 import { DimensionsResource, ModelsResource } from './resources/discovery.js';
 import { RankResource, ScoreResource } from './resources/sessions.js';
+import { startRunner, type Runner, type RunnerOptions } from './runner/loop.js';
+import { httpRunnerApi } from './runner/protocol.js';
+import type { ClipUploadDeps } from './runner/upload.js';
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 export const DEFAULT_API_KEY_ENV = 'VESTA_API_KEY';
@@ -51,6 +54,8 @@ export class VestaClient {
   readonly dimensions: DimensionsResource;
   /** Models. */
   readonly models: ModelsResource;
+  /** What the runner loop needs: the runner endpoints and the upload transport. */
+  readonly #runnerDeps: ClipUploadDeps;
 
   constructor(options: VestaOptions, platform: Platform) {
     const envName = options.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
@@ -76,10 +81,23 @@ export class VestaClient {
     const deps = { http, platform, maxRetries, timeoutMs };
     this.score = new ScoreResource(deps);
     this.rank = new RankResource(deps);
-    this.bench = new BenchResource(http);
+    this.#runnerDeps = { http, platform, maxRetries, timeoutMs, api: httpRunnerApi(http) };
+    this.bench = new BenchResource(http, { startRunner: (o) => this.createRunner(o) });
     this.dimensions = new DimensionsResource(http);
     this.models = new ModelsResource(http);
     // The key lives only in the HTTP core's private field, so logging or serialising the client
     // never shows it.
+  }
+
+  /**
+   * Starts a runner in this process: it registers, claims tasks of the given models, calls
+   * `generate` for each and uploads the clips (see docs/runners.md).
+   * @example
+   * const runner = vesta.createRunner({ name: 'gpu-1', models: ['my-model'], generate: async ({ prompt, seed }) => render(prompt, seed) });
+   * process.on('SIGTERM', () => void runner.stop());
+   * await runner.done;
+   */
+  createRunner(options: RunnerOptions): Runner {
+    return startRunner(this.#runnerDeps, options);
   }
 }

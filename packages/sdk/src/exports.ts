@@ -8,3 +8,4 @@ export type { UploadInput, UploadFileOptions, NodeReadableLike } from './uploads
 export type { VestaOptions } from './client.js';
 export { DEFAULT_BASE_URL, DEFAULT_API_KEY_ENV } from './client.js';
 export type * from './types.js';
+export * from './runner/index.js';

@@ -65,6 +65,10 @@ export interface BenchCreateParams {
   dimensions: string[];
   /** The only runner allowed to generate the clips; any runner serving the model when left out. */
   runnerId?: string;
+  /** Clips generated per prompt (the server's default when left out; VBench uses 5). */
+  samplesPerPrompt?: number;
+  /** Prompts taken from each dimension's suite (the whole suite when left out). */
+  promptsPerDimension?: number;
 }
 
 /** Sent as `model_id` etc.; kept in step with the generated request type by the compiler. */

@@ -1,12 +1,27 @@
 /** Bench runs: evaluate a model on named dimensions, then read videos, CSV scorecard and logs. */
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { iterateItems, type Page, type PageParams } from '../core/pagination.js';
+import type { Runner, RunnerOptions } from '../runner/loop.js';
+import {
+  runWithPipeline,
+  type PipelineFn,
+  type PipelineResult,
+  type RunWithPipelineOptions,
+} from '../runner/pipeline.js';
 import type { BenchCreateBody, BenchCreateParams, BenchLogLine, BenchRun, BenchVideo } from '../types.js';
 
 const runPath = (id: string): string => `/api/v1/bench/${encodeURIComponent(id)}`;
 
+/** What `runWithPipeline` needs from the client besides HTTP: a way to start a runner loop. */
+export interface BenchRunnerHost {
+  startRunner(options: RunnerOptions): Runner;
+}
+
 export class BenchResource {
-  constructor(private readonly http: HttpClient) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly runners: BenchRunnerHost,
+  ) {}
 
   /**
    * Creates a Bench run; runners then generate the clips and the service scores them.
@@ -15,13 +30,40 @@ export class BenchResource {
    * const run = await vesta.bench.create({ name: 'nightly', modelId: 'my-model', dimensions: ['subject_consistency'], runnerId: 'gpu-1' });
    */
   create(params: BenchCreateParams, opts?: RequestOptions): Promise<BenchRun> {
-    const body: BenchCreateBody = {
+    const body: BenchCreateBody & { samples_per_prompt?: number; prompts_per_dimension?: number } = {
       name: params.name,
       model_id: params.modelId,
       dimensions: params.dimensions,
     };
     if (params.runnerId !== undefined) body.runner_id = params.runnerId;
+    if (params.samplesPerPrompt !== undefined) body.samples_per_prompt = params.samplesPerPrompt;
+    if (params.promptsPerDimension !== undefined) body.prompts_per_dimension = params.promptsPerDimension;
     return this.http.json<BenchRun>({ method: 'POST', path: '/api/v1/bench', body }, opts);
+  }
+
+  /**
+   * Benchmarks an in-process generator: registers a fresh runner for `modelId`, creates a run that
+   * only it serves, calls `fn` for every clip (prompt, seed, sample index, auxiliary info, abort
+   * signal) and uploads what it returns (a file path, bytes, a Blob or a stream), then waits for
+   * the evaluation and resolves with the finished run (`completed`, `failed` or `cancelled`).
+   * @example
+   * const run = await vesta.bench.runWithPipeline(
+   *   async ({ prompt, seed }) => myModel.render(prompt, { seed }), // returns 'out.mp4' or bytes
+   *   { dimensions: ['subject_consistency', 'dynamic_degree'], runName: 'nightly', modelId: 'my-model' },
+   * );
+   * console.log(run.status, await vesta.bench.csv(run.id));
+   */
+  runWithPipeline(fn: PipelineFn, options: RunWithPipelineOptions): Promise<PipelineResult> {
+    return runWithPipeline(
+      {
+        startRunner: (o) => this.runners.startRunner(o),
+        createRun: (params, signal) => this.create({ ...params, name: params.name }, { signal }),
+        getRun: (id, signal) => this.get(id, { signal }),
+        cancelRun: (id) => this.cancel(id),
+      },
+      fn,
+      options,
+    );
   }
 
   /**

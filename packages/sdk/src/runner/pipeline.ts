@@ -1,0 +1,161 @@
+/**
+ * `bench.runWithPipeline`: benchmark an in-process generator. A fresh runner is registered for the
+ * model, a run is created for that runner only, the runner loop serves the run's tasks by calling
+ * the callable, and the run is polled until evaluation ends.
+ */
+import { sleep } from '../core/abort.js';
+import { RequestAbortedError } from '../core/errors.js';
+import type { BenchRun, BenchStatus } from '../types.js';
+import type { Runner, RunnerOptions } from './loop.js';
+import type { ClipOutput, GenerateContext, RunnerEvent, RunnerSummary } from './types.js';
+
+/** What the pipeline callable receives for one clip. */
+export interface PipelineInput {
+  prompt: string;
+  seed: number;
+  sampleIndex: number;
+  auxiliary: Record<string, string> | null;
+  dimensions: string[];
+  /** Aborted when the run is cancelled or the lease is lost: stop generating. */
+  signal: AbortSignal;
+  /** The task being served (ids, attempt). */
+  task: GenerateContext['task'];
+  /** Adds a line to the run's log. */
+  log: GenerateContext['log'];
+}
+
+export type PipelineFn = (input: PipelineInput) => Promise<ClipOutput> | ClipOutput;
+
+export interface RunWithPipelineOptions {
+  /** Dimension ids to evaluate. */
+  dimensions: string[];
+  /** A label for the run. */
+  runName: string;
+  /** The model being benchmarked (must exist in `models.list()`; runners declare theirs). */
+  modelId: string;
+  /** Clips per prompt (server default when left out). */
+  samplesPerPrompt?: number;
+  /** Prompts per dimension (server default: the whole suite). */
+  promptsPerDimension?: number;
+  /** Clips generated at once (default 1). */
+  concurrency?: number;
+  /** Aborting cancels the run and stops the runner; the promise rejects with `RequestAbortedError`. */
+  signal?: AbortSignal;
+  /** Called with the run whenever its status or progress changes. */
+  onProgress?: (run: BenchRun) => void;
+  /** Runner events (claims, uploads, log lines). */
+  onRunnerEvent?: (event: RunnerEvent) => void;
+  /** Run polling period in ms (default 1000). */
+  pollIntervalMs?: number;
+  /** The runner's name (default `pipeline: <runName>`). */
+  runnerName?: string;
+}
+
+export interface PipelineDeps {
+  startRunner(options: RunnerOptions): Runner;
+  createRun(
+    params: {
+      name: string;
+      modelId: string;
+      dimensions: string[];
+      runnerId: string;
+      samplesPerPrompt?: number;
+      promptsPerDimension?: number;
+    },
+    signal: AbortSignal | undefined,
+  ): Promise<BenchRun>;
+  getRun(id: string, signal: AbortSignal | undefined): Promise<BenchRun>;
+  cancelRun(id: string): Promise<unknown>;
+}
+
+const TERMINAL: readonly BenchStatus[] = ['completed', 'failed', 'cancelled'];
+const GENERATION_OVER: readonly BenchStatus[] = ['evaluating', ...TERMINAL];
+
+/** The finished run and what the in-process runner did. */
+export type PipelineResult = BenchRun & { runner: RunnerSummary };
+
+export async function runWithPipeline(
+  deps: PipelineDeps,
+  fn: PipelineFn,
+  options: RunWithPipelineOptions,
+): Promise<PipelineResult> {
+  const { signal } = options;
+  if (signal?.aborted) throw new RequestAbortedError(signal.reason);
+  const runner = deps.startRunner({
+    name: options.runnerName ?? `pipeline: ${options.runName}`,
+    models: [options.modelId],
+    concurrency: options.concurrency ?? 1,
+    claimWaitSeconds: 5,
+    deregisterOnStop: true,
+    onLog: options.onRunnerEvent,
+    generate: (ctx) =>
+      fn({
+        prompt: ctx.prompt,
+        seed: ctx.seed,
+        sampleIndex: ctx.sampleIndex,
+        auxiliary: ctx.auxiliary,
+        dimensions: ctx.dimensions,
+        signal: ctx.signal,
+        task: ctx.task,
+        log: (message, level) => ctx.log(message, level),
+      }),
+  });
+  let run: BenchRun | undefined;
+  let runnerFailure: Error | undefined;
+  const runnerEnded = runner.done.then(
+    () => undefined,
+    (err: unknown) => {
+      runnerFailure = err instanceof Error ? err : new Error(String(err));
+    },
+  );
+  try {
+    const registered = await Promise.race([
+      runner.ready,
+      runnerEnded.then(() => Promise.reject(runnerFailure ?? new RequestAbortedError())),
+    ]);
+    run = await deps.createRun(
+      {
+        name: options.runName,
+        modelId: options.modelId,
+        dimensions: options.dimensions,
+        runnerId: registered.id,
+        ...(options.samplesPerPrompt !== undefined ? { samplesPerPrompt: options.samplesPerPrompt } : {}),
+        ...(options.promptsPerDimension !== undefined
+          ? { promptsPerDimension: options.promptsPerDimension }
+          : {}),
+      },
+      signal,
+    );
+    options.onProgress?.(run);
+    const interval = options.pollIntervalMs ?? 1000;
+    let lastKey = progressKey(run);
+    while (!TERMINAL.includes(run.status)) {
+      if (runnerFailure !== undefined) throw runnerFailure;
+      await sleep(interval, signal);
+      run = await deps.getRun(run.id, signal);
+      const key = progressKey(run);
+      if (key !== lastKey) {
+        lastKey = key;
+        options.onProgress?.(run);
+      }
+      if (GENERATION_OVER.includes(run.status) && runner.inFlight === 0) void runner.stop({ graceMs: 0 });
+    }
+    const summary = await runner.stop({ graceMs: 0 }).catch(() => runnerSummaryFallback(runner));
+    return { ...run, runner: summary };
+  } catch (err) {
+    // Leave nothing behind: the run is cancelled (best effort) and the runner stopped.
+    if (run && !TERMINAL.includes(run.status)) await deps.cancelRun(run.id).catch(() => undefined);
+    await runner.stop({ graceMs: 0 }).catch(() => undefined);
+    if (signal?.aborted) throw new RequestAbortedError(signal.reason);
+    throw err;
+  }
+}
+
+function progressKey(run: BenchRun): string {
+  const p = run.progress;
+  return `${run.status}:${p.tasks_total}:${p.tasks_generated}:${p.tasks_done}:${p.tasks_failed}`;
+}
+
+function runnerSummaryFallback(runner: Runner): RunnerSummary {
+  return { runnerId: runner.id, completed: 0, failed: 0, cancelled: 0, leaseLost: 0, handedBack: 0 };
+}
