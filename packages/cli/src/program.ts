@@ -7,6 +7,7 @@ import { registerBenchCommands } from './commands/bench.js';
 import { registerDiscoveryCommands } from './commands/discovery.js';
 import { registerModelsCommand } from './commands/models.js';
 import { registerRankCommands, registerScoreCommands } from './commands/sessions.js';
+import { registerRunnerCommands } from './commands/runner.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -40,7 +41,15 @@ Examples:
 `;
 
 /** The client commands: they need only the SDK. */
-export const CLIENT_COMMANDS = ['score', 'rank', 'bench', 'dimensions', 'models', 'api-keys'] as const;
+export const CLIENT_COMMANDS = [
+  'score',
+  'rank',
+  'bench',
+  'dimensions',
+  'models',
+  'api-keys',
+  'runner',
+] as const;
 /** Global options that take a value (skipped when looking for the command word). */
 const VALUE_OPTIONS = new Set(['--base-url', '--api-key-env']);
 
@@ -91,6 +100,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   registerDiscoveryCommands(program, ctx);
   registerModelsCommand(program, ctx);
   registerApiKeyCommands(program, ctx);
+  registerRunnerCommands(program, ctx);
   if (!(CLIENT_COMMANDS as readonly string[]).includes(commandWord(argv) ?? '')) {
     // Commands that run on the server's host (no API key, no HTTP client).
     const [{ registerServeCommand }, { registerAdminCommands }, { registerEvalCommand }] = await Promise.all([
