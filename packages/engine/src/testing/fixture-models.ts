@@ -247,9 +247,10 @@ function visionWeights(o: TinyVisionOptions, defaultPatch: number, defaultSeed: 
  * Tiny CLIP vision tower: `pixel_values` [b,3,H,W] float32 → `image_embeds` [b,E] (not
  * normalised, like CLIPVisionModelWithProjection) and `last_hidden_state` [b,1+N,D].
  */
-export function tinyClipVision(
-  options: TinyVisionOptions = {},
-): FixtureModel<FloatTensor, { image_embeds: FloatTensor; last_hidden_state: FloatTensor }> & {
+export function tinyClipVision(options: TinyVisionOptions = {}): FixtureModel<
+  FloatTensor,
+  { image_embeds: FloatTensor; last_hidden_state: FloatTensor }
+> & {
   weights: TinyVisionWeights;
 } {
   const w = visionWeights(options, 32, 101);
