@@ -131,6 +131,27 @@ describe('vesta models (spawned CLI)', () => {
     expect(server.requests.length).toBe(requestsBefore);
   });
 
+  it('two processes pulling one model at once download it once (the other waits on the lock)', async () => {
+    await vesta(['models', 'rm', 'tiny-clip']);
+    const visionGets = () => server.requests.filter((r) => r.path.endsWith('/onnx/vision_model.onnx')).length;
+    const before = visionGets();
+    server.delayMs = 60; // ~0.5 s for the vision file: long enough for the two pulls to overlap
+    try {
+      const [a, b] = await Promise.all([
+        vesta(['models', 'pull', 'tiny-clip', '--json']),
+        vesta(['models', 'pull', 'tiny-clip', '--json']),
+      ]);
+      expect([a.code, b.code]).toEqual([0, 0]);
+      expect(visionGets()).toBe(before + 1);
+      const fetched = [a, b].map(
+        (r) => (JSON.parse(r.stdout) as { models: Array<{ fetched: boolean }> }).models[0]!.fetched,
+      );
+      expect(fetched.sort()).toEqual([false, true]);
+    } finally {
+      server.delayMs = 0;
+    }
+  });
+
   it('usage errors: an unknown model exits 2; an invalid manifest file is reported', async () => {
     const unknown = await vesta(['models', 'pull', 'no-such-model', '--json']);
     expect(unknown.code).toBe(2);
