@@ -15,6 +15,11 @@ import { toVideoProbe } from './decode/probe.js';
 import { evaluateClip } from './pipeline/evaluate.js';
 import type { CatalogOptions, MethodCatalog } from './workers/catalog-types.js';
 import { WorkerPool } from './workers/pool.js';
+import type { ModelResolver } from './pipeline/evaluate.js';
+import type { ModelStore } from './models/store.js';
+import type { Precision } from './models/manifest.js';
+import { resolveInference } from './inference/settings.js';
+import type { InferenceOptions, InferenceSettings } from './inference/settings.js';
 
 export interface CreateEngineOptions extends EngineOptions {
   /** Whether a model is installed; forwarded to the dimension registry (default: none is). */
@@ -24,6 +29,34 @@ export interface CreateEngineOptions extends EngineOptions {
    * workers import; `exports` is the same module loaded in the calling thread.
    */
   catalog?: { module: string | URL; exports: MethodCatalog };
+  /**
+   * The model store that model-backed methods read their models from (pulled on first use unless
+   * the store is offline). It also answers model availability when `modelAvailable` is not given.
+   * Without a store, only the model-free methods are available.
+   */
+  models?: ModelStore;
+  /** Execution provider, precision, batch size and session limits for model inference. */
+  inference?: InferenceOptions;
+}
+
+/** The precision a model is used at: the configured one when the model publishes it, else its default. */
+export function modelPrecision(store: ModelStore, modelId: string, wanted: Precision): Precision {
+  const entry = store.manifest.find((m) => m.id === modelId);
+  if (!entry) return wanted;
+  return entry.precisions.includes(wanted) ? wanted : (entry.precisions[0] ?? 'fp32');
+}
+
+function storeResolver(store: ModelStore, settings: InferenceSettings): ModelResolver {
+  return {
+    settings,
+    async resolve(modelId, signal) {
+      const installed = await store.ensure(modelId, {
+        precision: modelPrecision(store, modelId, settings.precision),
+        ...(signal ? { signal } : {}),
+      });
+      return { id: installed.id, files: installed.files, ref: installed.ref };
+    },
+  };
 }
 
 /** True when this file runs from TypeScript source (tests, tsx); then workers load `.ts` via tsx. */
@@ -54,14 +87,24 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   });
   const catalog: MethodCatalog = options.catalog?.exports ?? defaultCatalog;
   const catalogUrl = String(options.catalog?.module ?? new URL(`./catalog.${ext}`, import.meta.url));
-  const catalogOptions: CatalogOptions = options.modelAvailable ? { modelAvailable: options.modelAvailable } : {};
+  const inference = resolveInference(options.inference);
+  const store = options.models;
+  const modelAvailable =
+    options.modelAvailable ??
+    (store ? (id: string) => store.isAvailableSync(id, modelPrecision(store, id, inference.precision)) : undefined);
+  const catalogOptions: CatalogOptions = modelAvailable ? { modelAvailable } : {};
+  const models = store ? storeResolver(store, inference) : undefined;
 
   return {
     async probe(path: string, signal?: AbortSignal): Promise<VideoProbe> {
       return toVideoProbe(await decoder.probe(path, signal));
     },
     evaluate(path: string, evaluateOptions: EvaluateOptions): Promise<EvaluationResult> {
-      return evaluateClip({ decoder, pool, catalog, catalogUrl, catalogOptions }, path, evaluateOptions);
+      return evaluateClip(
+        { decoder, pool, catalog, catalogUrl, catalogOptions, ...(models ? { models } : {}) },
+        path,
+        evaluateOptions,
+      );
     },
     dimensions() {
       return catalog.listDimensions(catalogOptions);

@@ -13,6 +13,7 @@ import type {
   ModelRef,
   VideoProbe,
 } from './contract.js';
+import type { JobInference, ModelFiles } from './inference/job.js';
 
 /** What a method asks the decoder for. Requests that are equal share one decode. */
 export interface FrameRequest {
@@ -26,6 +27,10 @@ export interface MethodContext {
   probe: VideoProbe;
   prompt?: string;
   auxiliary?: AuxiliaryInfo;
+  /** Local files of the models the evaluation's model-backed methods need (resolved by the pipeline). */
+  models?: Record<string, ModelFiles>;
+  /** The worker's inference for this evaluation (set inside the worker; never serialised). */
+  inference?: JobInference;
 }
 
 export interface MethodOutcome {
@@ -49,3 +54,27 @@ export interface DimensionMethod {
   frames(probe: VideoProbe): FrameRequest;
   start(context: MethodContext): MethodRun;
 }
+
+/**
+ * A model-backed run: `push` may return a promise (the worker awaits it before acknowledging the
+ * frame, so a batch in flight holds the decoder back) and `finish` is asynchronous (the last
+ * batch runs there).
+ */
+export interface AsyncMethodRun {
+  push(frame: Frame): void | Promise<void>;
+  finish(): Promise<MethodOutcome>;
+}
+
+/** A model-backed method: like `DimensionMethod`, with an asynchronous run. */
+export interface ModelMethod {
+  dimension: DimensionId;
+  id: MethodId;
+  version: string;
+  /** Model ids it needs (resolved to files before the run starts). */
+  models: readonly string[];
+  frames(probe: VideoProbe): FrameRequest;
+  start(context: MethodContext): AsyncMethodRun;
+}
+
+/** Any method the catalog returns. */
+export type AnyMethod = DimensionMethod | ModelMethod;

@@ -14,8 +14,9 @@ import type {
   MethodId,
   MethodInfo,
 } from './contract.js';
-import type { DimensionMethod } from './method-contract.js';
+import type { AnyMethod } from './method-contract.js';
 import { METHODS } from './dimensions/index.js';
+import { MODEL_METHODS, SUBSTITUTE_METHOD_IDS, SUBSTITUTE_SPECS } from './dimensions/model/index.js';
 
 /** Static description of one method, before availability is known. */
 export interface MethodSpec {
@@ -361,13 +362,13 @@ const SPECS: readonly DimensionSpec[] = [
 
 export interface RegistryOptions {
   /** Implemented methods (default: this build's model-free `METHODS`, plus any given here). */
-  methods?: readonly DimensionMethod[];
+  methods?: readonly AnyMethod[];
   /** Whether a model is installed (or fetchable); default: no model is. */
   modelAvailable?: (modelId: string) => boolean;
 }
 
-function implementedMethods(options: RegistryOptions | undefined): readonly DimensionMethod[] {
-  return options?.methods ? [...METHODS, ...options.methods] : METHODS;
+function implementedMethods(options: RegistryOptions | undefined): readonly AnyMethod[] {
+  return [...METHODS, ...MODEL_METHODS, ...(options?.methods ?? [])];
 }
 
 function methodInfo(
@@ -397,10 +398,10 @@ function methodInfo(
 }
 
 /** Preference order for the default: VBench's own method first, then the model-free one. */
-const PREFERENCE: MethodId[] = ['vbench', 'lite'];
+const PREFERENCE: MethodId[] = ['vbench', ...SUBSTITUTE_METHOD_IDS, 'lite'];
 
 function buildInfo(spec: DimensionSpec, options: RegistryOptions | undefined): DimensionInfo {
-  const methods = spec.methods.map((m) => methodInfo(spec.id, m, options));
+  const methods = [...spec.methods, ...(SUBSTITUTE_SPECS[spec.id] ?? [])].map((m) => methodInfo(spec.id, m, options));
   const available = methods.filter((m) => m.available);
   available.sort((a, b) => rank(a.id) - rank(b.id));
   return {

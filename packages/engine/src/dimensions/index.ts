@@ -1,6 +1,7 @@
 /** The dimension methods this build implements. */
 import type { DimensionId, MethodId } from '../contract.js';
-import type { DimensionMethod } from '../method-contract.js';
+import type { AnyMethod, DimensionMethod } from '../method-contract.js';
+import { MODEL_METHODS } from './model/index.js';
 import { aestheticQualityLite } from './aesthetic-quality.js';
 import { backgroundConsistencyLite, subjectConsistencyLite } from './consistency.js';
 import { dynamicDegreeLite } from './dynamic-degree.js';
@@ -18,6 +19,6 @@ export const METHODS: readonly DimensionMethod[] = [
   imagingQualityLite,
 ];
 
-export function getMethod(dimension: DimensionId, method: MethodId): DimensionMethod | undefined {
-  return METHODS.find((m) => m.dimension === dimension && m.id === method);
+export function getMethod(dimension: DimensionId, method: MethodId): AnyMethod | undefined {
+  return [...METHODS, ...MODEL_METHODS].find((m) => m.dimension === dimension && m.id === method);
 }

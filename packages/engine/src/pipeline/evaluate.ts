@@ -5,7 +5,15 @@
  * event loop stays responsive.
  */
 import { EngineError } from '../contract.js';
-import type { DimensionFailure, DimensionScore, EvaluateOptions, EvaluationResult } from '../contract.js';
+import type {
+  DimensionFailure,
+  DimensionId,
+  DimensionInfo,
+  DimensionScore,
+  EvaluateOptions,
+  EvaluationResult,
+  MethodId,
+} from '../contract.js';
 import type { Decoder } from '../decode/decoder.js';
 import type { ProbedVideo } from '../decode/probe.js';
 import { toVideoProbe } from '../decode/probe.js';
@@ -13,9 +21,18 @@ import { outputSize } from '../decode/size.js';
 import type { CatalogOptions, MethodCatalog } from '../workers/catalog-types.js';
 import type { WorkerJob, WorkerPool } from '../workers/pool.js';
 import type { RunResult } from '../workers/protocol.js';
-import { planEvaluation } from './plan.js';
+import { checkDimensions, planEvaluation } from './plan.js';
 import type { EvaluationPlan, PlannedOutput } from './plan.js';
 import { sampleIndices } from '../decode/sampling.js';
+import type { ModelFiles } from '../inference/job.js';
+import type { InferenceSettings } from '../inference/settings.js';
+
+/** How the pipeline gets model files for model-backed methods (the model store answers). */
+export interface ModelResolver {
+  settings: InferenceSettings;
+  /** Local files of a model, pulled first when needed; rejects with `model_unavailable`. */
+  resolve(modelId: string, signal?: AbortSignal): Promise<ModelFiles>;
+}
 
 export interface PipelineDeps {
   decoder: Decoder;
@@ -24,10 +41,83 @@ export interface PipelineDeps {
   /** URL of the catalog module, imported by the workers. */
   catalogUrl: string;
   catalogOptions: CatalogOptions;
+  models?: ModelResolver;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EngineError('aborted', 'aborted');
+}
+
+interface ModelResolution {
+  models: Record<string, ModelFiles>;
+  /** Method overrides: dimensions whose default model-backed method fell back to a model-free one. */
+  methods: Partial<Record<DimensionId, MethodId>>;
+  /** Why a dimension fell back (its models could not be provided). */
+  fallbacks: Map<DimensionId, { from: MethodId; reason: string }>;
+  /** Models that could not be provided, by id → the store's message (naming the fixing command). */
+  errors: Map<string, string>;
+}
+
+/**
+ * Resolves the models of the model-backed methods the evaluation will use (each model once, pulled
+ * on first use unless offline). When a dimension's *default* method cannot get its models and the
+ * dimension has an available model-free method, the dimension falls back to it (the score records
+ * why); a method the caller chose explicitly fails with `model_unavailable` instead.
+ */
+async function resolveModels(deps: PipelineDeps, options: EvaluateOptions): Promise<ModelResolution> {
+  const out: ModelResolution = { models: {}, methods: { ...options.methods }, fallbacks: new Map(), errors: new Map() };
+  const wanted: Array<{ dimension: DimensionId; method: MethodId; models: string[]; explicit: boolean; info: DimensionInfo }> = [];
+  for (const dimension of checkDimensions(options.dimensions)) {
+    const info = deps.catalog.getDimension(dimension, deps.catalogOptions);
+    const explicit = options.methods?.[dimension];
+    const method = explicit ?? info?.defaultMethod ?? null;
+    const m = info?.methods.find((x) => x.id === method);
+    if (!info || !m || !m.available || m.requires.models.length === 0) continue;
+    wanted.push({ dimension, method: m.id, models: m.requires.models, explicit: explicit !== undefined, info });
+  }
+  const ids = [...new Set(wanted.flatMap((w) => w.models))];
+  await Promise.all(
+    ids.map(async (id) => {
+      if (!deps.models) {
+        out.errors.set(id, `model ${id} is needed but this engine has no model store`);
+        return;
+      }
+      try {
+        out.models[id] = await deps.models.resolve(id, options.signal);
+      } catch (err) {
+        if (err instanceof EngineError && err.code === 'aborted') throw err;
+        out.errors.set(id, err instanceof Error ? err.message : String(err));
+      }
+    }),
+  );
+  throwIfAborted(options.signal);
+  for (const w of wanted) {
+    const missing = w.models.filter((id) => out.errors.has(id));
+    if (missing.length === 0 || w.explicit) continue;
+    const fallback = w.info.methods.find((m) => m.available && m.requires.models.length === 0 && m.id !== w.method);
+    if (!fallback) continue;
+    out.methods[w.dimension] = fallback.id;
+    out.fallbacks.set(w.dimension, { from: w.method, reason: missing.map((id) => out.errors.get(id)).join('; ') });
+  }
+  return out;
+}
+
+/** Drops runs whose models could not be provided (recording `model_unavailable`) and unused outputs. */
+function withoutUnresolved(plan: EvaluationPlan, resolution: ModelResolution, failures: DimensionFailure[]): EvaluationPlan {
+  const runs = plan.runs.filter((r) => {
+    const needs = 'models' in r.method ? r.method.models : [];
+    const missing = needs.filter((id) => !resolution.models[id]);
+    if (missing.length === 0) return true;
+    const detail = missing.map((id) => resolution.errors.get(id) ?? `model ${id} was not resolved`).join('; ');
+    failures.push({ dimension: r.dimension, code: 'model_unavailable', detail });
+    return false;
+  });
+  const used = new Set(runs.map((r) => r.output));
+  return { ...plan, runs, outputs: plan.outputs.filter((o) => used.has(o.id)) };
+}
+
+function fallbackDetails(f: { from: MethodId; reason: string } | undefined): Record<string, string> {
+  return f ? { fallbackFrom: String(f.from), fallbackReason: f.reason } : {};
 }
 
 /** A share of the evaluation's outputs (and their runs) handled by one worker. */
@@ -85,8 +175,11 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
   throwIfAborted(signal);
   const probe = await deps.decoder.probe(path, signal);
   throwIfAborted(signal);
-  const plan = planEvaluation(toVideoProbe(probe), options, deps.catalog, deps.catalogOptions);
-  const failures: DimensionFailure[] = [...plan.failures];
+  const resolution = await resolveModels(deps, options);
+  const models = resolution.models;
+  const planned = planEvaluation(toVideoProbe(probe), { ...options, methods: resolution.methods }, deps.catalog, deps.catalogOptions);
+  const failures: DimensionFailure[] = [...planned.failures];
+  const plan = withoutUnresolved(planned, resolution, failures);
   const scores: DimensionScore[] = [];
   let decodeMs = 0;
 
@@ -95,6 +188,7 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
       probe: toVideoProbe(probe),
       ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
       ...(options.auxiliary !== undefined ? { auxiliary: options.auxiliary } : {}),
+      ...(Object.keys(models).length > 0 ? { models } : {}),
     };
     const shards = shardOutputs(plan, probe, deps.pool.size);
     let results: RunResult[];
@@ -105,6 +199,7 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
           deps.catalogUrl,
           runs.map((r) => ({ run: r.run, dimension: r.dimension, method: r.method.id, output: r.output })),
           context,
+          Object.keys(models).length > 0 ? deps.models?.settings : undefined,
         );
       }
       decodeMs = await decodeInto(deps, path, probe, plan.outputs, shards, signal);
@@ -115,8 +210,8 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
       throw err;
     }
     for (const result of results) {
-      const planned = plan.runs[result.run]!;
-      const { dimension, method, request } = planned;
+      const run = plan.runs.find((r) => r.run === result.run)!;
+      const { dimension, method, request } = run;
       if (!result.ok) {
         failures.push({ dimension, code: result.code, detail: result.detail });
         continue;
@@ -134,7 +229,9 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
         methodVersion: method.version,
         frames: { count: outcome.indices.length, sampling: request.sampling, width: size.width, height: size.height, indices: outcome.indices },
         models: outcome.models ?? [],
-        ...(outcome.details ? { details: outcome.details } : {}),
+        ...(outcome.details || resolution.fallbacks.has(dimension)
+          ? { details: { ...outcome.details, ...fallbackDetails(resolution.fallbacks.get(dimension)) } }
+          : {}),
         elapsedMs: result.elapsedMs,
       });
     }

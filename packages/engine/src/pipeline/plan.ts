@@ -5,14 +5,14 @@
  */
 import { DIMENSION_IDS, EngineError } from '../contract.js';
 import type { DimensionFailure, DimensionId, EvaluateOptions, FrameSampling, MethodId, VideoProbe } from '../contract.js';
-import type { DimensionMethod, FrameRequest } from '../method-contract.js';
+import type { AnyMethod, FrameRequest } from '../method-contract.js';
 import { samplingKey, validateSampling } from '../decode/sampling.js';
 import type { CatalogOptions, MethodCatalog } from '../workers/catalog-types.js';
 
 export interface PlannedRun {
   run: number;
   dimension: DimensionId;
-  method: DimensionMethod;
+  method: AnyMethod;
   request: FrameRequest;
   output: number;
 }

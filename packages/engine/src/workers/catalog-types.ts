@@ -1,5 +1,5 @@
 import type { DimensionId, DimensionInfo, MethodId } from '../contract.js';
-import type { DimensionMethod } from '../method-contract.js';
+import type { AnyMethod } from '../method-contract.js';
 
 /** Registry options the engine forwards (model availability). */
 export interface CatalogOptions {
@@ -11,7 +11,7 @@ export interface CatalogOptions {
  * their own module (loaded in the main thread as `exports`, and by URL inside each worker).
  */
 export interface MethodCatalog {
-  getMethod(dimension: DimensionId, method: MethodId): DimensionMethod | undefined;
+  getMethod(dimension: DimensionId, method: MethodId): AnyMethod | undefined;
   getDimension(id: string, options?: CatalogOptions): DimensionInfo | undefined;
   listDimensions(options?: CatalogOptions): DimensionInfo[];
 }

@@ -7,13 +7,16 @@
 import { parentPort } from 'node:worker_threads';
 import { ENGINE_ERROR_CODES } from '../contract.js';
 import type { EngineErrorCode } from '../contract.js';
-import type { MethodRun } from '../method-contract.js';
+import type { AsyncMethodRun, MethodRun } from '../method-contract.js';
+import { JobInference } from '../inference/job.js';
+import { SessionCache } from '../inference/sessions.js';
+import type { InferenceSettings } from '../inference/settings.js';
 import type { MethodCatalog } from './catalog-types.js';
 import type { FromWorker, RunResult, RunSpec, ToWorker } from './protocol.js';
 
 interface LiveRun {
   spec: RunSpec;
-  run: MethodRun | null;
+  run: MethodRun | AsyncMethodRun | null;
   error: { code: EngineErrorCode; detail: string } | null;
   elapsedMs: number;
 }
@@ -21,6 +24,7 @@ interface LiveRun {
 interface Job {
   runs: LiveRun[];
   byOutput: Map<number, LiveRun[]>;
+  inference: JobInference | null;
 }
 
 function errorInfo(err: unknown): { code: EngineErrorCode; detail: string } {
@@ -38,6 +42,17 @@ function main(): void {
   const catalogs = new Map<string, Promise<MethodCatalog>>();
   const jobs = new Map<number, Promise<Job | null>>();
   const post = (m: FromWorker): void => port.postMessage(m);
+  // One session cache per inference settings: sessions are shared by every job of this worker.
+  const sessionCaches = new Map<string, SessionCache>();
+  const sessionsFor = (settings: InferenceSettings): SessionCache => {
+    const key = JSON.stringify(settings);
+    let c = sessionCaches.get(key);
+    if (!c) {
+      c = new SessionCache(settings);
+      sessionCaches.set(key, c);
+    }
+    return c;
+  };
 
   const loadCatalog = (url: string): Promise<MethodCatalog> => {
     let c = catalogs.get(url);
@@ -56,14 +71,19 @@ function main(): void {
       post({ type: 'job_failed', job: msg.job, detail: `cannot load method catalog: ${(err as Error).message}` });
       return null;
     }
-    const job: Job = { runs: [], byOutput: new Map() };
+    const inference =
+      msg.inference && msg.context.models
+        ? new JobInference(sessionsFor(msg.inference), msg.context.models, msg.inference.batchSize)
+        : null;
+    const job: Job = { runs: [], byOutput: new Map(), inference };
+    const context = inference ? { ...msg.context, inference } : msg.context;
     for (const spec of msg.runs) {
       const live: LiveRun = { spec, run: null, error: null, elapsedMs: 0 };
       const t0 = performance.now();
       try {
         const method = catalog.getMethod(spec.dimension, spec.method);
         if (!method) throw Object.assign(new Error(`method ${spec.method} of ${spec.dimension} is not in this build`), { code: 'method_unavailable' });
-        live.run = method.start(msg.context);
+        live.run = method.start(context);
       } catch (err) {
         live.error = errorInfo(err);
       }
@@ -103,7 +123,10 @@ function main(): void {
                 if (!live.run || live.error) continue;
                 const t0 = performance.now();
                 try {
-                  for (let r = 0; r < repeat; r++) live.run.push(frame);
+                  for (let r = 0; r < repeat; r++) {
+                    const pending = live.run.push(frame);
+                    if (pending) await pending;
+                  }
                 } catch (err) {
                   live.error = errorInfo(err);
                 }
@@ -120,23 +143,27 @@ function main(): void {
           jobs.delete(msg.job);
           chains.delete(msg.job);
           if (!job) return;
-          const results: RunResult[] = job.runs.map((live) => {
+          const results: RunResult[] = [];
+          for (const live of job.runs) {
             if (live.error || !live.run) {
               const e = live.error ?? { code: 'decode_failed' as const, detail: 'method did not start' };
-              return { run: live.spec.run, ok: false, ...e, elapsedMs: live.elapsedMs };
+              results.push({ run: live.spec.run, ok: false, ...e, elapsedMs: live.elapsedMs });
+              continue;
             }
             const t0 = performance.now();
             try {
-              const outcome = live.run.finish();
-              return { run: live.spec.run, ok: true, outcome, elapsedMs: live.elapsedMs + performance.now() - t0 };
+              const outcome = await live.run.finish();
+              results.push({ run: live.spec.run, ok: true, outcome, elapsedMs: live.elapsedMs + performance.now() - t0 });
             } catch (err) {
-              return { run: live.spec.run, ok: false, ...errorInfo(err), elapsedMs: live.elapsedMs + performance.now() - t0 };
+              results.push({ run: live.spec.run, ok: false, ...errorInfo(err), elapsedMs: live.elapsedMs + performance.now() - t0 });
             }
-          });
+          }
+          job.inference?.close();
           post({ type: 'result', job: msg.job, results });
         });
         return;
       case 'cancel':
+        void jobs.get(msg.job)?.then((job) => job?.inference?.close());
         jobs.delete(msg.job);
         chains.delete(msg.job);
         return;

@@ -9,6 +9,7 @@ import { EngineError } from '../contract.js';
 import type { Frame } from '../contract.js';
 import type { MethodContext } from '../method-contract.js';
 import type { FromWorker, RunResult, RunSpec, ToWorker } from './protocol.js';
+import type { InferenceSettings } from '../inference/settings.js';
 
 export interface WorkerPoolOptions {
   size: number;
@@ -184,7 +185,7 @@ export class WorkerPool {
   }
 
   /** Starts a job on the least busy worker (spawning or replacing workers as needed). */
-  start(catalog: string, runs: RunSpec[], context: MethodContext): WorkerJob {
+  start(catalog: string, runs: RunSpec[], context: MethodContext, inference?: InferenceSettings): WorkerJob {
     if (this.closed) throw new EngineError('aborted', 'the engine is closed');
     let best = -1;
     for (let i = 0; i < this.workers.length; i++) {
@@ -202,7 +203,7 @@ export class WorkerPool {
     }
     const id = this.nextJob++;
     const state = worker.add(id);
-    worker.post({ type: 'start', job: id, catalog, runs, context });
+    worker.post({ type: 'start', job: id, catalog, runs, context, ...(inference ? { inference } : {}) });
     return new WorkerJob(worker, id, state, this.options.maxInFlight ?? 3);
   }
 

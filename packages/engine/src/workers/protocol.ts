@@ -1,6 +1,7 @@
 /** Messages between the pipeline (main thread) and an evaluation worker. */
 import type { DimensionId, EngineErrorCode, Frame, MethodId } from '../contract.js';
 import type { MethodContext, MethodOutcome } from '../method-contract.js';
+import type { InferenceSettings } from '../inference/settings.js';
 
 export interface RunSpec {
   /** Run id within the job. */
@@ -12,7 +13,7 @@ export interface RunSpec {
 }
 
 export type ToWorker =
-  | { type: 'start'; job: number; catalog: string; runs: RunSpec[]; context: MethodContext }
+  | { type: 'start'; job: number; catalog: string; runs: RunSpec[]; context: MethodContext; inference?: InferenceSettings }
   | { type: 'frames'; job: number; seq: number; frames: Array<{ output: number; frame: Frame; repeat: number }> }
   | { type: 'finish'; job: number }
   | { type: 'cancel'; job: number };
