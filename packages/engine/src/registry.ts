@@ -392,7 +392,7 @@ function methodInfo(
         ? `model store not installed yet: requires ${spec.models.join(', ')}`
         : 'this engine build does not ship this method';
   } else if (missing.length > 0) {
-    info.unavailableReason = `models not installed: ${missing.join(', ')}`;
+    info.unavailableReason = `models not installed: ${missing.join(', ')} (fetch them with: vesta models pull ${missing.join(' ')})`;
   }
   return info;
 }
