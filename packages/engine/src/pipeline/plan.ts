@@ -65,7 +65,10 @@ export function planEvaluation(
     const requested: MethodId | undefined = options.methods?.[dimension];
     const methodId = requested ?? info?.defaultMethod ?? null;
     if (!info || methodId === null) {
-      fail(dimension, 'method_unavailable', `no method of ${dimension} is available in this build`);
+      // A model-backed method this build implements, waiting only for its models: say which to fetch.
+      const waiting = info?.methods.find((m) => m.requires.models.length > 0 && catalog.getMethod(dimension, m.id));
+      if (waiting) fail(dimension, 'model_unavailable', `${dimension} (${waiting.id}): ${waiting.unavailableReason ?? 'models not installed'}`);
+      else fail(dimension, 'method_unavailable', `no method of ${dimension} is available in this build`);
       continue;
     }
     const methodInfo = info.methods.find((m) => m.id === methodId);
