@@ -380,8 +380,9 @@ describe('model store: concurrency', () => {
   it('two stores on one cache (as two processes) download once: the pull lock makes one wait', async () => {
     server.delayMs = 2;
     let waited = 0;
+    // Either store may take the lock first; exactly one of the two must wait for the other.
     const [a, b] = await Promise.all([
-      store().ensure('tiny-dino'),
+      store().ensure('tiny-dino', { onWaitForOtherProcess: () => waited++ }),
       store().ensure('tiny-dino', { onWaitForOtherProcess: () => waited++ }),
     ]);
     expect(a.files.model).toBe(b.files.model);
