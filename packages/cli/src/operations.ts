@@ -2,8 +2,8 @@
  * The one table that keeps the REST API, the SDK and the CLI in step: every operationId of
  * openapi/openapi.json maps to the SDK method and the CLI command that perform it. A test reads
  * the OpenAPI document and fails when an operation is missing here, or when a named SDK method or
- * CLI command does not exist. (`bench.runWithPipeline`, an in-process SDK helper of the next
- * release, has no REST operation and no CLI command.)
+ * CLI command does not exist. (`bench.runWithPipeline`, an in-process SDK helper, has no REST
+ * operation and no CLI command.)
  */
 export interface OperationMapping {
   /** Dotted path of the SDK method on a `Vesta` instance. */
@@ -34,4 +34,16 @@ export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
   getBenchLogs: { sdk: 'bench.logs', cli: 'bench logs' },
   listDimensions: { sdk: 'dimensions.list', cli: 'dimensions list' },
   listModels: { sdk: 'models.list', cli: 'models list' },
+  listDimensionPrompts: { sdk: 'dimensions.prompts', cli: 'dimensions prompts' },
+  listRunners: { sdk: 'runners.list', cli: 'runner list' },
+  getRunner: { sdk: 'runners.get', cli: 'runner get' },
+  deregisterRunner: { sdk: 'runners.deregister', cli: 'runner rm' },
+  // The runner protocol: `vesta runner start` performs these in its loop (register once, then
+  // claim, heartbeat, upload-url, complete or fail per task); the SDK has one method per operation.
+  registerRunner: { sdk: 'runners.register', cli: 'runner start' },
+  claimRunnerTask: { sdk: 'runners.claim', cli: 'runner start' },
+  heartbeatRunnerTask: { sdk: 'runners.heartbeat', cli: 'runner start' },
+  createRunnerTaskUploadUrl: { sdk: 'runners.createUploadUrl', cli: 'runner start' },
+  completeRunnerTask: { sdk: 'runners.complete', cli: 'runner start' },
+  failRunnerTask: { sdk: 'runners.fail', cli: 'runner start' },
 };

@@ -8,6 +8,8 @@ import { registerDiscoveryCommands } from './commands/discovery.js';
 import { registerModelsCommand } from './commands/models.js';
 import { registerRankCommands, registerScoreCommands } from './commands/sessions.js';
 import { registerRunnerCommands } from './commands/runner.js';
+import { registerRunnerAdminCommands } from './commands/runners.js';
+import { registerDimensionPromptsCommand } from './commands/prompts.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -98,9 +100,10 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   registerRankCommands(program, ctx);
   registerBenchCommands(program, ctx);
   registerDiscoveryCommands(program, ctx);
+  registerDimensionPromptsCommand(program, ctx);
   registerModelsCommand(program, ctx);
   registerApiKeyCommands(program, ctx);
-  registerRunnerCommands(program, ctx);
+  registerRunnerAdminCommands(registerRunnerCommands(program, ctx), ctx);
   if (!(CLIENT_COMMANDS as readonly string[]).includes(commandWord(argv) ?? '')) {
     // Commands that run on the server's host (no API key, no HTTP client).
     const [{ registerServeCommand }, { registerAdminCommands }, { registerEvalCommand }] = await Promise.all([

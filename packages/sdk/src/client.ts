@@ -5,6 +5,7 @@ import { HttpClient, type FetchLike } from './core/http.js';
 import type { Platform } from './core/platform.js';
 import { BenchResource } from './resources/bench.js';
 import { DimensionsResource, ModelsResource } from './resources/discovery.js';
+import { RunnersResource } from './resources/runners.js';
 import { RankResource, ScoreResource } from './resources/sessions.js';
 import { startRunner, type Runner, type RunnerOptions } from './runner/loop.js';
 import { httpRunnerApi } from './runner/protocol.js';
@@ -54,6 +55,8 @@ export class VestaClient {
   readonly dimensions: DimensionsResource;
   /** Models. */
   readonly models: ModelsResource;
+  /** Runners and the runner protocol (one method per operation; `createRunner` runs the loop). */
+  readonly runners: RunnersResource;
   /** What the runner loop needs: the runner endpoints and the upload transport. */
   readonly #runnerDeps: ClipUploadDeps;
 
@@ -85,6 +88,7 @@ export class VestaClient {
     this.bench = new BenchResource(http, { startRunner: (o) => this.createRunner(o) });
     this.dimensions = new DimensionsResource(http);
     this.models = new ModelsResource(http);
+    this.runners = new RunnersResource(http);
     // The key lives only in the HTTP core's private field, so logging or serialising the client
     // never shows it.
   }

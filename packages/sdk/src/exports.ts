@@ -9,3 +9,5 @@ export type { VestaOptions } from './client.js';
 export { DEFAULT_BASE_URL, DEFAULT_API_KEY_ENV } from './client.js';
 export type * from './types.js';
 export * from './runner/index.js';
+export type * from './resources/runners.js';
+export type { DimensionPrompts } from './resources/discovery.js';

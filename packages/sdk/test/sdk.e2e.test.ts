@@ -143,7 +143,10 @@ describe('SDK against the real server', () => {
     for await (const r of vesta.bench.list({ limit: 1 })) listed.push(r.id);
     expect(listed).toContain(run.id);
     expect((await vesta.bench.listPage({ page: 1, limit: 1 })).total).toBe(listed.length);
-    expect((await vesta.bench.videos(run.id)).items).toEqual([]);
+    // The run's clips are planned at creation (prompts × 5 samples) and wait for a runner.
+    const planned = await vesta.bench.videos(run.id);
+    expect(planned.total).toBe(run.progress.tasks_total);
+    expect(planned.items.every((v) => v.state === 'pending' && v.video_id === null)).toBe(true);
     const logs = await vesta.bench.logs(run.id);
     expect(logs.items[0]?.message).toContain('run created');
     const csv = await vesta.bench.csv(run.id);

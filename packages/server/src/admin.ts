@@ -5,6 +5,7 @@
 import { openDatabase } from './db/connection.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import type { CreatedKey } from './services/api-key-service.js';
+import { ModelCatalog } from './services/bench-discovery.js';
 
 /** Creates an API key for `userName` (creating the user if needed). The key is returned once. */
 export async function createApiKey(dataDir: string, userName: string): Promise<CreatedKey> {
@@ -21,6 +22,46 @@ export async function revokeApiKey(dataDir: string, prefix: string): Promise<boo
   const opened = await openDatabase(dataDir);
   try {
     return await new ApiKeyService(opened.db).revokeKey(prefix);
+  } finally {
+    await opened.close();
+  }
+}
+
+export interface AddModelInput {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
+
+/**
+ * Adds a model Bench runs can evaluate (or updates its name and description when the id exists).
+ * Throws a RangeError naming the problem for an invalid id, name or description.
+ */
+export async function addModel(
+  dataDir: string,
+  input: AddModelInput,
+): Promise<{ id: string; name: string; description: string; created: boolean }> {
+  if (!MODEL_ID.test(input.id))
+    throw new RangeError(
+      `model id must be 1-128 letters, digits and . _ : / - (starting with a letter or digit); got ${JSON.stringify(input.id)}`,
+    );
+  const name = input.name.trim();
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (name === '' || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name))
+    throw new RangeError('model name must be 1-200 characters without control characters');
+  const description = (input.description ?? '').trim();
+  if (description.length > 2000) throw new RangeError('model description must be at most 2000 characters');
+  const opened = await openDatabase(dataDir);
+  try {
+    const existing = await opened.db
+      .selectFrom('models')
+      .select('id')
+      .where('id', '=', input.id)
+      .executeTakeFirst();
+    await new ModelCatalog({ db: opened.db }).upsert({ id: input.id, name, description });
+    return { id: input.id, name, description, created: !existing };
   } finally {
     await opened.close();
   }

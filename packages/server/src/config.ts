@@ -37,6 +37,10 @@ export interface ServerConfig {
   jobConcurrency: number;
   /** How long shutdown waits for in-flight requests and jobs before cutting jobs off. */
   shutdownGraceSeconds: number;
+  /** Bench runners: lease of a claimed generation task, renewed by each heartbeat (seconds). */
+  runnerLeaseSeconds: number;
+  /** Bench runners: attempts of a generation task (lease expiries and retryable failures) before it fails. */
+  runnerMaxAttempts: number;
 }
 
 export class ConfigError extends Error {
@@ -124,6 +128,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   };
   const jobConcurrency = int('VESTA_JOB_CONCURRENCY', 1, 1, 64);
   const shutdownGraceSeconds = int('VESTA_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600);
+  const runnerLeaseSeconds = int('VESTA_RUNNER_LEASE_SECONDS', 60, 1, 3600);
+  const runnerMaxAttempts = int('VESTA_RUNNER_MAX_ATTEMPTS', 3, 1, 20);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -139,5 +145,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     engine,
     jobConcurrency,
     shutdownGraceSeconds,
+    runnerLeaseSeconds,
+    runnerMaxAttempts,
   };
 }

@@ -12,5 +12,6 @@ export { openDatabase } from './db/connection.js';
 export { ApiKeyService, DISPLAY_PREFIX_LENGTH } from './services/api-key-service.js';
 export type { CreatedKey } from './services/api-key-service.js';
 export type { AppDeps, RouteModule, TypedApp } from './http/app-deps.js';
-export { createApiKey, revokeApiKey } from './admin.js';
+export { createApiKey, revokeApiKey, addModel } from './admin.js';
+export type { AddModelInput } from './admin.js';
 export { buildOpenApiDocument, formatOpenApiDocument } from './openapi.js';

@@ -43,7 +43,54 @@ const FACTORIES: Record<string, (key: string) => Promise<string>> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  runner: async (key) => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/runners',
+      headers: { 'x-api-key': key },
+      payload: { name: 'walker-runner', models: ['walker-runner-model'] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  // A task the caller's runner has claimed (a run of a model only that runner serves).
+  'runner-task': async (key) => {
+    const headers = { 'x-api-key': key };
+    const runner = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/runners',
+      headers,
+      payload: { name: 'walker-task-runner', models: ['walker-task-model'] },
+    });
+    const dimension = server.deps.engine
+      .dimensions()
+      .find((d) => d.workflows.includes('bench') && d.defaultMethod !== null)!.id;
+    const run = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/bench',
+      headers,
+      payload: {
+        name: 'walker',
+        dimensions: [dimension],
+        model_id: 'walker-task-model',
+        samples_per_prompt: 1,
+        prompts_per_dimension: 1,
+      },
+    });
+    expect(run.statusCode, run.body).toBe(201);
+    const claim = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/runners/${runner.json().id}/claim`,
+      headers,
+      payload: { waitSeconds: 0 },
+    });
+    expect(claim.statusCode, claim.body).toBe(200);
+    return claim.json().task.id;
+  },
 };
+
+/** Catalogue entries every user may read (they name no user's resource). */
+const PUBLIC_RESOURCES = new Set(['dimension']);
 
 /** The resource a route's first path parameter names: declared in config, or by its area. */
 function resourceOf(url: string, declared: string | undefined): string {
@@ -121,6 +168,7 @@ describe('authentication on every /api/v1 route', () => {
     const ids = new Map<string, string>();
     for (const route of withId) {
       const resource = resourceOf(route.url, route.config.resource);
+      if (PUBLIC_RESOURCES.has(resource)) continue;
       const factory = FACTORIES[resource];
       expect(factory, `no factory for ${resource} (route ${route.url})`).toBeDefined();
       if (!ids.has(resource)) ids.set(resource, await factory!(alice));

@@ -4,6 +4,8 @@
  * idempotency on create and cancel; 401/403/404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROMPT_SUITE_VERSION, planPrompts } from '@vesta/engine';
+import type { DimensionId } from '@vesta/engine';
 import { ModelCatalog } from '../src/services/bench-discovery.js';
 import { BenchService } from '../src/services/bench-runs.js';
 import { startTestServer } from './helpers/bench-app.js';
@@ -78,13 +80,26 @@ describe('POST /api/v1/bench', () => {
     expect(usable.length).toBeGreaterThanOrEqual(2);
     const reversed = [...usable.slice(0, 2)].reverse();
     const run = await createRun(alice, { name: 'nightly', dimensions: reversed });
+    // Every prompt of the clip groups covering the dimensions, 5 samples each (VBench's default).
+    const planned = planPrompts(usable.slice(0, 2) as DimensionId[]).length;
+    expect(planned).toBeGreaterThan(0);
     expect(run).toMatchObject({
       name: 'nightly',
       dimensions: usable.slice(0, 2),
       model_id: 'model-a',
       runner_id: null,
       status: 'queued',
-      progress: { tasks_total: 0, tasks_generated: 0, tasks_done: 0, tasks_failed: 0 },
+      samples_per_prompt: 5,
+      prompts_per_dimension: null,
+      suite_version: PROMPT_SUITE_VERSION,
+      progress: {
+        tasks_total: planned * 5,
+        tasks_generated: 0,
+        tasks_done: 0,
+        tasks_failed: 0,
+        clips_total: planned * 5,
+        clips_evaluated: 0,
+      },
       error: null,
       started_at: null,
       finished_at: null,
@@ -383,20 +398,10 @@ describe('videos, csv and logs', () => {
     const [d0, d1] = usable as [string, string];
     const now = Date.now();
     const db = server.deps.db;
-    // Fixture rows standing for two generated clips (one scored, one still evaluating) and one
-    // pending clip: what the runner protocol and the evaluator write.
-    await db
-      .insertInto('sessions')
-      .values({
-        id: `s-${run.id}`,
-        user_id: alice.userId,
-        kind: 'score',
-        prompt: null,
-        created_at: now,
-        retired_at: now,
-        active: null,
-      })
-      .execute();
+    // Replace the planned tasks with fixture rows standing for two generated clips (one scored,
+    // one still evaluating) and one pending clip: what the runner protocol and the evaluator write.
+    await db.deleteFrom('bench_tasks').where('run_id', '=', run.id).execute();
+    // The run's clips live in its holder session (id = the run id), created with the run.
     const blobKeys: string[] = [];
     for (const v of ['v1', 'v2']) {
       const blobKey = `test/${run.id}/${v}`;
@@ -409,7 +414,7 @@ describe('videos, csv and logs', () => {
         .insertInto('videos')
         .values({
           id: `${run.id}-${v}`,
-          session_id: `s-${run.id}`,
+          session_id: run.id,
           user_id: alice.userId,
           file_name: `${v}.mp4`,
           content_type: 'video/mp4',
@@ -477,7 +482,14 @@ describe('videos, csv and logs', () => {
       .execute();
 
     const got = (await call('GET', `/api/v1/bench/${run.id}`, alice.key)).json();
-    expect(got.progress).toEqual({ tasks_total: 3, tasks_generated: 2, tasks_done: 1, tasks_failed: 0 });
+    expect(got.progress).toEqual({
+      tasks_total: 3,
+      tasks_generated: 2,
+      tasks_done: 1,
+      tasks_failed: 0,
+      clips_total: 3,
+      clips_evaluated: 1,
+    });
 
     const videos = (await call('GET', `/api/v1/bench/${run.id}/videos?limit=2`, alice.key)).json();
     expect(videos).toMatchObject({ page: 1, limit: 2, total: 3, hasMore: true });

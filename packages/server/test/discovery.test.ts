@@ -83,10 +83,21 @@ describe('GET /api/v1/dimensions', () => {
 });
 
 describe('GET /api/v1/models', () => {
-  it('is an empty list on a fresh server', async () => {
+  it('lists only the built-in demo generator on a fresh server, named as a demo', async () => {
     const res = await get('/api/v1/models');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ items: [] });
+    expect(res.json()).toEqual({
+      items: [
+        {
+          id: 'vesta-demo',
+          name: 'Vesta demo generator (procedural, not a real model)',
+          description: expect.stringMatching(/demo.*procedural/i) as unknown,
+          runners: [],
+          online: false,
+          created_at: expect.any(String) as unknown,
+        },
+      ],
+    });
   });
 
   it('lists models with the runners serving them and whether one is online', async () => {
@@ -113,7 +124,7 @@ describe('GET /api/v1/models', () => {
         { runner_id: 'r-new', model_id: 'm-slow' },
       ])
       .execute();
-    const listed = await catalog.list();
+    const listed = (await catalog.list(userId)).filter((m) => m.id !== 'vesta-demo');
     expect(listed).toEqual([
       {
         id: 'm-fast',
@@ -157,8 +168,11 @@ describe('GET /api/v1/models', () => {
     expect(body.items.map((m) => [m.id, m.runners.map((r) => r.id).sort()])).toEqual([
       ['m-fast', ['r-live', 'r-stale']],
       ['m-slow', ['r-new', 'r-stale']],
+      ['vesta-demo', []],
     ]);
+    // Another user sees the models but not these runners (only a user's own runners serve its runs).
+    expect((await catalog.list('someone-else')).flatMap((m) => m.runners)).toEqual([]);
     now += 60_000;
-    expect((await catalog.list())[0]?.online).toBe(false);
+    expect((await catalog.list(userId))[0]?.online).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 /**
  * `vesta admin …`: operator commands run on the server's host, against its data directory.
  * `create-key --user NAME` prints only the new key on stdout (creating the user if needed);
- * `revoke-key PREFIX` revokes the key with that display prefix.
+ * `revoke-key PREFIX` revokes the key with that display prefix;
+ * `add-model --id ID --name N [--description D]` adds (or updates) a model Bench runs can evaluate.
  */
 import type { Command } from 'commander';
-import { ConfigError, createApiKey, loadConfig, revokeApiKey } from '@vesta/server';
+import { ConfigError, addModel, createApiKey, loadConfig, revokeApiKey } from '@vesta/server';
 import { processHost } from './host.js';
 import type { CommandHost } from './host.js';
 
@@ -64,6 +65,35 @@ export function registerAdminCommands(program: Command, host: CommandHost = proc
       } else {
         host.io.stderr.write(`vesta admin revoke-key: no active key with prefix ${prefix}\n`);
         host.exitCode = 1;
+      }
+    });
+
+  admin
+    .command('add-model')
+    .description('Add a model that Bench runs can evaluate (or update its name and description)')
+    .requiredOption('--id <id>', 'model id: letters, digits and . _ : / - (at most 128)')
+    .requiredOption('--name <name>', 'display name')
+    .option('--description <text>', 'what the model is', '')
+    .option('--data-dir <dir>', 'data directory of the service (env VESTA_DATA_DIR, default ./.vesta)')
+    .addHelpText(
+      'after',
+      "\nRunners also add the models they declare when they register. Example:\n  $ vesta admin add-model --id my-model --name 'My model v2' --description 'In-house text-to-video, 512 px'\n",
+    )
+    .action(async (opts: { id: string; name: string; description: string; dataDir?: string }) => {
+      const dataDir = dataDirFor(host, opts.dataDir);
+      if (dataDir === null) return;
+      try {
+        const model = await addModel(dataDir, {
+          id: opts.id,
+          name: opts.name,
+          description: opts.description,
+        });
+        host.io.stdout.write(`${model.id}\n`);
+        host.io.stderr.write(`${model.created ? 'added' : 'updated'} model ${model.id} (${model.name})\n`);
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+        host.io.stderr.write(`vesta admin add-model: ${e.message}\n`);
+        host.exitCode = 2;
       }
     });
 }

@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Create a Bench run
-         * @description Creates a run of `model_id` on `dimensions`; it starts in `queued` and waits there until a runner serving the model claims a clip. `runner_id` is optional: when given, only that registered runner (which must serve the model) may take the run; when left out, any runner serving the model may. An unknown dimension, model or runner is 400 `validation_failed` whose detail names the bad value; a dimension with no method available on this server is refused the same way. Send an `Idempotency-Key`: a retry with the same key and body replays the first answer.
+         * @description Creates a run of `model_id` on `dimensions` and plans its clips: for every clip group covering a requested dimension (GET /api/v1/dimensions/{id}/prompts), its prompts (at most `prompts_per_dimension`) × `samples_per_prompt` (default 5), each with a random seed; shared clips are generated once and scored on every requested dimension of their group. The run starts in `queued` and waits there until one of the caller's runners serving the model claims a clip. `runner_id` is optional: when given, only that runner (the caller's, serving the model) may take the run; when left out, any of the caller's runners serving the model may. An unknown dimension, model or runner is 400 `validation_failed` whose detail names the bad value; a dimension with no method available on this server is refused the same way. Send an `Idempotency-Key`: a retry with the same key and body replays the first answer.
          */
         post: operations["createBenchRun"];
         delete?: never;
@@ -352,6 +352,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dimensions/{id}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A dimension's Bench prompts
+         * @description The prompts Bench runs generate clips from for this dimension: Vesta's own versioned suite (`suiteVersion`), each prompt with the auxiliary info its dimension needs, and the clip group it shares with other dimensions (a run generates each clip once). A run takes each prompt × `samples_per_prompt` (default 5). An unknown dimension is 404 `not_found`.
+         */
+        get: operations["listDimensionPrompts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models": {
         parameters: {
             query?: never;
@@ -361,11 +381,159 @@ export interface paths {
         };
         /**
          * List the models
-         * @description Video generators that Bench runs can evaluate, each with the registered runners serving it and whether one is online (seen in the last 60 seconds). Empty on a fresh server: operators add models, and runners declare the ones they serve.
+         * @description Video generators that Bench runs can evaluate, each with the caller's registered runners serving it and whether one is online (seen in the last 60 seconds, 2 × the longest claim wait). The built-in `vesta-demo` is a procedural demo generator (not a real model) for trying a run without a GPU. Operators add models (`vesta admin add-model`), and runners declare the ones they serve when they register.
          */
         get: operations["listModels"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's runners
+         * @description Every runner registered with one of the caller's keys, oldest first, with the models it serves and whether it is online.
+         */
+        get: operations["listRunners"];
+        put?: never;
+        /**
+         * Register a runner
+         * @description Registers a process that generates clips for Bench runs and returns its `id`. The runner acts for the user whose X-API-Key registered it: it claims only tasks of that user's runs whose model is one of `models`, and whose run names no runner or names this one. A model id not yet listed by GET /api/v1/models is added (name = id): runners declare the models they serve. Each call registers a new runner; send an `Idempotency-Key` so that a retried registration replays the first answer.
+         */
+        post: operations["registerRunner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a runner
+         * @description A runner of the caller. Another user's runner is 403 `forbidden`; an unknown id 404 `not_found`.
+         */
+        get: operations["getRunner"];
+        put?: never;
+        post?: never;
+        /**
+         * Deregister a runner
+         * @description Removes the runner. Tasks it holds go back to the queue at once (the interrupted attempt does not count); runs that named it as `runner_id` become open to any of the user's runners serving their model.
+         */
+        delete: operations["deregisterRunner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runners/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a generation task (long-poll)
+         * @description Waits up to `waitSeconds` (0–30, default 20) for a task this runner may take and answers 200 `{ task }` with a lease, or 204 when none arrived in time (claim again). It answers as soon as a task becomes available (a run is created, a task is re-queued), and early with 204 when the server shuts down. Eligible: pending tasks of the caller's runs whose model the runner serves and whose run has no `runner_id` or this runner's, oldest run first, while the runner holds fewer than `maxConcurrency` tasks. The first claim of a run moves it from `queued` to `generating`. Then: heartbeat within the lease, upload-url, PUT, complete (or fail).
+         */
+        post: operations["claimRunnerTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runner-tasks/{taskId}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a task's lease
+         * @description Extends the lease by its TTL and answers the new `expiresAt`. `cancelled: true` means the run was cancelled (or ended): stop generating and do not upload or complete. Optional `logs` are added to the run's log. 409 `conflict` when `leaseId` is not the task's current lease, the lease expired, or the task is no longer claimed (stop working on it). A lease that is not renewed in time expires: the task goes back to the queue (or fails after its last attempt).
+         */
+        post: operations["heartbeatRunnerTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runner-tasks/{taskId}/upload-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get an upload URL for a task's clip
+         * @description The same upload flow as Score and Rank: answers `videoId`, `uploadUrl` (signed, single use, until `expiresAt`), `method: PUT`, the `headers` to send and `maxBytes`; PUT the raw bytes there (PUT /api/v1/uploads/{videoId}), then call complete with the videoId. The clip is stored with the task's prompt and auxiliary info. An upload for a cancelled run is 409 `conflict`; 409 `conflict` when `leaseId` is not the task's current lease, the lease expired, or the task is no longer claimed (stop working on it).
+         */
+        post: operations["createRunnerTaskUploadUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runner-tasks/{taskId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a task with its uploaded clip
+         * @description Verifies the uploaded clip exactly as confirm-upload does (present, size, container magic bytes, decodable) and enqueues its evaluation once, on every dimension of the run that uses this clip (its clip group). Answers the task (now `evaluating`) and the clip. A file that is not a usable video is 400 `invalid_video` and fails this attempt (the task goes back to the queue while attempts remain). A videoId not minted for this task by upload-url is 400 `validation_failed`; a clip not yet PUT is 409. Completing again with the same videoId answers the same. An upload for a cancelled run is 409 `conflict`; 409 `conflict` when `leaseId` is not the task's current lease, the lease expired, or the task is no longer claimed (stop working on it).
+         */
+        post: operations["completeRunnerTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runner-tasks/{taskId}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report that a clip could not be generated
+         * @description Ends this attempt with `error`. With `retryable` true (default) the task goes back to the queue while attempts remain (the server's VESTA_RUNNER_MAX_ATTEMPTS, default 3), else it fails with the reason; a task that fails for good still lets the run complete when every dimension has a scored clip. For a cancelled run it answers the cancelled task. 409 `conflict` when `leaseId` is not the task's current lease, the lease expired, or the task is no longer claimed (stop working on it).
+         */
+        post: operations["failRunnerTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2221,6 +2389,12 @@ export interface operations {
                             model_id: string;
                             /** @description The only runner allowed to take the run, or null for any runner serving the model. */
                             runner_id: string | null;
+                            /** @description Clips generated per prompt. */
+                            samples_per_prompt: number;
+                            /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
+                            prompts_per_dimension: number | null;
+                            /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
+                            suite_version: string | null;
                             /**
                              * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
                              * @enum {unknown}
@@ -2228,14 +2402,18 @@ export interface operations {
                             status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
                             /** @description Progress of the run, counted over its tasks (one task = one clip). */
                             progress: {
-                                /** @description Clips to generate (prompt × sample); 0 until the tasks are planned. */
+                                /** @description Clips to generate (prompt × sample), planned when the run is created. */
                                 tasks_total: number;
-                                /** @description Clips uploaded by runners. */
+                                /** @description Clips uploaded by runners and accepted. */
                                 tasks_generated: number;
-                                /** @description Clips generated and scored. */
+                                /** @description Clips generated and evaluated. */
                                 tasks_done: number;
-                                /** @description Clips that failed for good. */
+                                /** @description Clips that failed for good (generation or upload). */
                                 tasks_failed: number;
+                                /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
+                                clips_total: number;
+                                /** @description Clips whose evaluation finished (scored, or its scoring failed). */
+                                clips_evaluated: number;
                             };
                             /** @description Why the run failed; null otherwise. */
                             error: {
@@ -2351,8 +2529,15 @@ export interface operations {
                     dimensions: string[];
                     /** @description A model id from GET /api/v1/models. An unknown id is 400 validation_failed naming it. */
                     model_id: string;
-                    /** @description Optional. When given, a registered runner serving model_id, and only it may generate the clips; when left out, any runner serving the model may. An unknown runner, or one not serving the model, is 400 validation_failed. */
+                    /** @description Optional. When given, one of the caller's registered runners serving model_id, and only it may generate the clips; when left out, any of the caller's runners serving the model may. An unknown runner, another user's, or one not serving the model is 400 validation_failed. */
                     runner_id?: string;
+                    /**
+                     * @description Clips generated per prompt, 1–10; default 5 as VBench samples (VBench samples 25 for temporal_flickering and keeps 5 after a static filter; Vesta uses this value for every dimension).
+                     * @default 5
+                     */
+                    samples_per_prompt?: number;
+                    /** @description At most this many prompts of each clip group (the first ones of the suite); default all. Small values make quick runs; scores from a subset are not comparable with full runs. */
+                    prompts_per_dimension?: number;
                 };
             };
         };
@@ -2371,6 +2556,12 @@ export interface operations {
                         model_id: string;
                         /** @description The only runner allowed to take the run, or null for any runner serving the model. */
                         runner_id: string | null;
+                        /** @description Clips generated per prompt. */
+                        samples_per_prompt: number;
+                        /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
+                        prompts_per_dimension: number | null;
+                        /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
+                        suite_version: string | null;
                         /**
                          * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
                          * @enum {unknown}
@@ -2378,14 +2569,18 @@ export interface operations {
                         status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
                         /** @description Progress of the run, counted over its tasks (one task = one clip). */
                         progress: {
-                            /** @description Clips to generate (prompt × sample); 0 until the tasks are planned. */
+                            /** @description Clips to generate (prompt × sample), planned when the run is created. */
                             tasks_total: number;
-                            /** @description Clips uploaded by runners. */
+                            /** @description Clips uploaded by runners and accepted. */
                             tasks_generated: number;
-                            /** @description Clips generated and scored. */
+                            /** @description Clips generated and evaluated. */
                             tasks_done: number;
-                            /** @description Clips that failed for good. */
+                            /** @description Clips that failed for good (generation or upload). */
                             tasks_failed: number;
+                            /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
+                            clips_total: number;
+                            /** @description Clips whose evaluation finished (scored, or its scoring failed). */
+                            clips_evaluated: number;
                         };
                         /** @description Why the run failed; null otherwise. */
                         error: {
@@ -2549,6 +2744,12 @@ export interface operations {
                         model_id: string;
                         /** @description The only runner allowed to take the run, or null for any runner serving the model. */
                         runner_id: string | null;
+                        /** @description Clips generated per prompt. */
+                        samples_per_prompt: number;
+                        /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
+                        prompts_per_dimension: number | null;
+                        /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
+                        suite_version: string | null;
                         /**
                          * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
                          * @enum {unknown}
@@ -2556,14 +2757,18 @@ export interface operations {
                         status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
                         /** @description Progress of the run, counted over its tasks (one task = one clip). */
                         progress: {
-                            /** @description Clips to generate (prompt × sample); 0 until the tasks are planned. */
+                            /** @description Clips to generate (prompt × sample), planned when the run is created. */
                             tasks_total: number;
-                            /** @description Clips uploaded by runners. */
+                            /** @description Clips uploaded by runners and accepted. */
                             tasks_generated: number;
-                            /** @description Clips generated and scored. */
+                            /** @description Clips generated and evaluated. */
                             tasks_done: number;
-                            /** @description Clips that failed for good. */
+                            /** @description Clips that failed for good (generation or upload). */
                             tasks_failed: number;
+                            /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
+                            clips_total: number;
+                            /** @description Clips whose evaluation finished (scored, or its scoring failed). */
+                            clips_evaluated: number;
                         };
                         /** @description Why the run failed; null otherwise. */
                         error: {
@@ -2847,6 +3052,12 @@ export interface operations {
                         model_id: string;
                         /** @description The only runner allowed to take the run, or null for any runner serving the model. */
                         runner_id: string | null;
+                        /** @description Clips generated per prompt. */
+                        samples_per_prompt: number;
+                        /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
+                        prompts_per_dimension: number | null;
+                        /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
+                        suite_version: string | null;
                         /**
                          * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
                          * @enum {unknown}
@@ -2854,14 +3065,18 @@ export interface operations {
                         status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
                         /** @description Progress of the run, counted over its tasks (one task = one clip). */
                         progress: {
-                            /** @description Clips to generate (prompt × sample); 0 until the tasks are planned. */
+                            /** @description Clips to generate (prompt × sample), planned when the run is created. */
                             tasks_total: number;
-                            /** @description Clips uploaded by runners. */
+                            /** @description Clips uploaded by runners and accepted. */
                             tasks_generated: number;
-                            /** @description Clips generated and scored. */
+                            /** @description Clips generated and evaluated. */
                             tasks_done: number;
-                            /** @description Clips that failed for good. */
+                            /** @description Clips that failed for good (generation or upload). */
                             tasks_failed: number;
+                            /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
+                            clips_total: number;
+                            /** @description Clips whose evaluation finished (scored, or its scoring failed). */
+                            clips_evaluated: number;
                         };
                         /** @description Why the run failed; null otherwise. */
                         error: {
@@ -3032,6 +3247,10 @@ export interface operations {
                             auxiliary: {
                                 [key: string]: string;
                             } | null;
+                            /** @description The suite prompt (`<clip group>-<nn>`). */
+                            prompt_id: string | null;
+                            /** @description The clip group whose dimensions this clip is scored on. */
+                            clip_group: string | null;
                             /** @description The run's dimensions this clip is scored on. */
                             dimensions: string[];
                             sample_index: number;
@@ -3541,6 +3760,124 @@ export interface operations {
             };
         };
     };
+    listDimensionPrompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A dimension id from GET /api/v1/dimensions. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vesta's own prompts for one dimension (written for Vesta, not copied from VBench). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The prompt suite version (changes whenever a prompt does). */
+                        suiteVersion: string;
+                        dimension: string;
+                        /** @description The clip group this dimension is evaluated on; dimensions of one group share clips (VBench: subject_consistency with motion_smoothness and dynamic_degree; scene with background_consistency; overall_consistency with aesthetic_quality and imaging_quality). */
+                        clipGroup: string;
+                        prompts: {
+                            /** @description `<clip group>-<nn>`, stable within a suite version. */
+                            id: string;
+                            text: string;
+                            /** @description What the dimension checks: object; object ("a and b") for multiple_objects; action; color (+ object); object_a, object_b, relationship; scene; appearance_style. {} when none. */
+                            auxiliary: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
     listModels: {
         parameters: {
             query?: never;
@@ -3550,7 +3887,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every model, by id; empty on a fresh server. */
+            /** @description Every model, by id; a fresh server lists only the demo generator `vesta-demo`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3561,11 +3898,11 @@ export interface operations {
                             id: string;
                             name: string;
                             description: string;
-                            /** @description Registered runners serving the model, online ones first. */
+                            /** @description The caller's registered runners serving the model, online ones first. */
                             runners: {
                                 id: string;
                                 name: string;
-                                /** @description Seen in the last 60 seconds. */
+                                /** @description Seen in the last 60 seconds (2 × the longest claim wait). */
                                 online: boolean;
                                 last_seen_at: string | null;
                             }[];
@@ -3579,6 +3916,1460 @@ export interface operations {
             };
             /** @description Missing or invalid API key (code: unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    listRunners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's runners, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            /** @description Model ids it serves. */
+                            models: string[];
+                            maxConcurrency: number;
+                            version: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC.
+                             */
+                            createdAt: string;
+                            /** @description Last register, claim, heartbeat, upload-url or complete. */
+                            lastSeenAt: string | null;
+                            /** @description Seen within the last 60 seconds (2 × the longest claim wait). */
+                            online: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    registerRunner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A label for the runner (1–100 characters, no control characters), e.g. the host name. */
+                    name: string;
+                    /** @description The model ids this runner generates clips for. An id not yet in GET /api/v1/models is added (name = id): runners declare the models they serve. */
+                    models: string[];
+                    /**
+                     * @description Tasks the runner may hold at once (default 1); claims beyond it wait.
+                     * @default 1
+                     */
+                    maxConcurrency?: number;
+                    /** @description The runner software's version, for operators. */
+                    version?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A registered runner: a process that generates clips for Bench runs. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Model ids it serves. */
+                        models: string[];
+                        maxConcurrency: number;
+                        version: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC.
+                         */
+                        createdAt: string;
+                        /** @description Last register, claim, heartbeat, upload-url or complete. */
+                        lastSeenAt: string | null;
+                        /** @description Seen within the last 60 seconds (2 × the longest claim wait). */
+                        online: boolean;
+                    };
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict (code: conflict | idempotency_mismatch) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    getRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The runner id (`runner_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A registered runner: a process that generates clips for Bench runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Model ids it serves. */
+                        models: string[];
+                        maxConcurrency: number;
+                        version: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC.
+                         */
+                        createdAt: string;
+                        /** @description Last register, claim, heartbeat, upload-url or complete. */
+                        lastSeenAt: string | null;
+                        /** @description Seen within the last 60 seconds (2 × the longest claim wait). */
+                        online: boolean;
+                    };
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    deregisterRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The runner id (`runner_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deregistered. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    claimRunnerTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The runner id (`runner_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description An empty body is the same as {}. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long to wait for a task (long-poll), 0–30 s, default 20. 0 answers at once.
+                     * @default 20
+                     */
+                    waitSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A generation task: one clip (prompt × sample) of a Bench run. */
+                        task: {
+                            id: string;
+                            runId: string;
+                            /** @description The model to generate with. */
+                            modelId: string;
+                            /** @description The text prompt to generate the clip from. */
+                            prompt: string;
+                            /** @description Auxiliary prompt info of the suite prompt (object, color, …); {} when none. */
+                            auxiliary: {
+                                [key: string]: string;
+                            };
+                            /** @description The run's dimensions the clip will be scored on. */
+                            dimensions: string[];
+                            /** @description Which sample of the prompt this is (0-based). */
+                            sampleIndex: number;
+                            /** @description The random seed to generate with (recorded with the run). */
+                            seed: number;
+                            /** @description This attempt, from 1. */
+                            attempt: number;
+                            maxAttempts: number;
+                            /**
+                             * @description claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
+                             * @enum {unknown}
+                             */
+                            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
+                            /** @description The lease while the task is claimed; null otherwise. */
+                            lease: {
+                                /** @description The lease id: send it with every call about this task (a fencing token). */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC.
+                                 */
+                                expiresAt: string;
+                                /** @description Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm). */
+                                ttlSeconds: number;
+                            } | null;
+                            /** @description The last failure of the task, if any. */
+                            error: {
+                                code: string;
+                                detail: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description No task arrived before the wait ended (or the server is shutting down). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    heartbeatRunnerTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task id (`task_…`). */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The lease id from the claim. */
+                    leaseId: string;
+                    /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
+                    logs?: {
+                        /**
+                         * Format: date-time
+                         * @description When it happened (default: now).
+                         */
+                        at?: string;
+                        /** @default info */
+                        level?: "info" | "warn" | "error";
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC.
+                         */
+                        expiresAt: string;
+                        /** @description True when the run was cancelled (or has ended): stop generating, do not upload or complete. */
+                        cancelled: boolean;
+                    };
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict (code: conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    createRunnerTaskUploadUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The task id (`task_…`). */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The lease id from the claim. */
+                    leaseId: string;
+                    /** @description Name of the clip file: no path separators, no "..", no control characters. */
+                    fileName: string;
+                    /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
+                    contentType: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        videoId: string;
+                        /**
+                         * Format: uri
+                         * @description PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.
+                         */
+                        uploadUrl: string;
+                        /** @enum {string} */
+                        method: "PUT";
+                        /** @description Headers to send with the PUT. */
+                        headers: {
+                            "Content-Type": string;
+                        };
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description Largest body the PUT accepts. */
+                        maxBytes: number;
+                    };
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict (code: conflict | idempotency_mismatch) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    completeRunnerTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The task id (`task_…`). */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The lease id from the claim. */
+                    leaseId: string;
+                    /** @description The videoId from upload-url, after the PUT. */
+                    videoId: string;
+                    /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
+                    logs?: {
+                        /**
+                         * Format: date-time
+                         * @description When it happened (default: now).
+                         */
+                        at?: string;
+                        /** @default info */
+                        level?: "info" | "warn" | "error";
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A generation task: one clip (prompt × sample) of a Bench run. */
+                        task: {
+                            id: string;
+                            runId: string;
+                            /** @description The model to generate with. */
+                            modelId: string;
+                            /** @description The text prompt to generate the clip from. */
+                            prompt: string;
+                            /** @description Auxiliary prompt info of the suite prompt (object, color, …); {} when none. */
+                            auxiliary: {
+                                [key: string]: string;
+                            };
+                            /** @description The run's dimensions the clip will be scored on. */
+                            dimensions: string[];
+                            /** @description Which sample of the prompt this is (0-based). */
+                            sampleIndex: number;
+                            /** @description The random seed to generate with (recorded with the run). */
+                            seed: number;
+                            /** @description This attempt, from 1. */
+                            attempt: number;
+                            maxAttempts: number;
+                            /**
+                             * @description claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
+                             * @enum {unknown}
+                             */
+                            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
+                            /** @description The lease while the task is claimed; null otherwise. */
+                            lease: {
+                                /** @description The lease id: send it with every call about this task (a fencing token). */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC.
+                                 */
+                                expiresAt: string;
+                                /** @description Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm). */
+                                ttlSeconds: number;
+                            } | null;
+                            /** @description The last failure of the task, if any. */
+                            error: {
+                                code: string;
+                                detail: string;
+                            } | null;
+                        };
+                        video: {
+                            videoId: string;
+                            fileName: string;
+                            contentType: string;
+                            prompt: string | null;
+                            auxiliary: {
+                                object?: string;
+                                color?: string;
+                                relationship?: string;
+                                scene?: string;
+                                appearance_style?: string;
+                                action?: string;
+                                object_a?: string;
+                                object_b?: string;
+                            } | null;
+                            /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
+                            state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
+                            error: {
+                                /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
+                                code: string;
+                                detail: string;
+                            } | null;
+                            sizeBytes: number | null;
+                            /** @description Dimensions scheduled for scoring (set at confirm). */
+                            dimensions: string[];
+                            scores: {
+                                dimension: string;
+                                /** @description The per-clip value in the dimension's range. */
+                                value: number;
+                                /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
+                                method: string;
+                                methodVersion: string;
+                                frames: {
+                                    count: number;
+                                    width: number;
+                                    height: number;
+                                    /** @description How frames were sampled (all, every, uniform, fps). */
+                                    sampling: {
+                                        kind: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                models: {
+                                    id: string;
+                                    revision: string;
+                                }[];
+                                elapsedMs: number;
+                            }[];
+                            /** @description Dimensions that could not be scored, with the engine code. */
+                            failures: {
+                                dimension: string;
+                                code: string;
+                                detail: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            uploadedAt: string | null;
+                            confirmedAt: string | null;
+                            scoredAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field | invalid_video) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict (code: conflict | idempotency_mismatch) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    failRunnerTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The task id (`task_…`). */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The lease id from the claim. */
+                    leaseId: string;
+                    /** @description Why the clip could not be generated. */
+                    error: string;
+                    /**
+                     * @description false: fail the task now; true (default): re-queue it while attempts remain.
+                     * @default true
+                     */
+                    retryable?: boolean;
+                    /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
+                    logs?: {
+                        /**
+                         * Format: date-time
+                         * @description When it happened (default: now).
+                         */
+                        at?: string;
+                        /** @default info */
+                        level?: "info" | "warn" | "error";
+                        message: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A generation task: one clip (prompt × sample) of a Bench run. */
+                        task: {
+                            id: string;
+                            runId: string;
+                            /** @description The model to generate with. */
+                            modelId: string;
+                            /** @description The text prompt to generate the clip from. */
+                            prompt: string;
+                            /** @description Auxiliary prompt info of the suite prompt (object, color, …); {} when none. */
+                            auxiliary: {
+                                [key: string]: string;
+                            };
+                            /** @description The run's dimensions the clip will be scored on. */
+                            dimensions: string[];
+                            /** @description Which sample of the prompt this is (0-based). */
+                            sampleIndex: number;
+                            /** @description The random seed to generate with (recorded with the run). */
+                            seed: number;
+                            /** @description This attempt, from 1. */
+                            attempt: number;
+                            maxAttempts: number;
+                            /**
+                             * @description claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
+                             * @enum {unknown}
+                             */
+                            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
+                            /** @description The lease while the task is claimed; null otherwise. */
+                            lease: {
+                                /** @description The lease id: send it with every call about this task (a fencing token). */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC.
+                                 */
+                                expiresAt: string;
+                                /** @description Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm). */
+                                ttlSeconds: number;
+                            } | null;
+                            /** @description The last failure of the task, if any. */
+                            error: {
+                                code: string;
+                                detail: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
+                        code: string;
+                        /** @description Human-readable explanation; may change over time. */
+                        detail: string;
+                        /** @description The request id, also sent in the X-Request-Id header. */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict (code: conflict | idempotency_mismatch) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,11 @@
 /** Discovery reads: the evaluation dimensions and the models the service knows. */
 import type { HttpClient, RequestOptions } from '../core/http.js';
+import type { operations } from '../generated/openapi.generated.js';
 import type { DimensionList, ModelList } from '../types.js';
+
+/** A dimension's Bench prompts: suite version, clip group, prompts with auxiliary info. */
+export type DimensionPrompts =
+  operations['listDimensionPrompts']['responses'][200]['content']['application/json'];
 
 export class DimensionsResource {
   constructor(private readonly http: HttpClient) {}
@@ -11,6 +16,18 @@ export class DimensionsResource {
    */
   list(opts?: RequestOptions): Promise<DimensionList> {
     return this.http.json<DimensionList>({ method: 'GET', path: '/api/v1/dimensions' }, opts);
+  }
+
+  /**
+   * The prompts Bench runs generate clips from for one dimension (Vesta's versioned suite).
+   * @example
+   * const { suiteVersion, clipGroup, prompts } = await vesta.dimensions.prompts('color');
+   */
+  prompts(id: string, opts?: RequestOptions): Promise<DimensionPrompts> {
+    return this.http.json<DimensionPrompts>(
+      { method: 'GET', path: `/api/v1/dimensions/${encodeURIComponent(id)}/prompts` },
+      opts,
+    );
   }
 }
 

@@ -9,6 +9,7 @@
  * - `bench_runs`: one row per run, its status (see `domain/bench-state.ts`) and error.
  * - `bench_tasks`: one clip to generate and evaluate (prompt × sample); progress is counted here.
  * - `bench_logs`: append-only, timestamped log lines of a run (server, runner and evaluator).
+ * - `bench_task_videos`: the clips minted for each task (migration `0003-runners.ts`).
  */
 import type { Generated } from 'kysely';
 import type { BenchStatus } from '../domain/bench-state.js';
@@ -28,6 +29,10 @@ export interface RunnersTable {
   created_at: number;
   /** Last register, claim or heartbeat; null before the first. */
   last_seen_at: number | null;
+  /** Tasks it may hold at once (claims beyond it wait). */
+  max_concurrency: Generated<number>;
+  /** The runner software's version, as it declared it. */
+  version: string | null;
 }
 
 export interface RunnerModelsTable {
@@ -53,6 +58,12 @@ export interface BenchRunsTable {
   started_at: number | null;
   /** When the run reached a terminal status. */
   finished_at: number | null;
+  /** Clips generated per prompt (VBench: 5). */
+  samples_per_prompt: Generated<number>;
+  /** At most this many prompts per clip group; null: all. */
+  prompts_per_dimension: number | null;
+  /** The prompt suite the run's tasks were planned from. */
+  suite_version: string | null;
 }
 
 /** A task's life: pending → claimed → uploaded → evaluating → done, or failed / cancelled. */
@@ -90,6 +101,23 @@ export interface BenchTasksTable {
   error_detail: string | null;
   created_at: number;
   updated_at: number;
+  /** The current lease's id (the fencing token a runner sends back); null when never claimed. */
+  lease_id: string | null;
+  /** Attempts before the task fails for good. */
+  max_attempts: Generated<number>;
+  /** The suite prompt (`<group>-<nn>`) the task generates. */
+  prompt_id: string | null;
+  /** The clip group whose dimensions the clip is scored on. */
+  clip_group: string | null;
+  /** Leases of this task that expired (runner stopped heartbeating). */
+  lease_expiries: Generated<number>;
+}
+
+/** A clip minted (upload-url) for a task; complete accepts only a clip of its own task. */
+export interface BenchTaskVideosTable {
+  video_id: string;
+  task_id: string;
+  created_at: number;
 }
 
 export type BenchLogSource = 'server' | 'runner' | 'evaluator';
@@ -112,4 +140,5 @@ export interface BenchTables {
   bench_runs: BenchRunsTable;
   bench_tasks: BenchTasksTable;
   bench_logs: BenchLogsTable;
+  bench_task_videos: BenchTaskVideosTable;
 }

@@ -22,7 +22,8 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
-export type SessionKind = 'score' | 'rank';
+/** `bench`: the holder of one Bench run's clips (its id is the run id; never current, never reset). */
+export type SessionKind = 'score' | 'rank' | 'bench';
 
 export interface SessionsTable {
   /** The run id that appears in paths. */

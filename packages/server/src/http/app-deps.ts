@@ -16,6 +16,7 @@ import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { ApiKeyService } from '../services/api-key-service.js';
+import type { BenchArea } from '../services/bench-area.js';
 import type { SessionService } from '../services/session-service.js';
 import type { UploadService } from '../services/upload-service.js';
 import type { VideoService } from '../services/video-service.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   jobs: JobQueue;
   engine: Engine;
   services: CoreServices;
+  /** Bench runs, runners, models and the task notifier (one set per process). */
+  bench: BenchArea;
   readiness: ReadinessCheck[];
 }
 

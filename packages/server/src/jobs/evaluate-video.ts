@@ -1,4 +1,4 @@
-/** The `evaluate-video` job: score one confirmed Score/Rank video with the engine. */
+/** The `evaluate-video` job: score one confirmed video (Score, Rank or Bench clip) with the engine. */
 import { PermanentJobError } from '../ports/job-queue.js';
 import { EVALUATE_VIDEO_JOB } from '../services/upload-service.js';
 import type { VideoService } from '../services/video-service.js';
@@ -8,7 +8,18 @@ export interface EvaluateVideoPayload {
   videoId: string;
 }
 
-export function evaluateVideoJob(videos: VideoService): JobDefinition<EvaluateVideoPayload> {
+export interface EvaluateVideoHooks {
+  /**
+   * Called once the video's scoring is settled (scored, or failed for good), so that a Bench run
+   * can account for its clip. Not called when the job was cancelled or cut off by shutdown.
+   */
+  settled?: (videoId: string) => Promise<void>;
+}
+
+export function evaluateVideoJob(
+  videos: VideoService,
+  hooks: EvaluateVideoHooks = {},
+): JobDefinition<EvaluateVideoPayload> {
   return {
     type: EVALUATE_VIDEO_JOB,
     handler: {
@@ -19,10 +30,14 @@ export function evaluateVideoJob(videos: VideoService): JobDefinition<EvaluateVi
           throw new PermanentJobError('evaluate-video payload must be { videoId }');
         return { videoId: p.videoId };
       },
-      run: (payload, context) => videos.evaluate(payload.videoId, context.signal, context.log),
+      run: async (payload, context) => {
+        await videos.evaluate(payload.videoId, context.signal, context.log);
+        await hooks.settled?.(payload.videoId);
+      },
       onFailed: async (payload, error) => {
         const detail = error instanceof Error ? error.message : String(error);
         await videos.markFailed(payload.videoId, 'internal_error', `scoring failed after retries: ${detail}`);
+        await hooks.settled?.(payload.videoId);
       },
     },
   };

@@ -18,6 +18,7 @@ import { buildJobHandlers } from '../jobs/catalogue.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import { evaluateVideoJob } from '../jobs/evaluate-video.js';
 import { ApiKeyService } from '../services/api-key-service.js';
+import { createBenchArea } from '../services/bench-area.js';
 import { SessionService } from '../services/session-service.js';
 import { UploadService } from '../services/upload-service.js';
 import { loadOrCreateSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
@@ -67,6 +68,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const jobs = new SqliteJobQueue(db, { concurrency: config.jobConcurrency, ...options.queue });
 
   const videos = new VideoService(db, blobs, engine);
+  const uploads = new UploadService(db, blobs, jobs, engine, videos, signer, {
+    publicUrl: config.publicUrl,
+    uploadMaxBytes: config.uploadMaxBytes,
+    uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
+  });
+  const bench = createBenchArea({
+    db,
+    blobs,
+    jobs,
+    uploads,
+    videos,
+    dimensions: () => engine.dimensions(),
+    leaseSeconds: config.runnerLeaseSeconds,
+    maxAttempts: config.runnerMaxAttempts,
+  });
   const deps: AppDeps = {
     config,
     db,
@@ -77,12 +93,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       apiKeys: new ApiKeyService(db),
       videos,
       sessions: new SessionService(db, blobs, jobs, videos),
-      uploads: new UploadService(db, blobs, jobs, engine, videos, signer, {
-        publicUrl: config.publicUrl,
-        uploadMaxBytes: config.uploadMaxBytes,
-        uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
-      }),
+      uploads,
     },
+    bench,
     readiness: [
       { name: 'database', check: () => Promise.resolve(opened.ping()) },
       { name: 'blobs', check: () => blobs.checkReady() },
@@ -100,8 +113,26 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   await deps.services.uploads.releaseInterruptedUploads();
   const app = await buildApp(deps, options);
 
-  const handlers = buildJobHandlers([evaluateVideoJob(videos), ...(options.jobs ?? [])]);
-  if (options.worker ?? true) jobs.start(handlers, app.log.child({ component: 'worker' }));
+  // A Bench clip's settled evaluation moves its task and run on.
+  const handlers = buildJobHandlers([
+    evaluateVideoJob(videos, { settled: (videoId) => bench.runs.clipEvaluated(videoId) }),
+    ...(options.jobs ?? []),
+  ]);
+  let reaper: NodeJS.Timeout | null = null;
+  if (options.worker ?? true) {
+    jobs.start(handlers, app.log.child({ component: 'worker' }));
+    // Runner leases: an expired one puts its task back (or fails it after the last attempt).
+    const reaperLog = app.log.child({ component: 'runner-lease-reaper' });
+    reaper = setInterval(
+      () => {
+        void bench.runners
+          .reapExpiredLeases()
+          .catch((e: unknown) => reaperLog.error({ err: e }, 'runner lease reaper failed'));
+      },
+      Math.min(5000, Math.max(250, (config.runnerLeaseSeconds * 1000) / 4)),
+    );
+    reaper.unref();
+  }
 
   const prune = setInterval(() => {
     void pruneIdempotencyRecords(db).catch((e: unknown) =>
@@ -120,6 +151,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(prune);
+      if (reaper) clearInterval(reaper);
+      // Long-polling runner claims answer now (204) instead of holding the close open.
+      bench.notifier.close();
       const graceMs = config.shutdownGraceSeconds * 1000;
       await Promise.all([app.close(), jobs.stop(graceMs)]);
       await engine.close();

@@ -88,13 +88,17 @@ export class ModelCatalog {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Every model, by id, each with its runners (online ones first, then by id). */
-  async list(): Promise<ModelView[]> {
+  /**
+   * Every model, by id, each with the caller's runners serving it (online ones first, then by
+   * id): only a user's own runners generate that user's runs, so other users' are not shown.
+   */
+  async list(userId: string): Promise<ModelView[]> {
     const models = await this.db.selectFrom('models').selectAll().orderBy('id').execute();
     const links = await this.db
       .selectFrom('runner_models')
       .innerJoin('runners', 'runners.id', 'runner_models.runner_id')
       .select(['runner_models.model_id', 'runners.id', 'runners.name', 'runners.last_seen_at'])
+      .where('runners.user_id', '=', userId)
       .orderBy('runners.id')
       .execute();
     const since = this.now() - this.onlineWindowMs;
@@ -119,7 +123,7 @@ export class ModelCatalog {
     });
   }
 
-  /** Adds or updates a model (operators; runners declaring models in issue #5). */
+  /** Adds or updates a model (operators: `vesta admin add-model`; runners add unknown ids when they register). */
   async upsert(model: { id: string; name: string; description: string }): Promise<void> {
     await this.db
       .insertInto('models')

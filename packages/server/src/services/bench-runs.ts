@@ -1,20 +1,33 @@
 /**
- * Bench runs: create, list, read, cancel, delete, and the per-run reads (videos, scorecard, logs).
- * Status moves follow `domain/bench-state.ts` and are applied with a compare-and-set on the stored
- * status, so two racing moves (a cancel and a completion) never both win.
+ * Bench runs: create (planning the run's generation tasks from the prompt suite), list, read,
+ * cancel, delete, the per-run reads (videos, scorecard, logs), and the orchestration steps the
+ * runner protocol and the evaluator drive (`advance`, `clipEvaluated`).
  *
- * Clip generation by runners is issue #5's: a created run waits in `queued` until a runner claims
- * a task. `transition` and `appendLog` are the entry points that the runner protocol and the
- * evaluator use.
+ * Status moves follow `domain/bench-state.ts` and are applied with a compare-and-set on the stored
+ * status, so two racing moves (a cancel and a completion) never both win:
+ * - create → `queued`, with tasks = (prompts of the clip groups covering the dimensions, limited
+ *   by `prompts_per_dimension`) × `samples_per_prompt`, each with a random seed (recorded);
+ * - the first claim → `generating`;
+ * - no task pending or leased any more → `evaluating`;
+ * - every accepted clip evaluated → `completed` when every dimension has at least one scored clip,
+ *   else `failed` (`no_scored_clips`).
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { PROMPT_SUITE_VERSION, planPrompts } from '@vesta/engine';
 import type { DimensionId, DimensionInfo } from '@vesta/engine';
 import { CompiledQuery } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type { BenchLogLevel, BenchLogSource, BenchRunsTable, BenchTaskState } from '../db/schema-bench.js';
+import type {
+  BenchLogLevel,
+  BenchLogSource,
+  BenchRunsTable,
+  BenchTaskState,
+  BenchTasksTable,
+} from '../db/schema-bench.js';
 import { checkDelete, checkTransition, isTerminalBenchStatus } from '../domain/bench-state.js';
 import type { BenchStatus } from '../domain/bench-state.js';
-import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { buildScorecard, scorecardCsv } from './bench-scorecard.js';
@@ -29,6 +42,10 @@ export interface BenchProgress {
   tasks_done: number;
   /** Clips that failed for good. */
   tasks_failed: number;
+  /** Clips the run expects to evaluate: its tasks minus those failed or cancelled. */
+  clips_total: number;
+  /** Clips whose evaluation finished (scored, or its scoring failed). */
+  clips_evaluated: number;
 }
 
 export interface BenchRunView {
@@ -37,6 +54,9 @@ export interface BenchRunView {
   dimensions: string[];
   model_id: string;
   runner_id: string | null;
+  samples_per_prompt: number;
+  prompts_per_dimension: number | null;
+  suite_version: string | null;
   status: BenchStatus;
   progress: BenchProgress;
   error: { code: string; detail: string } | null;
@@ -65,6 +85,8 @@ export interface BenchVideoView {
   seq: number;
   prompt: string;
   auxiliary: Record<string, string> | null;
+  prompt_id: string | null;
+  clip_group: string | null;
   dimensions: string[];
   sample_index: number;
   seed: number;
@@ -90,7 +112,12 @@ export interface CreateBenchRunInput {
   dimensions: string[];
   model_id: string;
   runner_id?: string | undefined;
+  samples_per_prompt?: number | undefined;
+  prompts_per_dimension?: number | undefined;
 }
+
+/** VBench samples 5 clips per prompt. */
+export const DEFAULT_SAMPLES_PER_PROMPT = 5;
 
 export interface BenchServiceDeps {
   db: Db;
@@ -98,6 +125,10 @@ export interface BenchServiceDeps {
   jobs: JobQueue;
   /** The dimension registry with this server's method availability. */
   dimensions: () => DimensionInfo[];
+  /** Attempts of a generation task before it fails for good. */
+  maxAttempts?: number;
+  /** Called when tasks may have become claimable (wakes long-polling runners). */
+  onTasksAvailable?: () => void;
   now?: () => number;
 }
 
@@ -107,8 +138,11 @@ const GET_RUN_WITH_PROGRESS = `select r.*,
   (select count(*) from bench_tasks t where t.run_id = r.id) as tasks_total,
   (select count(*) from bench_tasks t where t.run_id = r.id and t.state in (${GENERATED.map((s) => `'${s}'`).join(', ')})) as tasks_generated,
   (select count(*) from bench_tasks t where t.run_id = r.id and t.state = 'done') as tasks_done,
-  (select count(*) from bench_tasks t where t.run_id = r.id and t.state = 'failed') as tasks_failed
+  (select count(*) from bench_tasks t where t.run_id = r.id and t.state = 'failed') as tasks_failed,
+  (select count(*) from bench_tasks t where t.run_id = r.id and t.state not in ('failed', 'cancelled')) as clips_total
 from bench_runs r where r.id = ?`;
+
+type RunRow = Selectable<BenchRunsTable>;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
@@ -123,6 +157,8 @@ export class BenchService {
   private readonly blobs: BlobStore;
   private readonly jobs: JobQueue;
   private readonly registry: () => DimensionInfo[];
+  private readonly maxAttempts: number;
+  private readonly onTasksAvailable: () => void;
   private readonly now: () => number;
 
   constructor(deps: BenchServiceDeps) {
@@ -130,6 +166,8 @@ export class BenchService {
     this.blobs = deps.blobs;
     this.jobs = deps.jobs;
     this.registry = deps.dimensions;
+    this.maxAttempts = deps.maxAttempts ?? 3;
+    this.onTasksAvailable = deps.onTasksAvailable ?? (() => undefined);
     this.now = deps.now ?? Date.now;
   }
 
@@ -154,17 +192,21 @@ export class BenchService {
         )
         .select(['runners.id', 'runner_models.model_id'])
         .where('runners.id', '=', runnerId)
+        .where('runners.user_id', '=', userId)
         .executeTakeFirst();
       if (!runner)
         throw validationFailed(
-          `unknown runner_id '${runnerId}'; leave it out to let any runner serving the model take the run`,
+          `unknown runner_id '${runnerId}' (not one of your registered runners); leave it out to let any of your runners serving the model take the run`,
         );
       if (runner.model_id === null) {
         throw validationFailed(`runner '${runnerId}' does not serve model '${input.model_id}'`);
       }
     }
+    const samples = input.samples_per_prompt ?? DEFAULT_SAMPLES_PER_PROMPT;
+    const promptsPerDimension = input.prompts_per_dimension ?? null;
+    const plan = planPrompts(dimensions, promptsPerDimension ?? undefined);
     const now = this.now();
-    const row: BenchRunsTable = {
+    const row: RunRow = {
       id: `bench_${randomUUID()}`,
       user_id: userId,
       name: input.name,
@@ -178,9 +220,64 @@ export class BenchService {
       updated_at: now,
       started_at: null,
       finished_at: null,
+      samples_per_prompt: samples,
+      prompts_per_dimension: promptsPerDimension,
+      suite_version: PROMPT_SUITE_VERSION,
     };
+    const tasks: Array<Selectable<BenchTasksTable>> = [];
+    for (const planned of plan) {
+      for (let sample = 0; sample < samples; sample++) {
+        tasks.push({
+          id: `task_${randomUUID().replaceAll('-', '')}`,
+          run_id: row.id,
+          seq: tasks.length,
+          prompt: planned.prompt.text,
+          auxiliary:
+            Object.keys(planned.prompt.auxiliary).length === 0
+              ? null
+              : JSON.stringify(planned.prompt.auxiliary),
+          dimensions: JSON.stringify(planned.dimensions),
+          sample_index: sample,
+          // Random, not cherry-picked, and recorded (VBench's sampling rule); fits a signed 32-bit int.
+          seed: randomInt(0, 2 ** 31 - 1),
+          state: 'pending',
+          runner_id: null,
+          attempts: 0,
+          lease_expires_at: null,
+          video_id: null,
+          error_code: null,
+          error_detail: null,
+          created_at: now,
+          updated_at: now,
+          lease_id: null,
+          max_attempts: this.maxAttempts,
+          prompt_id: planned.prompt.id,
+          clip_group: planned.group,
+          lease_expiries: 0,
+        });
+      }
+    }
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('bench_runs').values(row).execute();
+      // The holder of the run's clips (videos belong to a session); never current, never reset.
+      await trx
+        .insertInto('sessions')
+        .values({
+          id: row.id,
+          user_id: userId,
+          kind: 'bench',
+          prompt: null,
+          created_at: now,
+          retired_at: now,
+          active: null,
+        })
+        .execute();
+      for (let i = 0; i < tasks.length; i += 200) {
+        await trx
+          .insertInto('bench_tasks')
+          .values(tasks.slice(i, i + 200))
+          .execute();
+      }
       await trx
         .insertInto('bench_logs')
         .values({
@@ -188,11 +285,12 @@ export class BenchService {
           time: now,
           source: 'server',
           level: 'info',
-          message: `run created: model ${row.model_id}, ${dimensions.length} dimension(s): ${dimensions.join(', ')}${runnerId ? `, runner ${runnerId}` : ''}`,
+          message: `run created: model ${row.model_id}, ${dimensions.length} dimension(s): ${dimensions.join(', ')}${runnerId ? `, runner ${runnerId}` : ''}; ${tasks.length} clip(s) to generate (${plan.length} prompt(s) of suite ${PROMPT_SUITE_VERSION} × ${samples} sample(s))`,
         })
         .execute();
     });
-    return this.view(row, emptyProgress());
+    this.onTasksAvailable();
+    return this.view(row, { ...emptyProgress(), tasks_total: tasks.length, clips_total: tasks.length });
   }
 
   /** Known, usable on Bench, with a method available on this server; VBench's order, no repeats. */
@@ -249,11 +347,18 @@ export class BenchService {
    */
   async get(userId: string, id: string): Promise<BenchRunView> {
     const result = await this.db.executeQuery(CompiledQuery.raw(GET_RUN_WITH_PROGRESS, [id]));
-    const row = result.rows[0] as (BenchRunsTable & BenchProgress) | undefined;
+    const row = result.rows[0] as (RunRow & BenchProgress) | undefined;
     if (!row) throw notFound('bench run');
     if (row.user_id !== userId) throw forbidden('this bench run belongs to another user');
-    const { tasks_total, tasks_generated, tasks_done, tasks_failed } = row;
-    return this.view(row, { tasks_total, tasks_generated, tasks_done, tasks_failed });
+    const { tasks_total, tasks_generated, tasks_done, tasks_failed, clips_total } = row;
+    return this.view(row, {
+      tasks_total: Number(tasks_total),
+      tasks_generated: Number(tasks_generated),
+      tasks_done: Number(tasks_done),
+      tasks_failed: Number(tasks_failed),
+      clips_total: Number(clips_total),
+      clips_evaluated: Number(tasks_done),
+    });
   }
 
   /** Cancel: from any non-terminal status; unfinished tasks are cancelled and their evaluations stopped. */
@@ -278,11 +383,11 @@ export class BenchService {
     const row = await this.owned(userId, id);
     const check = checkDelete(row.status);
     if (!check.ok) throw conflict(check.reason);
+    // Every clip minted for the run (completed or not) lives in its holder session.
     const clips = await this.db
-      .selectFrom('bench_tasks')
-      .innerJoin('videos', 'videos.id', 'bench_tasks.video_id')
-      .select(['videos.id', 'videos.blob_key'])
-      .where('bench_tasks.run_id', '=', id)
+      .selectFrom('videos')
+      .select(['id', 'blob_key'])
+      .where('session_id', '=', id)
       .execute();
     const deleted = await this.db.transaction().execute(async (trx) => {
       const result = await trx
@@ -293,16 +398,9 @@ export class BenchService {
       if (result.numDeletedRows === 0n) return false;
       await trx.deleteFrom('bench_logs').where('run_id', '=', id).execute();
       await trx.deleteFrom('bench_tasks').where('run_id', '=', id).execute();
-      if (clips.length > 0) {
-        await trx
-          .deleteFrom('videos')
-          .where(
-            'id',
-            'in',
-            clips.map((c) => c.id),
-          )
-          .execute();
-      }
+      // Videos (and their scores) go with their holder session.
+      await trx.deleteFrom('videos').where('session_id', '=', id).execute();
+      await trx.deleteFrom('sessions').where('id', '=', id).where('kind', '=', 'bench').execute();
       return true;
     });
     if (!deleted) throw conflict('the run changed state while it was being deleted; read it and try again');
@@ -353,6 +451,8 @@ export class BenchService {
         seq: t.seq,
         prompt: t.prompt,
         auxiliary: parseJson<Record<string, string> | null>(t.auxiliary, null),
+        prompt_id: t.prompt_id,
+        clip_group: t.clip_group,
         dimensions: parseJson<string[]>(t.dimensions, []),
         sample_index: t.sample_index,
         seed: t.seed,
@@ -507,8 +607,142 @@ export class BenchService {
       .execute();
   }
 
+  /**
+   * Moves a run on when its tasks allow: no task pending or leased → `evaluating`; no clip left
+   * to evaluate → `completed` (every dimension has a scored clip) or `failed` (`no_scored_clips`).
+   * Safe to call at any time and from racing callers (each move is a compare-and-set).
+   */
+  async advance(runId: string): Promise<void> {
+    const run = await this.db
+      .selectFrom('bench_runs')
+      .select(['status', 'dimensions'])
+      .where('id', '=', runId)
+      .executeTakeFirst();
+    if (!run || isTerminalBenchStatus(run.status)) return;
+    const counts = await this.db
+      .selectFrom('bench_tasks')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('run_id', '=', runId)
+      .groupBy('state')
+      .execute();
+    const n = (states: readonly BenchTaskState[]): number =>
+      counts.filter((c) => states.includes(c.state)).reduce((sum, c) => sum + Number(c.n), 0);
+    if (n(['pending', 'claimed']) > 0) return;
+    let status = run.status;
+    try {
+      if (status === 'queued') {
+        await this.transition(runId, 'queued', 'generating');
+        status = 'generating';
+      }
+      if (status === 'generating') {
+        await this.transition(runId, 'generating', 'evaluating', {
+          message: `every clip generated (${n(['uploaded', 'evaluating', 'done'])} accepted, ${n(['failed'])} failed)`,
+        });
+        status = 'evaluating';
+      }
+      if (n(['uploaded', 'evaluating']) > 0) return;
+      await this.finish(runId, parseJson<DimensionId[]>(run.dimensions, []), n(['done']), n(['failed']));
+    } catch (e) {
+      // Another caller moved the run first: nothing left to do here.
+      if (e instanceof AppError && e.code === 'conflict') return;
+      throw e;
+    }
+  }
+
+  /** Every clip is accounted for: `completed` if every dimension has a scored clip, else `failed`. */
+  private async finish(
+    runId: string,
+    dimensions: DimensionId[],
+    done: number,
+    failed: number,
+  ): Promise<void> {
+    const scored = await this.db
+      .selectFrom('bench_tasks')
+      .innerJoin('scores', 'scores.video_id', 'bench_tasks.video_id')
+      .select(['bench_tasks.dimensions as task_dimensions', 'scores.dimension'])
+      .where('bench_tasks.run_id', '=', runId)
+      .where('bench_tasks.state', '=', 'done')
+      .execute();
+    const withScores = new Set(
+      scored
+        .filter((r) => parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
+        .map((r) => r.dimension),
+    );
+    const missing = dimensions.filter((d) => !withScores.has(d));
+    if (missing.length === 0) {
+      await this.transition(runId, 'evaluating', 'completed', {
+        message: `${done} clip(s) evaluated${failed > 0 ? `, ${failed} clip(s) failed` : ''}`,
+      });
+      return;
+    }
+    await this.transition(runId, 'evaluating', 'failed', {
+      error: {
+        code: 'no_scored_clips',
+        detail: `no clip could be scored for ${missing.join(', ')} (${done} clip(s) evaluated, ${failed} clip(s) failed to generate); see GET /api/v1/bench/${runId}/videos and /logs`,
+      },
+    });
+  }
+
+  /**
+   * The evaluation of a clip settled (the `evaluate-video` job finished or failed for good): its
+   * task becomes `done`, the evaluator's result is logged, and the run moves on.
+   */
+  async clipEvaluated(videoId: string): Promise<void> {
+    const task = await this.db
+      .selectFrom('bench_tasks')
+      .select(['id', 'run_id', 'seq', 'sample_index', 'prompt_id'])
+      .where('video_id', '=', videoId)
+      .where('state', 'in', ['uploaded', 'evaluating'])
+      .executeTakeFirst();
+    if (!task) return;
+    const video = await this.db
+      .selectFrom('videos')
+      .select(['state', 'error_code', 'error_detail'])
+      .where('id', '=', videoId)
+      .executeTakeFirst();
+    if (!video || (video.state !== 'scored' && video.state !== 'failed')) return;
+    const now = this.now();
+    const moved = await this.db
+      .updateTable('bench_tasks')
+      .set({
+        state: 'done',
+        updated_at: now,
+        ...(video.state === 'failed'
+          ? { error_code: video.error_code ?? 'scoring_failed', error_detail: video.error_detail ?? '' }
+          : { error_code: null, error_detail: null }),
+      })
+      .where('id', '=', task.id)
+      .where('state', 'in', ['uploaded', 'evaluating'])
+      .executeTakeFirst();
+    if (moved.numUpdatedRows === 0n) return;
+    const scores = await this.db
+      .selectFrom('scores')
+      .select(['dimension', 'value', 'method'])
+      .where('video_id', '=', videoId)
+      .orderBy('dimension')
+      .execute();
+    const failures = await this.db
+      .selectFrom('score_failures')
+      .select(['dimension', 'code'])
+      .where('video_id', '=', videoId)
+      .orderBy('dimension')
+      .execute();
+    const what = `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}, video ${videoId})`;
+    const message =
+      video.state === 'failed'
+        ? `${what} could not be scored (${video.error_code ?? 'failed'}): ${video.error_detail ?? ''}`
+        : `${what} scored: ${scores.map((x) => `${x.dimension}=${x.value.toFixed(4)} (${x.method})`).join(', ')}${failures.length > 0 ? `; not scored: ${failures.map((f) => `${f.dimension} (${f.code})`).join(', ')}` : ''}`;
+    await this.appendLog(
+      task.run_id,
+      'evaluator',
+      video.state === 'failed' || failures.length > 0 ? 'warn' : 'info',
+      message,
+    );
+    await this.advance(task.run_id);
+  }
+
   /** 404 when the run does not exist, 403 when it is another user's. */
-  private async owned(userId: string, id: string): Promise<BenchRunsTable> {
+  private async owned(userId: string, id: string): Promise<RunRow> {
     const row = await this.db.selectFrom('bench_runs').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('bench run');
     if (row.user_id !== userId) throw forbidden('this bench run belongs to another user');
@@ -531,18 +765,23 @@ export class BenchService {
       if (GENERATED.includes(r.state)) p.tasks_generated += n;
       if (r.state === 'done') p.tasks_done += n;
       if (r.state === 'failed') p.tasks_failed += n;
+      if (r.state !== 'failed' && r.state !== 'cancelled') p.clips_total += n;
+      p.clips_evaluated = p.tasks_done;
       out.set(r.run_id, p);
     }
     return out;
   }
 
-  private view(row: BenchRunsTable, progress: BenchProgress): BenchRunView {
+  private view(row: RunRow, progress: BenchProgress): BenchRunView {
     return {
       id: row.id,
       name: row.name,
       dimensions: parseJson<string[]>(row.dimensions, []),
       model_id: row.model_id,
       runner_id: row.runner_id,
+      samples_per_prompt: row.samples_per_prompt,
+      prompts_per_dimension: row.prompts_per_dimension,
+      suite_version: row.suite_version,
       status: row.status,
       progress,
       error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '' },
@@ -555,5 +794,12 @@ export class BenchService {
 }
 
 function emptyProgress(): BenchProgress {
-  return { tasks_total: 0, tasks_generated: 0, tasks_done: 0, tasks_failed: 0 };
+  return {
+    tasks_total: 0,
+    tasks_generated: 0,
+    tasks_done: 0,
+    tasks_failed: 0,
+    clips_total: 0,
+    clips_evaluated: 0,
+  };
 }

@@ -260,8 +260,14 @@ export class UploadService {
   /**
    * Confirms an upload: checks the object (present, size, magic bytes, engine probe), then moves
    * the video to `queued` and enqueues `evaluate-video`. Confirming again returns the same video.
+   * `options.dimensions` replaces the session-kind rule for what to score (Bench clips are scored
+   * on the run's dimensions of their clip group).
    */
-  async confirm(session: SessionsTable, videoId: string): Promise<VideoView> {
+  async confirm(
+    session: SessionsTable,
+    videoId: string,
+    options: { dimensions?: readonly string[] } = {},
+  ): Promise<VideoView> {
     const video = await this.db
       .selectFrom('videos')
       .selectAll()
@@ -325,11 +331,13 @@ export class UploadService {
       throw e;
     }
 
-    const dimensions = this.videos.dimensionsFor(
-      session.kind,
-      video.prompt,
-      video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>),
-    );
+    const dimensions =
+      options.dimensions ??
+      this.videos.dimensionsFor(
+        session.kind,
+        video.prompt,
+        video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>),
+      );
     const t = this.now();
     await this.db.transaction().execute(async (trx) => {
       const moved = await trx

@@ -1,12 +1,14 @@
 /**
  * Every migration, in order. Each has a stable name (never renamed once shipped); they run at
- * start through Kysely's Migrator. Bench adds `0002-bench`.
+ * start through Kysely's Migrator. Bench adds `0002-bench`; the runner protocol `0003-runners`.
  */
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
 import * as bench from './0002-bench.js';
+import * as runners from './0003-runners.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
   { name: '0001-core', migration: core },
   { name: '0002-bench', migration: bench },
+  { name: '0003-runners', migration: runners },
 ];

@@ -17,6 +17,7 @@ import { createScoreUploadUrlRoute } from './score/upload-url.route.js';
 import { putUploadRoute } from './uploads/put-upload.route.js';
 import { benchRoutes } from './bench/index.js';
 import { discoveryRoutes } from './discovery/index.js';
+import { runnerProtocolRoutes } from './runners/index.js';
 import { docsSiteRoutes } from '../docs/docs-site.route.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
@@ -38,6 +39,8 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   // Bench and Discovery modules are appended here.
   benchRoutes,
   discoveryRoutes,
+  // Runner protocol (issue #5)
+  runnerProtocolRoutes,
   // Documentation site (outside /api/v1, no key)
   docsSiteRoutes,
 ];

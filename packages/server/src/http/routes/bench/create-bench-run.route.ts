@@ -14,8 +14,9 @@ export function createBenchRunRoute(app: TypedApp, bench: BenchService): void {
         tags: [BENCH_TAG],
         summary: 'Create a Bench run',
         description:
-          'Creates a run of `model_id` on `dimensions`; it starts in `queued` and waits there until a runner serving the model claims a clip. ' +
-          '`runner_id` is optional: when given, only that registered runner (which must serve the model) may take the run; when left out, any runner serving the model may. ' +
+          'Creates a run of `model_id` on `dimensions` and plans its clips: for every clip group covering a requested dimension (GET /api/v1/dimensions/{id}/prompts), its prompts (at most `prompts_per_dimension`) × `samples_per_prompt` (default 5), each with a random seed; shared clips are generated once and scored on every requested dimension of their group. ' +
+          "The run starts in `queued` and waits there until one of the caller's runners serving the model claims a clip. " +
+          "`runner_id` is optional: when given, only that runner (the caller's, serving the model) may take the run; when left out, any of the caller's runners serving the model may. " +
           'An unknown dimension, model or runner is 400 `validation_failed` whose detail names the bad value; a dimension with no method available on this server is refused the same way. ' +
           'Send an `Idempotency-Key`: a retry with the same key and body replays the first answer.',
         body: CreateBenchRunBody,

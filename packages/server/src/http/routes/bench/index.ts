@@ -1,5 +1,4 @@
-/** The Bench area: one BenchService shared by its eight operations. */
-import { BenchService } from '../../../services/bench-runs.js';
+/** The Bench area: the process's BenchService (from the composition root) shared by its eight operations. */
 import type { RouteModule } from '../../app-deps.js';
 import { cancelBenchRunRoute } from './cancel-bench-run.route.js';
 import { createBenchRunRoute } from './create-bench-run.route.js';
@@ -11,12 +10,7 @@ import { listBenchRunsRoute } from './list-bench-runs.route.js';
 import { listBenchVideosRoute } from './list-bench-videos.route.js';
 
 export const benchRoutes: RouteModule = (app, { deps }) => {
-  const bench = new BenchService({
-    db: deps.db,
-    blobs: deps.blobs,
-    jobs: deps.jobs,
-    dimensions: () => deps.engine.dimensions(),
-  });
+  const bench = deps.bench.runs;
   createBenchRunRoute(app, bench);
   listBenchRunsRoute(app, bench);
   getBenchRunRoute(app, bench);

@@ -100,7 +100,24 @@ export const CreateBenchRunBody = Type.Object(
         minLength: 1,
         maxLength: 128,
         description:
-          'Optional. When given, a registered runner serving model_id, and only it may generate the clips; when left out, any runner serving the model may. An unknown runner, or one not serving the model, is 400 validation_failed.',
+          "Optional. When given, one of the caller's registered runners serving model_id, and only it may generate the clips; when left out, any of the caller's runners serving the model may. An unknown runner, another user's, or one not serving the model is 400 validation_failed.",
+      }),
+    ),
+    samples_per_prompt: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10,
+        default: 5,
+        description:
+          'Clips generated per prompt, 1–10; default 5 as VBench samples (VBench samples 25 for temporal_flickering and keeps 5 after a static filter; Vesta uses this value for every dimension).',
+      }),
+    ),
+    prompts_per_dimension: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        description:
+          'At most this many prompts of each clip group (the first ones of the suite); default all. Small values make quick runs; scores from a subset are not comparable with full runs.',
       }),
     ),
   },
@@ -117,15 +134,28 @@ export const BenchRun = Type.Object(
     runner_id: Type.Union([Type.String(), Type.Null()], {
       description: 'The only runner allowed to take the run, or null for any runner serving the model.',
     }),
+    samples_per_prompt: Type.Integer({ description: 'Clips generated per prompt.' }),
+    prompts_per_dimension: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The per-clip-group prompt limit; null: every prompt of the suite.',
+    }),
+    suite_version: Type.Union([Type.String(), Type.Null()], {
+      description: 'The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts).',
+    }),
     status: BenchStatusSchema,
     progress: Type.Object(
       {
         tasks_total: Type.Integer({
-          description: 'Clips to generate (prompt × sample); 0 until the tasks are planned.',
+          description: 'Clips to generate (prompt × sample), planned when the run is created.',
         }),
-        tasks_generated: Type.Integer({ description: 'Clips uploaded by runners.' }),
-        tasks_done: Type.Integer({ description: 'Clips generated and scored.' }),
-        tasks_failed: Type.Integer({ description: 'Clips that failed for good.' }),
+        tasks_generated: Type.Integer({ description: 'Clips uploaded by runners and accepted.' }),
+        tasks_done: Type.Integer({ description: 'Clips generated and evaluated.' }),
+        tasks_failed: Type.Integer({ description: 'Clips that failed for good (generation or upload).' }),
+        clips_total: Type.Integer({
+          description: 'Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks.',
+        }),
+        clips_evaluated: Type.Integer({
+          description: 'Clips whose evaluation finished (scored, or its scoring failed).',
+        }),
       },
       { description: 'Progress of the run, counted over its tasks (one task = one clip).' },
     ),
@@ -164,6 +194,12 @@ export const BenchVideo = Type.Object(
     prompt: Type.String(),
     auxiliary: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
       description: 'Auxiliary prompt info (object, color, …) for semantic dimensions.',
+    }),
+    prompt_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'The suite prompt (`<clip group>-<nn>`).',
+    }),
+    clip_group: Type.Union([Type.String(), Type.Null()], {
+      description: 'The clip group whose dimensions this clip is scored on.',
     }),
     dimensions: Type.Array(Type.String(), { description: "The run's dimensions this clip is scored on." }),
     sample_index: Type.Integer(),

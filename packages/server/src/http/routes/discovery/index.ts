@@ -1,10 +1,11 @@
-/** The discovery reads: /api/v1/dimensions and /api/v1/models. */
-import { ModelCatalog } from '../../../services/bench-discovery.js';
+/** The discovery reads: /api/v1/dimensions, a dimension's prompts, and /api/v1/models. */
 import type { RouteModule } from '../../app-deps.js';
+import { listDimensionPromptsRoute } from './list-dimension-prompts.route.js';
 import { listDimensionsRoute } from './list-dimensions.route.js';
 import { listModelsRoute } from './list-models.route.js';
 
 export const discoveryRoutes: RouteModule = (app, { deps }) => {
   listDimensionsRoute(app, deps.engine);
-  listModelsRoute(app, new ModelCatalog({ db: deps.db }));
+  listDimensionPromptsRoute(app);
+  listModelsRoute(app, deps.bench.models);
 };

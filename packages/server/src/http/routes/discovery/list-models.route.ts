@@ -1,5 +1,6 @@
 import type { ModelCatalog } from '../../../services/bench-discovery.js';
 import type { TypedApp } from '../../app-deps.js';
+import { userOf } from '../sessions/session-routes.js';
 import { errorResponses } from '../../schemas/common.js';
 import { DISCOVERY_TAG, ModelList } from './schemas.js';
 
@@ -12,10 +13,11 @@ export function listModelsRoute(app: TypedApp, models: ModelCatalog): void {
         tags: [DISCOVERY_TAG],
         summary: 'List the models',
         description:
-          'Video generators that Bench runs can evaluate, each with the registered runners serving it and whether one is online (seen in the last 60 seconds). Empty on a fresh server: operators add models, and runners declare the ones they serve.',
+          "Video generators that Bench runs can evaluate, each with the caller's registered runners serving it and whether one is online (seen in the last 60 seconds, 2 × the longest claim wait). " +
+          'The built-in `vesta-demo` is a procedural demo generator (not a real model) for trying a run without a GPU. Operators add models (`vesta admin add-model`), and runners declare the ones they serve when they register.',
         response: { 200: ModelList, ...errorResponses('unauthorized') },
       },
     },
-    async () => ({ items: await models.list() }),
+    async (request) => ({ items: await models.list(userOf(request).id) }),
   );
 }

@@ -72,10 +72,10 @@ export const Model = Type.Object(
       Type.Object({
         id: Type.String(),
         name: Type.String(),
-        online: Type.Boolean({ description: 'Seen in the last 60 seconds.' }),
+        online: Type.Boolean({ description: 'Seen in the last 60 seconds (2 × the longest claim wait).' }),
         last_seen_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
       }),
-      { description: 'Registered runners serving the model, online ones first.' },
+      { description: "The caller's registered runners serving the model, online ones first." },
     ),
     online: Type.Boolean({ description: 'True when at least one runner serving it is online.' }),
     created_at: Type.String({ format: 'date-time' }),
@@ -85,5 +85,38 @@ export const Model = Type.Object(
 
 export const ModelList = Type.Object(
   { items: Type.Array(Model) },
-  { description: 'Every model, by id; empty on a fresh server.' },
+  { description: 'Every model, by id; a fresh server lists only the demo generator `vesta-demo`.' },
+);
+
+export const DimensionIdParams = Type.Object(
+  {
+    id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'A dimension id from GET /api/v1/dimensions.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const DimensionPrompts = Type.Object(
+  {
+    suiteVersion: Type.String({ description: 'The prompt suite version (changes whenever a prompt does).' }),
+    dimension: Type.String(),
+    clipGroup: Type.String({
+      description:
+        'The clip group this dimension is evaluated on; dimensions of one group share clips (VBench: subject_consistency with motion_smoothness and dynamic_degree; scene with background_consistency; overall_consistency with aesthetic_quality and imaging_quality).',
+    }),
+    prompts: Type.Array(
+      Type.Object({
+        id: Type.String({ description: '`<clip group>-<nn>`, stable within a suite version.' }),
+        text: Type.String(),
+        auxiliary: Type.Record(Type.String(), Type.String(), {
+          description:
+            'What the dimension checks: object; object ("a and b") for multiple_objects; action; color (+ object); object_a, object_b, relationship; scene; appearance_style. {} when none.',
+        }),
+      }),
+    ),
+  },
+  { description: "Vesta's own prompts for one dimension (written for Vesta, not copied from VBench)." },
 );

@@ -1,0 +1,59 @@
+/**
+ * The Bench area's services, built once by the composition root and shared by the Bench, runner
+ * and discovery routes and by the worker (lease reaper, evaluation hook): one task notifier per
+ * process, so that a claim long-polling in a request wakes when another request or the worker
+ * makes a task claimable.
+ */
+import type { DimensionInfo } from '@vesta/engine';
+import type { Db } from '../db/connection.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import { ModelCatalog } from './bench-discovery.js';
+import { RUNNER_ONLINE_WINDOW_MS, RunnerService } from './bench-runners.js';
+import { BenchService } from './bench-runs.js';
+import { TaskNotifier } from './task-notifier.js';
+import type { UploadService } from './upload-service.js';
+import type { VideoService } from './video-service.js';
+
+export interface BenchArea {
+  runs: BenchService;
+  runners: RunnerService;
+  models: ModelCatalog;
+  notifier: TaskNotifier;
+}
+
+export interface BenchAreaDeps {
+  db: Db;
+  blobs: BlobStore;
+  jobs: JobQueue;
+  uploads: UploadService;
+  videos: VideoService;
+  dimensions: () => DimensionInfo[];
+  /** Lease of a claimed task, in seconds. */
+  leaseSeconds: number;
+  /** Attempts of a generation task before it fails. */
+  maxAttempts: number;
+}
+
+export function createBenchArea(deps: BenchAreaDeps): BenchArea {
+  const notifier = new TaskNotifier();
+  const runs = new BenchService({
+    db: deps.db,
+    blobs: deps.blobs,
+    jobs: deps.jobs,
+    dimensions: deps.dimensions,
+    maxAttempts: deps.maxAttempts,
+    onTasksAvailable: () => notifier.notify(),
+  });
+  const runners = new RunnerService({
+    db: deps.db,
+    jobs: deps.jobs,
+    uploads: deps.uploads,
+    videos: deps.videos,
+    runs,
+    notifier,
+    leaseSeconds: deps.leaseSeconds,
+  });
+  const models = new ModelCatalog({ db: deps.db, onlineWindowMs: RUNNER_ONLINE_WINDOW_MS });
+  return { runs, runners, models, notifier };
+}
