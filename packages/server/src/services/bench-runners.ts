@@ -711,7 +711,10 @@ export class RunnerService {
   }
 }
 
-/** The run is over (cancelled or otherwise finished) or the task was cancelled with it. */
+/**
+ * The task was cancelled with its run, or is still leased in a run that has ended: the runner
+ * should stop (a task that failed or finished on its own is not "stopped", its lease just ended).
+ */
 function isStopped(task: TaskRow, run: RunRow): boolean {
-  return task.state === 'cancelled' || isTerminalBenchStatus(run.status);
+  return task.state === 'cancelled' || (task.state === 'claimed' && isTerminalBenchStatus(run.status));
 }
