@@ -4,9 +4,10 @@
  * dedupe, outputs equal to the fixture's reference forward pass), float16 conversion and the LAION
  * head reader.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../src/contract.js';
 import { featureSpec, JobInference } from '../src/inference/job.js';
@@ -129,6 +130,25 @@ describe('sessions and batched features', () => {
     other.release();
     expect(cache.loaded()).toContain(clipPath);
     held.release();
+  });
+
+  it('execution providers: auto runs (CUDA when its libraries load, else CPU); cuda without them is model_unavailable', async () => {
+    const auto = new SessionCache(resolveInference({ provider: 'auto' }));
+    const s = await auto.acquire(clipPath);
+    s.release();
+    const cudaLib = join(dirname(createRequire(import.meta.url).resolve('onnxruntime-node')), '..', 'bin', 'napi-v6', 'linux', 'x64', 'libonnxruntime_providers_cuda.so');
+    const hasCuda = existsSync(cudaLib);
+    expect(auto.provider).toBe(hasCuda ? 'cuda' : 'cpu');
+    await auto.close();
+    const cuda = new SessionCache(resolveInference({ provider: 'cuda' }));
+    if (hasCuda) {
+      (await cuda.acquire(clipPath)).release();
+      expect(cuda.provider).toBe('cuda');
+    } else {
+      await expect(cuda.acquire(clipPath)).rejects.toMatchObject({ code: 'model_unavailable', message: expect.stringMatching(/Cuda|CUDA|cuda/) as string });
+    }
+    await cuda.close();
+    expect(() => resolveInference({ provider: 'tpu' as never })).toThrow(/execution provider/);
   });
 
   it('fails a missing model file with model_unavailable', async () => {

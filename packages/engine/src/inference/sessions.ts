@@ -19,9 +19,8 @@ export class SessionCache {
 
   constructor(private readonly settings: InferenceSettings) {}
 
-  private options(): ort.InferenceSession.SessionOptions {
-    const providers: ort.InferenceSession.ExecutionProviderConfig[] =
-      this.settings.provider === 'cuda' ? ['cuda', 'cpu'] : ['cpu'];
+  private options(cuda: boolean): ort.InferenceSession.SessionOptions {
+    const providers: ort.InferenceSession.ExecutionProviderConfig[] = cuda ? ['cuda', 'cpu'] : ['cpu'];
     return {
       executionProviders: providers,
       graphOptimizationLevel: 'all',
@@ -30,11 +29,31 @@ export class SessionCache {
     };
   }
 
+  /** Which provider the sessions run on (`auto` settles on the first session created). */
+  provider: 'cpu' | 'cuda' | null = null;
+
+  private async create(path: string): Promise<ort.InferenceSession> {
+    const p = this.settings.provider;
+    if (p === 'cpu' || (p === 'auto' && this.provider === 'cpu')) {
+      this.provider = 'cpu';
+      return ort.InferenceSession.create(path, this.options(false));
+    }
+    try {
+      const s = await ort.InferenceSession.create(path, this.options(true));
+      this.provider = 'cuda';
+      return s;
+    } catch (err) {
+      if (p === 'cuda') throw err;
+      this.provider = 'cpu';
+      return ort.InferenceSession.create(path, this.options(false));
+    }
+  }
+
   /** The session for a model file; `release` must be called once the caller is done with it. */
   async acquire(path: string): Promise<{ session: ort.InferenceSession; release: () => void }> {
     let entry = this.entries.get(path);
     if (!entry) {
-      const session = ort.InferenceSession.create(path, this.options()).catch((err: unknown) => {
+      const session = this.create(path).catch((err: unknown) => {
         this.entries.delete(path);
         throw new EngineError('model_unavailable', `cannot load model ${path}: ${(err as Error).message}`, { cause: err });
       });

@@ -5,8 +5,12 @@
  */
 import type { Precision } from '../models/manifest.js';
 
-/** `cpu` (default); `cuda` needs onnxruntime-node's CUDA provider libraries and a CUDA GPU. */
-export type ExecutionProviderName = 'cpu' | 'cuda';
+/**
+ * `cpu` (default); `cuda` needs onnxruntime-node's CUDA provider libraries and a CUDA GPU (a
+ * session fails with `model_unavailable` when they are missing); `auto` uses CUDA when it loads and
+ * the CPU otherwise.
+ */
+export type ExecutionProviderName = 'cpu' | 'cuda' | 'auto';
 
 export interface InferenceSettings {
   provider: ExecutionProviderName;
@@ -32,7 +36,7 @@ export const DEFAULT_INFERENCE: Readonly<InferenceSettings> = {
 
 export function resolveInference(options: InferenceOptions = {}): InferenceSettings {
   const s = { ...DEFAULT_INFERENCE, ...options };
-  if (s.provider !== 'cpu' && s.provider !== 'cuda') throw new RangeError(`unknown execution provider "${String(s.provider)}"`);
+  if (s.provider !== 'cpu' && s.provider !== 'cuda' && s.provider !== 'auto') throw new RangeError(`unknown execution provider "${String(s.provider)}"`);
   if (!(Number.isInteger(s.batchSize) && s.batchSize >= 1 && s.batchSize <= 256)) throw new RangeError('batchSize must be an integer in 1..256');
   if (!(Number.isInteger(s.intraOpThreads) && s.intraOpThreads >= 0)) throw new RangeError('intraOpThreads must be an integer >= 0');
   if (!(Number.isInteger(s.maxSessions) && s.maxSessions >= 1)) throw new RangeError('maxSessions must be an integer >= 1');
@@ -40,7 +44,7 @@ export function resolveInference(options: InferenceOptions = {}): InferenceSetti
 }
 
 /**
- * Settings from the environment: `VESTA_EP` (`cpu` | `cuda`), `VESTA_PRECISION` (`fp32` | `fp16` |
+ * Settings from the environment: `VESTA_EP` (`cpu` | `cuda` | `auto`), `VESTA_PRECISION` (`fp32` | `fp16` |
  * `q8`), `VESTA_INFERENCE_BATCH`, `VESTA_INFERENCE_THREADS`.
  */
 export function inferenceOptionsFromEnv(env: Record<string, string | undefined>): InferenceOptions {
