@@ -19,7 +19,7 @@ import { applyTransform, TRANSFORMS } from '../src/preprocess/transforms.js';
 import { loadClipTokenizer } from '../src/text/clip-tokenizer.js';
 import { parseLinearHead } from '../src/dimensions/model/linear-head.js';
 import { EOT, linearHeadPth, SOT, tinyClipTokenizerJson, tinyClipVocab } from './helpers/model-dir.js';
-import { tinyClipVision, tinyDino } from '../src/testing/index.js';
+import { tinyClipText, tinyClipVision, tinyDino } from '../src/testing/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vesta-inference-'));
 const vocab = tinyClipVocab();
@@ -149,6 +149,23 @@ describe('sessions and batched features', () => {
     }
     await cuda.close();
     expect(() => resolveInference({ provider: 'tpu' as never })).toThrow(/execution provider/);
+  });
+
+  it('embeds a text once per worker: a second job reuses the first job\'s embedding', async () => {
+    const text = tinyClipText({ seed: 5 });
+    writeFileSync(join(dir, 'text.onnx'), text.bytes);
+    writeFileSync(join(dir, 'tok.json'), JSON.stringify(tinyClipTokenizerJson()));
+    const withText = { ...models, clip: { ...models.clip!, files: { ...models.clip!.files, text: join(dir, 'text.onnx'), tokenizer: join(dir, 'tok.json') } } };
+    const first = new JobInference(cache, withText, 4);
+    const [a] = await first.textEmbeddings('clip', ['a cat.']);
+    first.close();
+    const second = new JobInference(cache, withText, 4);
+    const [b, c] = await second.textEmbeddings('clip', ['a cat.', 'photo']);
+    second.close();
+    expect(b).toBe(a); // the same array: not recomputed
+    const ids = loadClipTokenizer(join(dir, 'tok.json')).encode(['photo']);
+    const ref = text.reference({ data: ids.ids, dims: [1, 77] }).text_embeds.data;
+    c!.forEach((v, k) => expect(v).toBeCloseTo(ref[k]!, 5));
   });
 
   it('fails a missing model file with model_unavailable', async () => {

@@ -184,7 +184,6 @@ export class JobInference {
   private readonly held: Array<() => void> = [];
   private readonly sessionsByPath = new Map<string, Promise<ort.InferenceSession>>();
   private readonly tokenizers = new Map<string, ClipTokenizer>();
-  private readonly texts = new Map<string, Promise<Float32Array>>();
 
   constructor(
     private readonly cache: SessionCache,
@@ -243,9 +242,11 @@ export class JobInference {
     return t;
   }
 
-  /** CLIP text embeddings (`text_embeds`) of texts, cached per job. */
+  /** CLIP text embeddings (`text_embeds`) of texts, computed once per worker and text. */
   textEmbeddings(modelId: string, texts: readonly string[]): Promise<Float32Array[]> {
-    const missing = texts.filter((t) => !this.texts.has(`${modelId}|${t}`));
+    const path = this.file(modelId, 'text');
+    const key = (t: string): string => `${path}|${t}`;
+    const missing = [...new Set(texts.filter((t) => !this.cache.text(key(t))))];
     if (missing.length > 0) {
       const run = (async () => {
         const session = await this.session(modelId, 'text');
@@ -259,10 +260,10 @@ export class JobInference {
       missing.forEach((t, i) => {
         const p = run.then((rows) => rows[i]!);
         p.catch(() => undefined);
-        this.texts.set(`${modelId}|${t}`, p);
+        this.cache.rememberText(key(t), p);
       });
     }
-    return Promise.all(texts.map((t) => this.texts.get(`${modelId}|${t}`)!));
+    return Promise.all(texts.map((t) => this.cache.text(key(t)) ?? Promise.reject(new EngineError('decode_failed', 'text embedding evicted'))));
   }
 
   /** Releases the job's hold on its sessions (they stay loaded in the worker's cache). */

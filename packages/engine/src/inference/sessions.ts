@@ -16,6 +16,20 @@ interface Entry {
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
   private clock = 0;
+  /** Text embeddings by `<model file>|<text>`, shared by the worker's jobs (prompts and label sets repeat). */
+  private readonly texts = new Map<string, Promise<Float32Array>>();
+  static readonly MAX_TEXTS = 4096;
+
+  text(key: string): Promise<Float32Array> | undefined {
+    return this.texts.get(key);
+  }
+
+  rememberText(key: string, value: Promise<Float32Array>): void {
+    if (this.texts.size >= SessionCache.MAX_TEXTS) this.texts.clear();
+    this.texts.set(key, value);
+    // A failed embedding is not kept: the next job tries again.
+    value.catch(() => this.texts.delete(key));
+  }
 
   constructor(private readonly settings: InferenceSettings) {}
 
@@ -96,6 +110,7 @@ export class SessionCache {
   async close(): Promise<void> {
     const all = [...this.entries.values()];
     this.entries.clear();
+    this.texts.clear();
     await Promise.all(all.map((e) => e.session.then((s) => s.release()).catch(() => undefined)));
   }
 }
