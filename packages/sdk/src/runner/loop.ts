@@ -106,6 +106,8 @@ class RunnerLoop implements Runner {
   private stopping = false;
   private graceMs = DEFAULT_STOP_GRACE_MS;
   private readonly claimAbort = new AbortController();
+  private readonly stopWaits = new AbortController();
+  private stoppedAt = 0;
   private readonly active = new Map<string, ActiveTask>();
   private wake: (() => void) | undefined;
   private readonly summary: RunnerSummary = {
@@ -158,12 +160,15 @@ class RunnerLoop implements Runner {
   stop(options: { graceMs?: number } = {}): Promise<RunnerSummary> {
     if (!this.stopping) {
       this.stopping = true;
+      this.stoppedAt = Date.now();
       this.graceMs = Math.max(0, options.graceMs ?? DEFAULT_STOP_GRACE_MS);
-      this.claimAbort.abort(new Error('runner stopping'));
+      // Only a pending registration or a retry wait is aborted; a claim in flight ends by itself.
+      this.stopWaits.abort(new Error('runner stopping'));
       this.wake?.();
     } else if (options.graceMs === 0) {
-      // A second, immediate stop: hand back what is still running now.
+      // A second, immediate stop: hand back what is still running now, stop waiting for the claim.
       this.graceMs = 0;
+      this.claimAbort.abort(new Error('runner stopping now'));
       for (const a of this.active.values()) a.stop('stopping');
     }
     return this.done;
@@ -206,9 +211,9 @@ class RunnerLoop implements Runner {
         ...(this.options.version !== undefined ? { version: this.options.version } : {}),
       };
       const registered = await retryTransient(
-        (idempotencyKey) => this.deps.api.register(body, { idempotencyKey, signal: this.claimAbort.signal }),
+        (idempotencyKey) => this.deps.api.register(body, { idempotencyKey, signal: this.stopWaits.signal }),
         {
-          signal: this.claimAbort.signal,
+          signal: this.stopWaits.signal,
           onRetry: (err, delayMs) => this.retrying('register', err, delayMs),
         },
       );
@@ -250,6 +255,8 @@ class RunnerLoop implements Runner {
         task = await this.deps.api.claim(
           runnerId,
           { waitSeconds: this.claimWait },
+          // A stop lets the long-poll end on its own (at most `claimWaitSeconds`): aborting it could
+          // lose a task the server has just leased to this runner until the lease expires.
           { signal: this.claimAbort.signal, timeoutMs: (this.claimWait + 30) * 1000, maxRetries: 0 },
         );
         failures = 0;
@@ -259,10 +266,14 @@ class RunnerLoop implements Runner {
         const delay = Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
         failures++;
         this.retrying('claim', err, delay);
-        await sleep(delay, this.claimAbort.signal).catch(() => undefined);
+        await sleep(delay, this.stopWaits.signal).catch(() => undefined);
         continue;
       }
-      if (task) this.start(task);
+      if (task) {
+        this.start(task);
+        // Claimed while stopping: hand it back at once.
+        if (this.stopping) this.active.get(task.id)?.stop('stopping');
+      }
     }
   }
 
@@ -291,7 +302,8 @@ class RunnerLoop implements Runner {
     this.emit({ type: 'stopping', inFlight: this.active.size, graceMs: this.graceMs });
     const all = (): Promise<unknown> => Promise.allSettled([...this.active.values()].map((a) => a.finished));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.graceMs)));
+    const left = Math.max(0, (this.stoppedAt || Date.now()) + this.graceMs - Date.now());
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
     await Promise.race([all(), grace]);
     clearTimeout(timer);
     for (const a of this.active.values()) a.stop('stopping');
@@ -358,7 +370,9 @@ class RunnerLoop implements Runner {
           const reply = await this.deps.api.heartbeat(
             task.id,
             { leaseId, ...(logs ? { logs } : {}) },
-            { signal: heartbeatStop.signal, timeoutMs: Math.max(interval, 5_000), maxRetries: 1 },
+            // Not aborted when the task ends: an aborted request can leave the server a dangling
+            // connection; the task's end waits for this short call instead.
+            { timeoutMs: Math.max(interval, 5_000), maxRetries: 1 },
           );
           leaseExpiry = Date.parse(reply.expiresAt) || leaseExpiry;
           if (reply.cancelled) {
@@ -503,6 +517,21 @@ class RunnerLoop implements Runner {
         await fail('the runner stopped before the clip was finished; handed back', true).catch(ignoreGone);
         return;
       }
+      if (err instanceof ApiError && err.status === 409) {
+        // The run was cancelled or the lease ended while uploading: one heartbeat tells which.
+        const cancelled = await this.deps.api
+          .heartbeat(task.id, { leaseId: task.lease.id }, { maxRetries: 1 })
+          .then((r) => r.cancelled)
+          .catch(() => false);
+        if (cancelled) {
+          this.summary.cancelled++;
+          this.emit({ type: 'cancelled', taskId: task.id, runId: task.runId });
+        } else {
+          this.summary.leaseLost++;
+          this.emit({ type: 'lease_lost', taskId: task.id, runId: task.runId });
+        }
+        return;
+      }
       if (err instanceof ApiError && err.status < 500) {
         // The server refused the clip or the call: invalid_video (the attempt is already failed
         // server-side), a stale lease or a cancelled run (409), a file type it does not take.
@@ -515,7 +544,7 @@ class RunnerLoop implements Runner {
           detail: err.detail,
         });
         // At `complete`, invalid_video has already failed the attempt server-side.
-        if (err.status === 409 || (phase === 'complete' && err.code === 'invalid_video')) return;
+        if (phase === 'complete' && err.code === 'invalid_video') return;
         await fail(`the server refused the clip: ${errorText(err)}`, true).catch(ignoreGone);
         return;
       }

@@ -85,7 +85,7 @@ export async function runWithPipeline(
     name: options.runnerName ?? `pipeline: ${options.runName}`,
     models: [options.modelId],
     concurrency: options.concurrency ?? 1,
-    claimWaitSeconds: 5,
+    claimWaitSeconds: 2,
     deregisterOnStop: true,
     onLog: options.onRunnerEvent,
     generate: (ctx) =>
