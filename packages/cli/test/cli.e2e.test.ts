@@ -115,7 +115,12 @@ describe('vesta CLI against the real server', () => {
       '--json',
     ]);
     expect(created.code, created.stderr).toBe(0);
-    const run = JSON.parse(created.stdout) as { id: string; status: string; dimensions: string[] };
+    const run = JSON.parse(created.stdout) as {
+      id: string;
+      status: string;
+      dimensions: string[];
+      progress: { tasks_total: number };
+    };
     expect(run.status).toBe('queued');
     const list = JSON.parse((await vesta(['bench', 'list', '--all', '--json'])).stdout) as {
       items: { id: string }[];
@@ -125,10 +130,14 @@ describe('vesta CLI against the real server', () => {
     expect(JSON.parse((await vesta(['bench', 'get', run.id, '--json'])).stdout)).toMatchObject({
       id: run.id,
     });
-    expect(JSON.parse((await vesta(['bench', 'videos', run.id, '--json'])).stdout)).toMatchObject({
-      items: [],
-      page: 1,
-    });
+    // The run's clips are planned at creation and wait for a runner.
+    const videos = JSON.parse((await vesta(['bench', 'videos', run.id, '--json'])).stdout) as {
+      items: { state: string }[];
+      page: number;
+      total: number;
+    };
+    expect(videos).toMatchObject({ page: 1, total: run.progress.tasks_total });
+    expect(videos.items.every((v) => v.state === 'pending')).toBe(true);
     const logs = JSON.parse((await vesta(['bench', 'logs', run.id, '--json'])).stdout) as {
       items: { message: string }[];
     };
