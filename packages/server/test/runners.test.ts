@@ -543,3 +543,32 @@ describe('failures and cancellation', () => {
     ).toEqual([]);
   });
 });
+
+describe('shutdown', () => {
+  it('answers a long-polling claim with 204 at once and closes promptly', async () => {
+    const own = await startCoreServer({ listen: true, worker: true });
+    try {
+      const key = await own.key();
+      const reg = await fetch(`${own.base}/api/v1/runners`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'closing', models: ['close-model'] }),
+      });
+      const runner = (await reg.json()) as Json;
+      const started = Date.now();
+      const pending = fetch(`${own.base}/api/v1/runners/${runner.id as string}/claim`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ waitSeconds: 30 }),
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const closing = own.close();
+      const res = await pending;
+      expect(res.status).toBe(204);
+      await closing;
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await own.stop();
+    }
+  }, 20_000);
+});
