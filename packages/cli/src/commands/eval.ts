@@ -4,8 +4,15 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DIMENSION_IDS, EngineError, createEngine } from '@vesta/engine';
-import type { DimensionId, DimensionInfo, Engine, EvaluationResult, VideoProbe } from '@vesta/engine';
+import {
+  DIMENSION_IDS,
+  EngineError,
+  createEngine,
+  createModelStore,
+  inferenceOptionsFromEnv,
+  modelStoreOptionsFromEnv,
+} from '@vesta/engine';
+import type { AuxiliaryInfo, DimensionId, DimensionInfo, Engine, EvaluationResult, VideoProbe } from '@vesta/engine';
 
 /** Where the command writes and how it reports its exit code. `CliContext` satisfies it. */
 export interface EvalHost {
@@ -13,6 +20,12 @@ export interface EvalHost {
   exitCode: number;
   /** Aborts evaluation (Ctrl-C); optional. */
   readonly signal?: AbortSignal;
+  /**
+   * Environment for the model store and inference (`VESTA_MODELS_DIR`, `VESTA_MODELS_LOCAL_DIR`,
+   * `VESTA_MODELS_MIRROR`, `VESTA_OFFLINE`, `VESTA_MODELS_MANIFEST`, `VESTA_EP`, `VESTA_PRECISION`,
+   * …); default `process.env`.
+   */
+  readonly env?: Record<string, string | undefined>;
 }
 
 export interface EvalOptions {
@@ -20,6 +33,22 @@ export interface EvalOptions {
   json?: boolean;
   prompt?: string;
   threads?: string;
+  /** JSON object of auxiliary prompt info (object, color, relationship, object_a, object_b, scene, appearance_style, action). */
+  auxiliary?: string;
+}
+
+function parseAuxiliary(text: string | undefined): AuxiliaryInfo | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new EvalUsageError('usage', '--auxiliary must be a JSON object, e.g. \'{"object":"cat"}\'');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+    throw new EvalUsageError('usage', '--auxiliary must be a JSON object of strings');
+  }
+  return value;
 }
 
 /** One file's entry in `--json` output (`version` 1). */
@@ -112,8 +141,15 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
     return EVAL_EXIT.usage;
   }
   let engine: Engine;
+  let auxiliary: AuxiliaryInfo | undefined;
   try {
-    engine = createEngine(threads !== undefined ? { threads } : {});
+    auxiliary = parseAuxiliary(options.auxiliary);
+    const env = host.env ?? process.env;
+    engine = createEngine({
+      ...(threads !== undefined ? { threads } : {}),
+      models: createModelStore(modelStoreOptionsFromEnv(env)),
+      inference: inferenceOptionsFromEnv(env),
+    });
   } catch (err) {
     stderr.write(errorJson('usage', (err as Error).message));
     return EVAL_EXIT.usage;
@@ -141,6 +177,7 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
         const r = await engine.evaluate(resolve(file), {
           dimensions: selection.ids,
           ...(options.prompt?.trim() ? { prompt: options.prompt } : {}),
+          ...(auxiliary ? { auxiliary } : {}),
           ...(host.signal ? { signal: host.signal } : {}),
         });
         results.push({ file, ok: true, ...r });
@@ -192,6 +229,7 @@ export function registerEvalCommand(program: Command, host?: EvalHost): void {
     .argument('<files...>', 'video files (MP4, MOV, WebM, AVI, GIF, …)')
     .option('--dimensions <ids>', 'comma-separated dimension ids, or "all" (default: every dimension that runs on a bare clip)')
     .option('--prompt <text>', "the clip's text prompt (enables prompt-reading dimensions)")
+    .option('--auxiliary <json>', 'auxiliary prompt info for semantic dimensions, e.g. \'{"object":"cat","color":"red"}\'')
     .option('--threads <n>', 'worker threads for pixel work (default: min(2, CPU cores))')
     .option('--json', 'print a stable JSON document on stdout (errors as JSON on stderr)')
     .addHelpText(
@@ -203,6 +241,10 @@ Examples:
   $ vesta eval clip.mp4
   $ vesta eval a.mp4 b.gif --dimensions temporal_flickering,dynamic_degree --json
   $ vesta eval clip.mp4 --dimensions all --prompt "a cat surfing a wave"
+  $ vesta eval clip.mp4 --dimensions object_class,color --auxiliary '{"object":"car","color":"red"}'
+
+Model-backed methods read their models from the model store (vesta models pull; VESTA_MODELS_DIR,
+VESTA_MODELS_LOCAL_DIR, VESTA_MODELS_MIRROR, VESTA_OFFLINE=1); without them the model-free methods answer.
 `,
     )
     .action(async (files: string[], options: EvalOptions) => {
