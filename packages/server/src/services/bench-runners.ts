@@ -425,9 +425,8 @@ export class RunnerService {
       );
     const session = await this.holder(run);
     const dimensions = JSON.parse(task.dimensions) as string[];
-    let video: VideoView;
     try {
-      video = await this.uploads.confirm(session, videoId, { dimensions });
+      await this.uploads.confirm(session, videoId, { dimensions });
     } catch (e) {
       if (e instanceof AppError && e.code === 'invalid_video') {
         await this.failAttempt(task, leaseId, 'invalid_video', e.detail, true);
@@ -462,8 +461,10 @@ export class RunnerService {
     );
     await this.touch(task.runner_id);
     this.notifier.notify();
-    // The evaluation may have settled before the task moved: account for it now.
-    if (video.state === 'scored' || video.state === 'failed') await this.runs.clipEvaluated(videoId);
+    // The evaluation may have settled before the task moved to `evaluating` (its hook then found no
+    // task to move): account for it now. `clipEvaluated` reads the clip's current state and moves
+    // the task with a compare-and-set, so racing the hook is harmless.
+    await this.runs.clipEvaluated(videoId);
     await this.runs.advance(run.id);
     return this.completed({ ...task, state: 'evaluating', video_id: videoId }, run, videoId);
   }
