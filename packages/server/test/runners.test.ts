@@ -544,6 +544,70 @@ describe('failures and cancellation', () => {
   });
 });
 
+describe('cancel during evaluation', () => {
+  it('cancels the clip scoring that has not run yet', async () => {
+    // No worker: the clip's scoring job stays queued until the cancel.
+    const idle = await startCoreServer({ worker: false });
+    try {
+      const key = await idle.key();
+      const inject = async (method: 'POST' | 'GET', url: string, body?: unknown) => {
+        const res = await idle.app.inject({
+          method,
+          url,
+          headers: {
+            'x-api-key': key,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+        });
+        return res.json<Json>();
+      };
+      const runner = await inject('POST', '/api/v1/runners', { name: 'r', models: ['idle-model'] });
+      const run = await inject('POST', '/api/v1/bench', {
+        name: 'x',
+        dimensions: ['subject_consistency'],
+        model_id: 'idle-model',
+        samples_per_prompt: 1,
+        prompts_per_dimension: 1,
+      });
+      const { task } = await inject('POST', `/api/v1/runners/${runner.id as string}/claim`, {
+        waitSeconds: 0,
+      });
+      const up = await inject('POST', `/api/v1/runner-tasks/${task.id as string}/upload-url`, {
+        leaseId: task.lease.id,
+        fileName: 'c.mp4',
+        contentType: 'video/mp4',
+      });
+      const url = new URL(up.uploadUrl as string);
+      await idle.app.inject({
+        method: 'PUT',
+        url: `${url.pathname}${url.search}`,
+        headers: { 'content-type': 'video/mp4' },
+        payload: readFileSync(clip(CLIPS[0]!)),
+      });
+      const done = await inject('POST', `/api/v1/runner-tasks/${task.id as string}/complete`, {
+        leaseId: task.lease.id,
+        videoId: up.videoId,
+      });
+      expect(done.task.state).toBe('evaluating');
+      expect((await inject('GET', `/api/v1/bench/${run.id as string}`)).status).toBe('evaluating');
+      const job = () =>
+        idle.deps.db
+          .selectFrom('jobs')
+          .select('state')
+          .where('subject', '=', `video:${up.videoId as string}`)
+          .executeTakeFirstOrThrow();
+      expect((await job()).state).toBe('queued');
+      expect((await inject('POST', `/api/v1/bench/${run.id as string}/cancel`)).status).toBe('cancelled');
+      expect((await job()).state).toBe('cancelled');
+      const videos = await inject('GET', `/api/v1/bench/${run.id as string}/videos`);
+      expect(videos.items[0]).toMatchObject({ state: 'cancelled', video_id: up.videoId });
+    } finally {
+      await idle.stop();
+    }
+  });
+});
+
 describe('shutdown', () => {
   it('answers a long-polling claim with 204 at once and closes promptly', async () => {
     const own = await startCoreServer({ listen: true, worker: true });
