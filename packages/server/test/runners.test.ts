@@ -433,7 +433,12 @@ describe('leases', () => {
     const b = await register(key, ['handback-model']);
     await createRun(key, { model_id: 'handback-model' });
     const task = (await claim(key, a.id))!;
+    // A claim long-polling while its runner is deregistered ends with 404.
+    const waiting = call('POST', `/api/v1/runners/${a.id}/claim`, key, { waitSeconds: 10 });
+    await new Promise((r) => setTimeout(r, 200));
     expect((await call('DELETE', `/api/v1/runners/${a.id}`, key)).status).toBe(204);
+    const ended = await waiting;
+    expect(ended.status).toBe(404);
     const taken = await claim(key, b.id);
     expect(taken).toMatchObject({ id: task.id, attempt: 1 });
   });

@@ -213,7 +213,8 @@ export class RunnerService {
         'warn',
         `runner ${id} was deregistered while it held clip #${task.seq}; the clip is back in the queue`,
       );
-    if (held.length > 0) this.notifier.notify();
+    // Wakes claims: others may take the handed-back tasks; this runner's own waiting claim ends (404).
+    this.notifier.notify();
   }
 
   private async ownedRunner(userId: string, id: string): Promise<RunnerRow> {
@@ -248,13 +249,15 @@ export class RunnerService {
     }));
   }
 
-  private async touch(runnerId: string | null): Promise<void> {
-    if (runnerId === null) return;
-    await this.db
+  /** Records that the runner was seen; false when it no longer exists. */
+  private async touch(runnerId: string | null): Promise<boolean> {
+    if (runnerId === null) return false;
+    const res = await this.db
       .updateTable('runners')
       .set({ last_seen_at: this.now() })
       .where('id', '=', runnerId)
-      .execute();
+      .executeTakeFirst();
+    return res.numUpdatedRows > 0n;
   }
 
   // ---- claim --------------------------------------------------------------------------------
@@ -274,7 +277,8 @@ export class RunnerService {
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       const ticket = this.notifier.ticket();
-      await this.touch(runner.id);
+      // Deregistered while waiting: the runner is gone.
+      if (!(await this.touch(runner.id))) throw notFound('runner');
       const claimed = await this.tryClaim(runner);
       if (claimed) {
         const run = await this.runOf(claimed.run_id);
