@@ -23,6 +23,7 @@ import { IdempotencyHeaders, registerIdempotency } from './http/idempotency.js';
 import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
 import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';
+import { lazyChildLoggerFactory } from './http/request-log.js';
 import { validatorCompiler } from './http/validator.js';
 import { appendRouteHook } from './http/route-hooks.js';
 import { ROUTE_MODULES } from './http/routes/index.js';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     logger,
     genReqId: genRequestId,
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
@@ -161,24 +163,28 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     done(null, payload);
   });
 
+  // One line per request, written by the app's logger with the request id as a field (the same
+  // line a per-request child would write, without building one; see http/request-log.ts).
+  const log = app.log;
   app.addHook('onResponse', (request, reply, done) => {
     const operation =
       request.routeOptions.schema?.operationId ??
       (request.routeOptions.url === undefined ? 'not_found' : request.routeOptions.url);
-    const seconds = reply.elapsedTime / 1000;
+    const elapsed = reply.elapsedTime;
     metrics.observe(
       { operation, method: request.method, status: reply.statusCode, source: request.source },
-      seconds,
+      elapsed / 1000,
     );
-    request.log.info(
+    log.info(
       {
+        requestId: request.id,
         operation,
         method: request.method,
         url: redactUrl(request.url),
         statusCode: reply.statusCode,
         source: request.source,
         userId: request.user?.id,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        durationMs: Math.round(elapsed * 10) / 10,
       },
       'request completed',
     );

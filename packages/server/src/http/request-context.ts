@@ -39,5 +39,7 @@ export function normaliseSource(header: string | string[] | undefined): string {
 
 /** The URL as logged: the upload token (a credential) is never written out. */
 export function redactUrl(url: string): string {
+  // Most URLs have no query string at all: skip the regular expression for them.
+  if (!url.includes('?')) return url;
   return url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
 }

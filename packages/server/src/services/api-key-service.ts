@@ -2,8 +2,14 @@
  * API keys: created and revoked by the operator on the host (`vesta admin`), checked on every
  * /api/v1 request. Only a SHA-256 hash and a short display prefix are stored; the comparison is
  * constant-time.
+ *
+ * Successful checks are remembered for a short time (`AUTH_CACHE_TTL_MS`) in a bounded map keyed
+ * by the key's SHA-256, so a client polling with one key does not read the database on every
+ * request. A key revoked through this service stops working at once; a key revoked by another
+ * process on the same database (`vesta admin revoke-key` on the host) stops working within
+ * `AUTH_CACHE_TTL_MS`. Failed checks are never cached, and the whole key is never kept.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { AuthenticatedUser } from '../http/request-context.js';
@@ -13,6 +19,22 @@ const KEY_PREFIX = 'vsk_';
 export const DISPLAY_PREFIX_LENGTH = 12;
 const KEY_SHAPE = /^vsk_[A-Za-z0-9_-]{40}$/;
 const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+/** Longest time a key revoked by another process keeps authenticating here. */
+export const AUTH_CACHE_TTL_MS = 5000;
+/** Most keys remembered at once (the oldest entry goes first). */
+export const AUTH_CACHE_MAX_ENTRIES = 10_000;
+
+export interface ApiKeyServiceOptions {
+  /** How long a successful check is remembered (0 disables the cache). */
+  cacheTtlMs?: number;
+  cacheMaxEntries?: number;
+}
+
+interface CachedKey {
+  user: AuthenticatedUser;
+  prefix: string;
+  expiresAt: number;
+}
 
 export interface CreatedKey {
   /** The whole key: shown once, never stored. */
@@ -22,17 +44,26 @@ export interface CreatedKey {
   userName: string;
 }
 
-function sha256(s: string): Buffer {
-  return createHash('sha256').update(s, 'utf8').digest();
-}
+/** SHA-256 of a key as hex (the one-shot `crypto.hash` where this Node has it: no Hash object). */
+const sha256Hex: (s: string) => string =
+  typeof hash === 'function'
+    ? (s) => hash('sha256', s, 'hex')
+    : (s) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 export class ApiKeyService {
   private readonly keyByPrefix;
+  /** Key SHA-256 (hex) → the user it authenticated, until `expiresAt`. Insertion-ordered. */
+  private readonly cache = new Map<string, CachedKey>();
+  private readonly cacheTtlMs: number;
+  private readonly cacheMaxEntries: number;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    options: ApiKeyServiceOptions = {},
   ) {
+    this.cacheTtlMs = options.cacheTtlMs ?? AUTH_CACHE_TTL_MS;
+    this.cacheMaxEntries = options.cacheMaxEntries ?? AUTH_CACHE_MAX_ENTRIES;
     // Runs on every authenticated request: compiled once.
     this.keyByPrefix = preparedQuery(
       db,
@@ -77,7 +108,7 @@ export class ApiKeyService {
             id: randomUUID(),
             user_id: user.id,
             prefix,
-            hash: sha256(key).toString('hex'),
+            hash: sha256Hex(key),
             created_at: this.now(),
             revoked_at: null,
           })
@@ -87,7 +118,10 @@ export class ApiKeyService {
     });
   }
 
-  /** Revokes the key with this display prefix; false when there is no such active key. */
+  /**
+   * Revokes the key with this display prefix; false when there is no such active key. This
+   * service forgets the key at once (other processes within `AUTH_CACHE_TTL_MS`).
+   */
   async revokeKey(prefix: string): Promise<boolean> {
     const res = await this.db
       .updateTable('api_keys')
@@ -95,16 +129,33 @@ export class ApiKeyService {
       .where('prefix', '=', prefix)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    for (const [digest, entry] of this.cache) if (entry.prefix === prefix) this.cache.delete(digest);
     return Number(res.numUpdatedRows) > 0;
   }
 
   /** The user a presented key belongs to, or null for a malformed, unknown or revoked key. */
   async authenticate(presented: string | undefined): Promise<AuthenticatedUser | null> {
     if (presented === undefined || !KEY_SHAPE.test(presented)) return null;
-    const [row] = await this.keyByPrefix(presented.slice(0, DISPLAY_PREFIX_LENGTH));
+    const digest = sha256Hex(presented);
+    const t = this.now();
+    const cached = this.cache.get(digest);
+    if (cached !== undefined) {
+      if (cached.expiresAt > t) return cached.user;
+      this.cache.delete(digest);
+    }
+    const prefix = presented.slice(0, DISPLAY_PREFIX_LENGTH);
+    const [row] = await this.keyByPrefix(prefix);
     const expected = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(32);
-    const match = timingSafeEqual(sha256(presented), expected);
+    const match = timingSafeEqual(Buffer.from(digest, 'hex'), expected);
     if (!row || !match || row.revoked_at !== null) return null;
-    return { id: row.id, name: row.name };
+    const user = { id: row.id, name: row.name };
+    if (this.cacheTtlMs > 0) {
+      if (this.cache.size >= this.cacheMaxEntries) {
+        const oldest = this.cache.keys().next();
+        if (!oldest.done) this.cache.delete(oldest.value);
+      }
+      this.cache.set(digest, { user, prefix, expiresAt: t + this.cacheTtlMs });
+    }
+    return user;
   }
 }
