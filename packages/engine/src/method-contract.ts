@@ -3,6 +3,11 @@
  * dimension methods. A method is pure, synchronous code on typed arrays: it says which frames it
  * needs, then consumes them one at a time (streaming, so a clip is never held whole in memory)
  * and produces one value. Methods run inside worker_threads; they must not import Node I/O.
+ *
+ * Model-backed methods (`ModelMethod`) are the exception: their run is asynchronous (inference
+ * through onnxruntime returns promises; `push` may wait while a batch runs, which is how they hold
+ * the decoder back) and they read their model files (paths resolved by the pipeline through the
+ * model store, arriving in `MethodContext.models`) through the worker's `JobInference`.
  */
 import type {
   AuxiliaryInfo,

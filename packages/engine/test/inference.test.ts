@@ -14,12 +14,15 @@ import { featureSpec, JobInference } from '../src/inference/job.js';
 import type { ModelFiles } from '../src/inference/job.js';
 import { SessionCache } from '../src/inference/sessions.js';
 import { resolveInference } from '../src/inference/settings.js';
-import { fromHalf, toHalf } from '../src/inference/tensors.js';
+import * as ort from 'onnxruntime-node';
+import { floatInput, floatOutput, fromHalf, toHalf } from '../src/inference/tensors.js';
+import { modelPrecision } from '../src/engine.js';
+import { createModelStore } from '../src/models/index.js';
 import { applyTransform, TRANSFORMS } from '../src/preprocess/transforms.js';
 import { loadClipTokenizer } from '../src/text/clip-tokenizer.js';
 import { parseLinearHead } from '../src/dimensions/model/linear-head.js';
 import { EOT, linearHeadPth, SOT, tinyClipTokenizerJson, tinyClipVocab } from './helpers/model-dir.js';
-import { tinyClipText, tinyClipVision, tinyDino } from '../src/testing/index.js';
+import { encodeModel, node, tensor, tinyClipText, tinyClipVision, tinyDino, valueInfo } from '../src/testing/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vesta-inference-'));
 const vocab = tinyClipVocab();
@@ -192,6 +195,30 @@ describe('float16 and the aesthetic head reader', () => {
     expect(toHalf(1)).toBe(0x3c00);
     expect(toHalf(-2)).toBe(0xc000);
     expect(toHalf(1e6)).toBe(0x7c00); // overflow → infinity
+  });
+
+  it('feeds and reads float16 tensors for fp16 exports', async () => {
+    const bytes = encodeModel({
+      graph: {
+        name: 'half',
+        inputs: [valueInfo('x', 'float16', ['b', 3])],
+        outputs: [valueInfo('y', 'float16', ['b', 3])],
+        initializers: [tensor('two', 'float16', [1], [2])],
+        nodes: [node('Mul', ['x', 'two'], ['y'])],
+      },
+    });
+    const session = await ort.InferenceSession.create(bytes);
+    const out = await session.run({ x: floatInput(session, 'x', Float32Array.from([0.5, -1.25, 3]), [1, 3]) });
+    expect(Array.from(floatOutput(out.y, 'y').data)).toEqual([1, -2.5, 6]);
+    await session.release();
+  });
+
+  it('uses the configured precision where a model publishes it, else the model default', () => {
+    const store = createModelStore({ cacheDir: join(dir, 'p-cache'), offline: true });
+    expect(modelPrecision(store, 'clip-vit-b32', 'q8')).toBe('q8');
+    expect(modelPrecision(store, 'clip-vit-b32', 'fp16')).toBe('fp16');
+    expect(modelPrecision(store, 'laion-aesthetic-v1-linear', 'fp16')).toBe('fp32');
+    expect(modelPrecision(store, 'rife-v4.9', 'q8')).toBe('fp32');
   });
 
   it('reads weight and bias from a torch zip checkpoint and from the legacy layout', () => {
