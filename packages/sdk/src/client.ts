@@ -8,7 +8,7 @@ import { DimensionsResource, ModelsResource } from './resources/discovery.js';
 import { RunnersResource } from './resources/runners.js';
 import { RankResource, ScoreResource } from './resources/sessions.js';
 import { startRunner, type Runner, type RunnerOptions } from './runner/loop.js';
-import { httpRunnerApi } from './runner/protocol.js';
+import { runnerApiOver } from './runner/protocol.js';
 import type { ClipUploadDeps } from './runner/upload.js';
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
@@ -84,11 +84,11 @@ export class VestaClient {
     const deps = { http, platform, maxRetries, timeoutMs };
     this.score = new ScoreResource(deps);
     this.rank = new RankResource(deps);
-    this.#runnerDeps = { http, platform, maxRetries, timeoutMs, api: httpRunnerApi(http) };
     this.bench = new BenchResource(http, { startRunner: (o) => this.createRunner(o) });
     this.dimensions = new DimensionsResource(http);
     this.models = new ModelsResource(http);
     this.runners = new RunnersResource(http);
+    this.#runnerDeps = { http, platform, maxRetries, timeoutMs, api: runnerApiOver(this.runners) };
     // The key lives only in the HTTP core's private field, so logging or serialising the client
     // never shows it.
   }

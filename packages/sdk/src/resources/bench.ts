@@ -30,7 +30,7 @@ export class BenchResource {
    * const run = await vesta.bench.create({ name: 'nightly', modelId: 'my-model', dimensions: ['subject_consistency'], runnerId: 'gpu-1' });
    */
   create(params: BenchCreateParams, opts?: RequestOptions): Promise<BenchRun> {
-    const body: BenchCreateBody & { samples_per_prompt?: number; prompts_per_dimension?: number } = {
+    const body: BenchCreateBody = {
       name: params.name,
       model_id: params.modelId,
       dimensions: params.dimensions,

@@ -8,7 +8,7 @@ export {
   DEFAULT_CLAIM_WAIT_SECONDS,
   DEFAULT_STOP_GRACE_MS,
 } from './loop.js';
-export type { Runner, RunnerOptions } from './loop.js';
+export type { Runner, RunnerOptions, StopOptions } from './loop.js';
 export type { PipelineFn, PipelineInput, PipelineResult, RunWithPipelineOptions } from './pipeline.js';
 export { sniffContentType } from './upload.js';
 export type * from './types.js';

@@ -73,6 +73,16 @@ export interface RunnerOptions {
   deregisterOnStop?: boolean;
 }
 
+export interface StopOptions {
+  /** How long in-flight tasks may still finish (default 30 s); 0 hands them back at once. */
+  graceMs?: number;
+  /**
+   * Also abort the claim in flight instead of letting it end (at most `claimWaitSeconds`). A task
+   * the server leased in that moment then waits for its lease to expire.
+   */
+  abandonClaim?: boolean;
+}
+
 export interface Runner {
   /** Resolves once the runner is registered. */
   readonly ready: Promise<RegisteredRunner>;
@@ -84,9 +94,10 @@ export interface Runner {
   readonly inFlight: number;
   /**
    * Stops claiming; in-flight tasks get `graceMs` (default 30 s) to finish, then are handed back.
-   * Calling it again with `graceMs: 0` hands them back at once.
+   * Calling it again with `graceMs: 0` hands them back at once; `abandonClaim` stops waiting for
+   * the claim in flight.
    */
-  stop(options?: { graceMs?: number }): Promise<RunnerSummary>;
+  stop(options?: StopOptions): Promise<RunnerSummary>;
 }
 
 interface ActiveTask {
@@ -157,7 +168,7 @@ class RunnerLoop implements Runner {
     return this.active.size;
   }
 
-  stop(options: { graceMs?: number } = {}): Promise<RunnerSummary> {
+  stop(options: StopOptions = {}): Promise<RunnerSummary> {
     if (!this.stopping) {
       this.stopping = true;
       this.stoppedAt = Date.now();
@@ -166,11 +177,11 @@ class RunnerLoop implements Runner {
       this.stopWaits.abort(new Error('runner stopping'));
       this.wake?.();
     } else if (options.graceMs === 0) {
-      // A second, immediate stop: hand back what is still running now, stop waiting for the claim.
+      // A later, immediate stop: hand back what is still running now.
       this.graceMs = 0;
-      this.claimAbort.abort(new Error('runner stopping now'));
       for (const a of this.active.values()) a.stop('stopping');
     }
+    if (options.abandonClaim) this.claimAbort.abort(new Error('runner stopping now'));
     return this.done;
   }
 

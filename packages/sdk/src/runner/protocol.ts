@@ -1,29 +1,41 @@
-/** The runner protocol over HTTP: the endpoints `RunnerApi` names, called through the SDK's core. */
-import type { HttpClient, RequestOptions } from '../core/http.js';
-import type { RunnerApi, RunnerTask } from './types.js';
+/**
+ * The runner loop's view of the protocol, over `vesta.runners` (one method per operation): a
+ * claimed task always carries its lease, so a claim answer without one is a protocol error.
+ */
+import { VestaError } from '../core/errors.js';
+import type { RunnersResource } from '../resources/runners.js';
+import type { RunnerApi } from './types.js';
 
-const enc = encodeURIComponent;
-
-export function httpRunnerApi(http: HttpClient): RunnerApi {
+export function runnerApiOver(runners: RunnersResource): RunnerApi {
   return {
-    register: (body, opts) => http.json({ method: 'POST', path: '/api/v1/runners', body }, opts),
-    async claim(runnerId, body, opts?: RequestOptions) {
-      const reply = await http.json<{ task?: RunnerTask } | undefined>(
-        { method: 'POST', path: `/api/v1/runners/${enc(runnerId)}/claim`, body },
-        opts,
-      );
-      return reply?.task ?? null;
+    register: (body, opts) => runners.register(body, opts),
+    async claim(runnerId, body, opts) {
+      const task = await runners.claim(runnerId, body, opts);
+      if (task === null) return null;
+      const { lease } = task;
+      if (lease === null)
+        throw new VestaError(
+          'protocol_error',
+          `The service answered a claim with task ${task.id} but no lease.`,
+        );
+      return {
+        id: task.id,
+        runId: task.runId,
+        modelId: task.modelId,
+        prompt: task.prompt,
+        auxiliary: Object.keys(task.auxiliary).length > 0 ? task.auxiliary : null,
+        dimensions: task.dimensions,
+        sampleIndex: task.sampleIndex,
+        seed: task.seed,
+        attempt: task.attempt,
+        maxAttempts: task.maxAttempts,
+        lease,
+      };
     },
-    heartbeat: (taskId, body, opts) =>
-      http.json({ method: 'POST', path: `/api/v1/runner-tasks/${enc(taskId)}/heartbeat`, body }, opts),
-    createUploadUrl: (taskId, body, opts) =>
-      http.json({ method: 'POST', path: `/api/v1/runner-tasks/${enc(taskId)}/upload-url`, body }, opts),
-    complete: (taskId, body, opts) =>
-      http.json({ method: 'POST', path: `/api/v1/runner-tasks/${enc(taskId)}/complete`, body }, opts),
-    fail: (taskId, body, opts) =>
-      http.json({ method: 'POST', path: `/api/v1/runner-tasks/${enc(taskId)}/fail`, body }, opts),
-    async deregister(runnerId, opts) {
-      await http.text({ method: 'DELETE', path: `/api/v1/runners/${enc(runnerId)}` }, opts);
-    },
+    heartbeat: (taskId, body, opts) => runners.heartbeat(taskId, body, opts),
+    createUploadUrl: (taskId, body, opts) => runners.createUploadUrl(taskId, body, opts),
+    complete: (taskId, body, opts) => runners.complete(taskId, body, opts),
+    fail: (taskId, body, opts) => runners.fail(taskId, body, opts),
+    deregister: (runnerId, opts) => runners.deregister(runnerId, opts),
   };
 }
