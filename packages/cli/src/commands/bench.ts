@@ -93,6 +93,16 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
       .option(
         '-r, --runner-id <id>',
         'the only runner allowed to generate the clips (default: any serving the model)',
+      )
+      .option(
+        '--samples-per-prompt <n>',
+        'clips generated per prompt (default: the server default)',
+        positiveInt,
+      )
+      .option(
+        '--prompts-per-dimension <n>',
+        "prompts taken from each dimension's suite (default: all of them)",
+        positiveInt,
       ),
     [
       'vesta bench create --name nightly --dimensions subject_consistency,aesthetic_quality --model-id my-model --runner-id gpu-1',
@@ -100,13 +110,25 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
     ],
   ).action(
     action(ctx, async (cmd) => {
-      const o = cmd.opts<{ name: string; dimensions: string[]; modelId: string; runnerId?: string }>();
-      const run = await ctx
-        .client(cmd)
-        .bench.create(
-          { name: o.name, dimensions: o.dimensions, modelId: o.modelId, runnerId: o.runnerId },
-          sig(),
-        );
+      const o = cmd.opts<{
+        name: string;
+        dimensions: string[];
+        modelId: string;
+        runnerId?: string;
+        samplesPerPrompt?: number;
+        promptsPerDimension?: number;
+      }>();
+      const run = await ctx.client(cmd).bench.create(
+        {
+          name: o.name,
+          dimensions: o.dimensions,
+          modelId: o.modelId,
+          runnerId: o.runnerId,
+          samplesPerPrompt: o.samplesPerPrompt,
+          promptsPerDimension: o.promptsPerDimension,
+        },
+        sig(),
+      );
       ctx.print(cmd, run, (s) => `${s.green('Created.')}\n${renderRun(run, s)}`);
     }),
   );

@@ -37,6 +37,12 @@ function wholeNumber(value: string): number {
   return Number(value);
 }
 
+function claimWait(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 30) throw new InvalidArgumentError('must be 0–30 seconds');
+  return n;
+}
+
 interface StartOptions {
   modelId?: string[];
   command?: string;
@@ -46,6 +52,7 @@ interface StartOptions {
   retries: number;
   timeout: number;
   grace: number;
+  claimWait: number;
   json?: boolean;
 }
 
@@ -118,6 +125,12 @@ export function registerRunnerCommands(
       .option('--retries <r>', 'extra runs of a failed command within the same claim', wholeNumber, 0)
       .option('--timeout <sec>', 'seconds one run of the command may take before it is killed', seconds, 600)
       .option('--grace <sec>', 'seconds in-flight tasks get to finish after SIGTERM/SIGINT', seconds, 30)
+      .option(
+        '--claim-wait <sec>',
+        'seconds one claim long-polls for a task, 0–30 (a stop waits for the claim in flight)',
+        claimWait,
+        10,
+      )
       .addHelpText(
         'after',
         `
@@ -167,13 +180,14 @@ Exit codes: 0 stopped by SIGTERM, 130 stopped by SIGINT, 1 refused by the servic
         name: o.name ?? `${os.hostname()}-${process.pid}`,
         models,
         concurrency: o.concurrency,
+        claimWaitSeconds: o.claimWait,
         generate,
         onLog: emit,
       });
       let stoppedBy: 'SIGTERM' | 'SIGINT' | undefined;
       const onSignal = (sig: 'SIGTERM' | 'SIGINT'): void => {
         if (stoppedBy) {
-          void started.stop({ graceMs: 0 }).catch(() => undefined);
+          void started.stop({ graceMs: 0, abandonClaim: true }).catch(() => undefined);
           return;
         }
         stoppedBy = sig;
