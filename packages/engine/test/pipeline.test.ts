@@ -157,9 +157,11 @@ describe('evaluate', () => {
   it('rejects in-flight evaluations with aborted when the engine is closed', async () => {
     const own = createEngine({ threads: 1, catalog });
     const pending = own.evaluate(clip.path, { dimensions: ['aesthetic_quality'] });
+    // Attach the expectation first: the promise rejects while close() runs.
+    const rejected = expect(pending).rejects.toMatchObject({ code: 'aborted' });
     await new Promise((r) => setTimeout(r, 300));
     await own.close();
-    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+    await rejected;
   });
 
   it('lists the catalog dimensions', () => {
