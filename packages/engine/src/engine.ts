@@ -16,7 +16,7 @@ import { evaluateClip } from './pipeline/evaluate.js';
 import type { CatalogOptions, MethodCatalog } from './workers/catalog-types.js';
 import { WorkerPool } from './workers/pool.js';
 import type { ModelResolver } from './pipeline/evaluate.js';
-import type { ModelStore } from './models/store.js';
+import type { ModelProgressEvent, ModelStore } from './models/store.js';
 import type { Precision } from './models/manifest.js';
 import { resolveInference } from './inference/settings.js';
 import type { InferenceOptions, InferenceSettings } from './inference/settings.js';
@@ -37,6 +37,8 @@ export interface CreateEngineOptions extends EngineOptions {
   models?: ModelStore;
   /** Execution provider, precision, batch size and session limits for model inference. */
   inference?: InferenceOptions;
+  /** Progress of model pulls started by evaluations (first use of a model not in the cache). */
+  onModelProgress?: (event: ModelProgressEvent) => void;
 }
 
 /** The precision a model is used at: the configured one when the model publishes it, else its default. */
@@ -46,13 +48,18 @@ export function modelPrecision(store: ModelStore, modelId: string, wanted: Preci
   return entry.precisions.includes(wanted) ? wanted : (entry.precisions[0] ?? 'fp32');
 }
 
-function storeResolver(store: ModelStore, settings: InferenceSettings): ModelResolver {
+function storeResolver(
+  store: ModelStore,
+  settings: InferenceSettings,
+  onProgress?: (event: ModelProgressEvent) => void,
+): ModelResolver {
   return {
     settings,
     async resolve(modelId, signal) {
       const installed = await store.ensure(modelId, {
         precision: modelPrecision(store, modelId, settings.precision),
         ...(signal ? { signal } : {}),
+        ...(onProgress ? { onProgress } : {}),
       });
       return { id: installed.id, files: installed.files, ref: installed.ref };
     },
@@ -93,7 +100,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     options.modelAvailable ??
     (store ? (id: string) => store.isAvailableSync(id, modelPrecision(store, id, inference.precision)) : undefined);
   const catalogOptions: CatalogOptions = modelAvailable ? { modelAvailable } : {};
-  const models = store ? storeResolver(store, inference) : undefined;
+  const models = store ? storeResolver(store, inference, options.onModelProgress) : undefined;
 
   return {
     async probe(path: string, signal?: AbortSignal): Promise<VideoProbe> {

@@ -57,9 +57,10 @@ const EXPECTED_METHODS: Record<string, string> = {
 
 describe('engine with fixture models in a local model directory', () => {
   let engine: Engine;
+  const pulled = new Set<string>();
   beforeAll(() => {
     const store = createModelStore({ cacheDir: join(root, 'cache'), localDir: join(root, 'local'), offline: true, manifest });
-    engine = createEngine({ models: store, threads: 2, inference: { batchSize: 4 } });
+    engine = createEngine({ models: store, threads: 2, inference: { batchSize: 4 }, onModelProgress: (e) => pulled.add(e.modelId) });
   });
   afterAll(() => engine.close());
 
@@ -71,6 +72,8 @@ describe('engine with fixture models in a local model directory', () => {
     const r = await engine.evaluate(clip, { dimensions: [...DIMENSION_IDS], prompt, auxiliary });
     expect(r.failures).toEqual([]);
     expect(r.scores.map((s) => s.dimension)).toEqual([...DIMENSION_IDS]);
+    // First use: every model was copied into the (empty) cache, with progress reported.
+    expect([...pulled].sort()).toEqual(manifest.map((m) => m.id).sort());
     for (const s of r.scores) {
       expect(s.method, s.dimension).toBe(EXPECTED_METHODS[s.dimension]);
       expect(Number.isFinite(s.value), s.dimension).toBe(true);
@@ -120,7 +123,11 @@ describe('engine without models', () => {
   });
 
   it('falls back to the model-free method when a default method cannot fetch its model, not when it was chosen', async () => {
-    const refuse = (): Promise<Response> => Promise.reject(new Error('network unreachable'));
+    let fetches = 0;
+    const refuse = (): Promise<Response> => {
+      fetches++;
+      return Promise.reject(new Error('network unreachable'));
+    };
     const store = createModelStore({ cacheDir: join(root, 'online-cache'), offline: false, manifest, fetch: refuse, retries: 0, retryDelayMs: 1 });
     const engine = createEngine({ models: store, threads: 1 });
     try {
@@ -130,6 +137,11 @@ describe('engine without models', () => {
       expect(r.scores[0]!.details).toMatchObject({ fallbackFrom: 'vbench' });
       expect(String(r.scores[0]!.details?.fallbackReason)).toMatch(/dino-vitb16/);
       expect(r.failures.map((f) => [f.dimension, f.code])).toEqual([['background_consistency', 'model_unavailable']]);
+      // A dimension that lacks its auxiliary info fails for that and pulls nothing.
+      fetches = 0;
+      const bare = await engine.evaluate(clip, { dimensions: ['object_class'] });
+      expect(bare.failures.map((f) => f.code)).toEqual(['missing_auxiliary']);
+      expect(fetches).toBe(0);
     } finally {
       await engine.close();
     }

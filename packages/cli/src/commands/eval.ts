@@ -145,10 +145,23 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
   try {
     auxiliary = parseAuxiliary(options.auxiliary);
     const env = host.env ?? process.env;
+    // Human mode says when a model is pulled on first use (once per file); --json keeps stderr for errors.
+    const announced = new Set<string>();
     engine = createEngine({
       ...(threads !== undefined ? { threads } : {}),
       models: createModelStore(modelStoreOptionsFromEnv(env)),
       inference: inferenceOptionsFromEnv(env),
+      ...(options.json
+        ? {}
+        : {
+            onModelProgress: (e: { modelId: string; file: string; source: string; totalBytes: number | null }) => {
+              const key = `${e.modelId}/${e.file}`;
+              if (announced.has(key)) return;
+              announced.add(key);
+              const size = e.totalBytes !== null ? ` (${(e.totalBytes / 2 ** 20).toFixed(1)} MiB)` : '';
+              stderr.write(`pulling ${e.modelId}: ${e.file}${size} from ${e.source} (first use; vesta models pull fetches ahead)\n`);
+            },
+          }),
     });
   } catch (err) {
     stderr.write(errorJson('usage', (err as Error).message));

@@ -73,6 +73,9 @@ async function resolveModels(deps: PipelineDeps, options: EvaluateOptions): Prom
     const method = explicit ?? info?.defaultMethod ?? null;
     const m = info?.methods.find((x) => x.id === method);
     if (!info || !m || !m.available || m.requires.models.length === 0) continue;
+    // A dimension that will fail for a missing prompt or auxiliary info pulls nothing.
+    if (m.requires.prompt && !options.prompt?.trim()) continue;
+    if (m.requires.auxiliary.some((k) => !options.auxiliary?.[k]?.trim())) continue;
     wanted.push({ dimension, method: m.id, models: m.requires.models, explicit: explicit !== undefined, info });
   }
   const ids = [...new Set(wanted.flatMap((w) => w.models))];
