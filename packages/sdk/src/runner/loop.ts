@@ -92,6 +92,8 @@ export interface Runner {
   readonly id: string | undefined;
   /** Tasks being generated or uploaded now. */
   readonly inFlight: number;
+  /** The counts so far (final once `done` resolves). */
+  readonly summary: RunnerSummary;
   /**
    * Stops claiming; in-flight tasks get `graceMs` (default 30 s) to finish, then are handed back.
    * Calling it again with `graceMs: 0` hands them back at once; `abandonClaim` stops waiting for
@@ -121,7 +123,7 @@ class RunnerLoop implements Runner {
   private stoppedAt = 0;
   private readonly active = new Map<string, ActiveTask>();
   private wake: (() => void) | undefined;
-  private readonly summary: RunnerSummary = {
+  private readonly counts: RunnerSummary = {
     runnerId: undefined,
     completed: 0,
     failed: 0,
@@ -168,6 +170,10 @@ class RunnerLoop implements Runner {
     return this.active.size;
   }
 
+  get summary(): RunnerSummary {
+    return { ...this.counts };
+  }
+
   stop(options: StopOptions = {}): Promise<RunnerSummary> {
     if (!this.stopping) {
       this.stopping = true;
@@ -207,7 +213,7 @@ class RunnerLoop implements Runner {
     if (this.runnerId !== undefined && this.options.deregisterOnStop) {
       await this.deps.api.deregister(this.runnerId).catch(() => undefined);
     }
-    const summary = { ...this.summary };
+    const summary = { ...this.counts };
     this.emit({ type: 'stopped', summary });
     if (fatal !== undefined) throw fatal;
     return summary;
@@ -229,7 +235,7 @@ class RunnerLoop implements Runner {
         },
       );
       this.runnerId = registered.id;
-      this.summary.runnerId = registered.id;
+      this.counts.runnerId = registered.id;
       this.emit({
         type: 'registered',
         runnerId: registered.id,
@@ -438,7 +444,7 @@ class RunnerLoop implements Runner {
           ),
         'complete',
       );
-      this.summary.completed++;
+      this.counts.completed++;
       this.emit({
         type: 'completed',
         taskId: task.id,
@@ -512,18 +518,18 @@ class RunnerLoop implements Runner {
     };
     try {
       if (reason === 'cancelled') {
-        this.summary.cancelled++;
+        this.counts.cancelled++;
         this.emit({ type: 'cancelled', taskId: task.id, runId: task.runId });
         await fail('the run was cancelled; generation stopped', false).catch(ignoreGone);
         return;
       }
       if (reason === 'lease_lost') {
-        this.summary.leaseLost++;
+        this.counts.leaseLost++;
         this.emit({ type: 'lease_lost', taskId: task.id, runId: task.runId });
         return;
       }
       if (reason === 'stopping') {
-        this.summary.handedBack++;
+        this.counts.handedBack++;
         this.emit({ type: 'handed_back', taskId: task.id, runId: task.runId });
         await fail('the runner stopped before the clip was finished; handed back', true).catch(ignoreGone);
         return;
@@ -535,10 +541,10 @@ class RunnerLoop implements Runner {
           .then((r) => r.cancelled)
           .catch(() => false);
         if (cancelled) {
-          this.summary.cancelled++;
+          this.counts.cancelled++;
           this.emit({ type: 'cancelled', taskId: task.id, runId: task.runId });
         } else {
-          this.summary.leaseLost++;
+          this.counts.leaseLost++;
           this.emit({ type: 'lease_lost', taskId: task.id, runId: task.runId });
         }
         return;
@@ -546,7 +552,7 @@ class RunnerLoop implements Runner {
       if (err instanceof ApiError && err.status < 500) {
         // The server refused the clip or the call: invalid_video (the attempt is already failed
         // server-side), a stale lease or a cancelled run (409), a file type it does not take.
-        this.summary.failed++;
+        this.counts.failed++;
         this.emit({
           type: 'rejected',
           taskId: task.id,
@@ -561,7 +567,7 @@ class RunnerLoop implements Runner {
       }
       const retryable = err instanceof GenerationError ? err.retryable : true;
       const message = errorText(err);
-      this.summary.failed++;
+      this.counts.failed++;
       this.emit({ type: 'failed', taskId: task.id, runId: task.runId, error: message, retryable });
       await fail(message, retryable).catch(ignoreGone);
     } catch (reportErr) {

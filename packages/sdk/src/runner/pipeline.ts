@@ -45,7 +45,7 @@ export interface RunWithPipelineOptions {
   onProgress?: (run: BenchRun) => void;
   /** Runner events (claims, uploads, log lines). */
   onRunnerEvent?: (event: RunnerEvent) => void;
-  /** Run polling period in ms (default 1000). */
+  /** Run polling period in ms (default 500; at most 150 once the run is evaluating). */
   pollIntervalMs?: number;
   /** The runner's name (default `pipeline: <runName>`). */
   runnerName?: string;
@@ -85,7 +85,7 @@ export async function runWithPipeline(
     name: options.runnerName ?? `pipeline: ${options.runName}`,
     models: [options.modelId],
     concurrency: options.concurrency ?? 1,
-    claimWaitSeconds: 2,
+    claimWaitSeconds: 1,
     deregisterOnStop: true,
     onLog: options.onRunnerEvent,
     generate: (ctx) =>
@@ -127,11 +127,13 @@ export async function runWithPipeline(
       signal,
     );
     options.onProgress?.(run);
-    const interval = options.pollIntervalMs ?? 1000;
+    const interval = options.pollIntervalMs ?? 500;
+    // Once every clip exists only evaluations remain: poll closer so the end is seen sooner.
+    const evaluatingInterval = Math.min(interval, 150);
     let lastKey = progressKey(run);
     while (!TERMINAL.includes(run.status)) {
       if (runnerFailure !== undefined) throw runnerFailure;
-      await sleep(interval, signal);
+      await sleep(run.status === 'evaluating' ? evaluatingInterval : interval, signal);
       run = await deps.getRun(run.id, signal);
       const key = progressKey(run);
       if (key !== lastKey) {
@@ -140,8 +142,13 @@ export async function runWithPipeline(
       }
       if (GENERATION_OVER.includes(run.status) && runner.inFlight === 0) void runner.stop({ graceMs: 0 });
     }
-    const summary = await runner.stop({ graceMs: 0 }).catch(() => runnerSummaryFallback(runner));
-    return { ...run, runner: summary };
+    // Nothing is in flight once the run is over; the runner's last claim (at most a second) and
+    // its deregistration finish in the background rather than delay the result.
+    const stopped = runner.stop({ graceMs: 0 });
+    stopped.catch(() => undefined);
+    // A task still in flight (a cancelled run) is stopped and counted before the result.
+    if (runner.inFlight > 0) await waitUntilIdle(runner);
+    return { ...run, runner: runner.summary };
   } catch (err) {
     // Leave nothing behind: the run is cancelled (best effort) and the runner stopped.
     if (run && !TERMINAL.includes(run.status)) await deps.cancelRun(run.id).catch(() => undefined);
@@ -156,6 +163,7 @@ function progressKey(run: BenchRun): string {
   return `${run.status}:${p.tasks_total}:${p.tasks_generated}:${p.tasks_done}:${p.tasks_failed}`;
 }
 
-function runnerSummaryFallback(runner: Runner): RunnerSummary {
-  return { runnerId: runner.id, completed: 0, failed: 0, cancelled: 0, leaseLost: 0, handedBack: 0 };
+/** Resolves once the runner has no task in flight (its stop hands them back at once). */
+async function waitUntilIdle(runner: Runner): Promise<void> {
+  while (runner.inFlight > 0) await sleep(20);
 }
