@@ -116,6 +116,47 @@ describe('sessions and batched features', () => {
     job.close();
   });
 
+  it('redoes the first batch with the fallback transform when the export rejects the input size (fixed 224×224 positions)', async () => {
+    // pixel_values → 16×16 patches (D = 4) → + position embeddings fixed for 14×14 patches.
+    const d = 4;
+    const fixed = encodeModel({
+      graph: {
+        name: 'fixed_pos_vit',
+        inputs: [valueInfo('pixel_values', 'float32', ['b', 3, 'h', 'w'])],
+        outputs: [valueInfo('last_hidden_state', 'float32', ['b', 196, d])],
+        initializers: [
+          tensor('patch.w', 'float32', [d, 3, 16, 16], Float32Array.from({ length: d * 3 * 256 }, (_, i) => ((i % 13) - 6) / 500)),
+          tensor('tok_shape', 'int64', [3], [0, d, -1]),
+          tensor('pos', 'float32', [1, 196, d], Float32Array.from({ length: 196 * d }, (_, i) => i / 1000)),
+        ],
+        nodes: [
+          node('Conv', ['pixel_values', 'patch.w'], ['grid'], { kernel_shape: { ints: [16, 16] }, strides: { ints: [16, 16] } }),
+          node('Reshape', ['grid', 'tok_shape'], ['tok_cf']),
+          node('Transpose', ['tok_cf'], ['tok'], { perm: { ints: [0, 2, 1] } }),
+          node('Add', ['tok', 'pos'], ['last_hidden_state']),
+        ],
+      },
+    });
+    const fixedPath = join(dir, 'fixed-vit.onnx');
+    writeFileSync(fixedPath, fixed);
+    const job = new JobInference(cache, { v: { id: 'v', files: { model: fixedPath }, ref: { id: 'v', revision: 'r', precision: 'fp32' } } }, 2);
+    const q = job.queue({ ...featureSpec('v', 'model', 'pixel_values', 'last_hidden_state', 'cls', 'dino224'), fallback: 'dino224crop' });
+    const frames = [frame(0, 320, 240, 1), frame(1, 320, 240, 2), frame(2, 320, 240, 3)];
+    const got = frames.map((f) => q.submit(f));
+    await q.drain();
+    expect(q.transform).toBe('dino224crop');
+    expect(q.fallbackReason).toBeTruthy();
+    expect(q.inputSize).toEqual({ width: 224, height: 224 });
+    const session = await ort.InferenceSession.create(fixed);
+    for (const [i, f] of frames.entries()) {
+      const x = applyTransform(TRANSFORMS.dino224crop, f);
+      const ref = (await session.run({ pixel_values: new ort.Tensor('float32', x.data, [1, 3, 224, 224]) })).last_hidden_state!.data as Float32Array;
+      (await got[i]!).forEach((v, k) => expect(v).toBeCloseTo(ref[k]!, 5));
+    }
+    await session.release();
+    job.close();
+  });
+
   it('shares one session per model file and releases the least recently used beyond the limit', async () => {
     const a = await cache.acquire(clipPath);
     const b = await cache.acquire(clipPath);

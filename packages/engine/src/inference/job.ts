@@ -41,6 +41,11 @@ export interface BatchSpec<T> {
   /** Outputs to fetch. */
   outputs: readonly string[];
   transform: TransformId;
+  /**
+   * A transform to switch to when the first run with `transform` fails (e.g. an export with
+   * fixed position embeddings rejecting an aspect-preserving input); the first batch is redone.
+   */
+  fallback?: TransformId;
   /** Identifies `read` in the job's queue key (queues with equal keys are shared). */
   readoutKey: string;
   /** Per-frame results from a batch's outputs. */
@@ -72,6 +77,8 @@ export function featureSpec(
 
 interface Pending<T> {
   index: number;
+  /** Kept until a run has succeeded, so a fallback transform can redo the frame. */
+  frame: Frame | null;
   resolve: (v: T) => void;
   reject: (e: Error) => void;
 }
@@ -88,25 +95,43 @@ export class BatchQueue<T> {
   runs = 0;
   /** Input size of the last batch. */
   inputSize: { width: number; height: number } | null = null;
+  /** The transform in use (the spec's, or its fallback after the first run failed). */
+  transform: TransformId;
+  /** Why the fallback transform is in use. */
+  fallbackReason: string | null = null;
+  private succeeded = false;
+  /** The transform the pending batch buffer was filled with. */
+  private batchTransform: TransformId;
 
   constructor(
     private readonly spec: BatchSpec<T>,
     private readonly batchSize: number,
     private readonly session: () => Promise<ort.InferenceSession>,
-  ) {}
+  ) {
+    this.transform = spec.transform;
+    this.batchTransform = spec.transform;
+  }
+
+  private canFallBack(): boolean {
+    return !this.succeeded && this.spec.fallback !== undefined && this.transform !== this.spec.fallback;
+  }
 
   /** The result for a frame (computed once per frame index). */
   submit(frame: Frame): Promise<T> {
     const known = this.results.get(frame.index);
     if (known) return known;
-    const t = TRANSFORMS[this.spec.transform];
+    const t = TRANSFORMS[this.transform];
     const size = outputSize(t, frame.width, frame.height);
     if (this.shape && (this.shape.width !== size.width || this.shape.height !== size.height)) this.dispatch();
     this.shape = size;
     const per = 3 * size.width * size.height;
-    this.batch ??= new Float32Array(this.batchSize * per);
+    if (!this.batch) {
+      this.batch = new Float32Array(this.batchSize * per);
+      this.batchTransform = this.transform;
+    }
     applyTransform(t, frame, this.batch, this.pending.length * per);
-    const p = new Promise<T>((resolve, reject) => this.pending.push({ index: frame.index, resolve, reject }));
+    const keep = this.canFallBack() ? frame : null;
+    const p = new Promise<T>((resolve, reject) => this.pending.push({ index: frame.index, frame: keep, resolve, reject }));
     p.catch(() => undefined);
     this.results.set(frame.index, p);
     if (this.pending.length >= this.batchSize) this.dispatch();
@@ -130,25 +155,42 @@ export class BatchQueue<T> {
     const { width, height } = this.shape;
     this.inputSize = { width, height };
     const data = items.length === this.batchSize ? this.batch : this.batch.slice(0, items.length * 3 * width * height);
+    const built = this.batchTransform;
     this.pending = [];
     this.batch = null;
     this.running++;
     this.tail = this.tail.then(async () => {
       try {
-        const session = await this.session();
-        const n = items.length;
-        const feeds: Record<string, ort.Tensor> = {
-          [this.spec.input]: floatInput(session, this.spec.input, data, [n, 3, height, width]),
+        const redo = async (): Promise<T[]> => {
+          const t = TRANSFORMS[this.transform];
+          const first = items[0]!.frame!;
+          const size = outputSize(t, first.width, first.height);
+          const per = 3 * size.width * size.height;
+          const again = new Float32Array(items.length * per);
+          items.forEach((it, i) => applyTransform(t, it.frame!, again, i * per));
+          this.inputSize = size;
+          return this.runBatch(again, items.length, size.width, size.height);
         };
-        if (session.inputNames.includes('pixel_mask')) {
-          feeds.pixel_mask = new ort.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [n, height, width]);
+        let rows: T[];
+        if (built !== this.transform && items.every((it) => it.frame)) {
+          // Filled before an earlier batch switched to the fallback transform.
+          rows = await redo();
+        } else {
+          try {
+            rows = await this.runBatch(data, items.length, width, height);
+          } catch (err) {
+            if (err instanceof EngineError || !this.canFallBack() || items.some((it) => !it.frame)) throw err;
+            // Redo this batch with the fallback transform; later frames use it too.
+            this.transform = this.spec.fallback!;
+            this.fallbackReason = (err as Error).message;
+            rows = await redo();
+          }
         }
-        const out = await session.run(feeds);
-        this.runs++;
-        const outputs: BatchOutputs = {};
-        for (const name of this.spec.outputs) outputs[name] = floatOutput(out[name], name);
-        const rows = this.spec.read(outputs, n);
-        items.forEach((it, i) => it.resolve(rows[i]!));
+        this.succeeded = true;
+        items.forEach((it, i) => {
+          it.frame = null;
+          it.resolve(rows[i]!);
+        });
       } catch (err) {
         const e =
           err instanceof EngineError
@@ -159,6 +201,21 @@ export class BatchQueue<T> {
         this.running--;
       }
     });
+  }
+
+  private async runBatch(data: Float32Array, n: number, width: number, height: number): Promise<T[]> {
+    const session = await this.session();
+    const feeds: Record<string, ort.Tensor> = {
+      [this.spec.input]: floatInput(session, this.spec.input, data, [n, 3, height, width]),
+    };
+    if (session.inputNames.includes('pixel_mask')) {
+      feeds.pixel_mask = new ort.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [n, height, width]);
+    }
+    const out = await session.run(feeds);
+    this.runs++;
+    const outputs: BatchOutputs = {};
+    for (const name of this.spec.outputs) outputs[name] = floatOutput(out[name], name);
+    return this.spec.read(outputs, n);
   }
 }
 

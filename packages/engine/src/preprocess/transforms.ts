@@ -4,7 +4,8 @@
  *   centre-crop 224×224 (torchvision offsets: int(round((H − 224)/2)), Python rounding), /255,
  *   CLIP mean/std;
  * - DINO (`dino_transform(224)`): shorter side → 224 bilinear (antialias=False), no crop (aspect
- *   kept), /255, ImageNet mean/std;
+ *   kept), /255, ImageNet mean/std; `dino224crop` adds a 224 centre crop, for exports that only
+ *   take 224×224;
  * - detector (DETR): shorter side → 800, longer side capped at 1333, bilinear, /255, ImageNet
  *   mean/std (the DetrImageProcessor protocol; DETR is Vesta's substitute for GRiT).
  * Output: planar float32 [3, H, W] written into a caller's batch buffer at an offset.
@@ -23,7 +24,7 @@ export const CLIP_STD = [0.26862954, 0.26130258, 0.27577711] as const;
 export const IMAGENET_MEAN = [0.485, 0.456, 0.406] as const;
 export const IMAGENET_STD = [0.229, 0.224, 0.225] as const;
 
-export type TransformId = 'clip224' | 'dino224' | 'detr800';
+export type TransformId = 'clip224' | 'dino224' | 'dino224crop' | 'detr800';
 
 export interface TransformSpec {
   id: TransformId;
@@ -41,6 +42,8 @@ export interface TransformSpec {
 export const TRANSFORMS: Readonly<Record<TransformId, TransformSpec>> = {
   clip224: { id: 'clip224', mode: 'bicubic', shortSide: 224, maxLongSide: null, crop: 224, mean: CLIP_MEAN, std: CLIP_STD },
   dino224: { id: 'dino224', mode: 'bilinear', shortSide: 224, maxLongSide: null, crop: null, mean: IMAGENET_MEAN, std: IMAGENET_STD },
+  // For DINO exports whose position embeddings are fixed at 224×224 (see consistency.ts).
+  dino224crop: { id: 'dino224crop', mode: 'bilinear', shortSide: 224, maxLongSide: null, crop: 224, mean: IMAGENET_MEAN, std: IMAGENET_STD },
   detr800: { id: 'detr800', mode: 'bilinear', shortSide: 800, maxLongSide: 1333, crop: null, mean: IMAGENET_MEAN, std: IMAGENET_STD },
 };
 

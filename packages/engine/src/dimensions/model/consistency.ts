@@ -13,7 +13,15 @@ import type { AsyncMethodRun, MethodContext, MethodOutcome, ModelMethod } from '
 import { FrameSizeGuard } from '../common.js';
 import { allNative, dot, inferenceOf, l2normalise, MODEL_IDS, refsOf } from './common.js';
 
-export const DINO_FEATURES: BatchSpec<Float32Array> = featureSpec(MODEL_IDS.dino, 'model', 'pixel_values', 'last_hidden_state', 'cls', 'dino224');
+/**
+ * DINO on VBench's aspect-preserving input; an export whose position embeddings are fixed at
+ * 224×224 (no interpolation traced) rejects non-square input, and then the queue redoes the frames
+ * with a 224 centre crop (`details.dinoInput` says which ran).
+ */
+export const DINO_FEATURES: BatchSpec<Float32Array> = {
+  ...featureSpec(MODEL_IDS.dino, 'model', 'pixel_values', 'last_hidden_state', 'cls', 'dino224'),
+  fallback: 'dino224crop',
+};
 export const CLIP_B32_FEATURES: BatchSpec<Float32Array> = featureSpec(MODEL_IDS.clipB32, 'vision', 'pixel_values', 'image_embeds', 'row', 'clip224');
 
 /** Collects one feature per pushed frame (in order, repeats included) through a shared queue. */
@@ -89,6 +97,8 @@ function consistencyMethod(dimension: DimensionId, spec: BatchSpec<Float32Array>
               inputWidth: size?.width ?? 0,
               inputHeight: size?.height ?? 0,
               batches: c.queue.runs,
+              input: c.queue.transform,
+              ...(c.queue.fallbackReason ? { inputFallbackReason: c.queue.fallbackReason } : {}),
             },
           };
         },
