@@ -42,9 +42,33 @@ interface VitShape {
 }
 
 const SHAPES: Record<string, VitShape> = {
-  b32: { name: 'CLIP ViT-B/32 vision (clip-vit-b32)', patch: 32, width: 768, layers: 12, heads: 12, mlp: 3072, embed: 512 },
-  dino: { name: 'DINO ViT-B/16 (dino-vitb16)', patch: 16, width: 768, layers: 12, heads: 12, mlp: 3072, embed: null },
-  l14: { name: 'CLIP ViT-L/14 vision (clip-vit-l14)', patch: 14, width: 1024, layers: 24, heads: 16, mlp: 4096, embed: 768 },
+  b32: {
+    name: 'CLIP ViT-B/32 vision (clip-vit-b32)',
+    patch: 32,
+    width: 768,
+    layers: 12,
+    heads: 12,
+    mlp: 3072,
+    embed: 512,
+  },
+  dino: {
+    name: 'DINO ViT-B/16 (dino-vitb16)',
+    patch: 16,
+    width: 768,
+    layers: 12,
+    heads: 12,
+    mlp: 3072,
+    embed: null,
+  },
+  l14: {
+    name: 'CLIP ViT-L/14 vision (clip-vit-l14)',
+    patch: 14,
+    width: 1024,
+    layers: 24,
+    heads: 16,
+    mlp: 4096,
+    embed: 768,
+  },
 };
 
 /** A pre-LN ViT encoder at 224×224 (quick-GELU MLP, as CLIP) with seeded weights. */
@@ -57,7 +81,17 @@ export function buildVit(s: VitShape, seed = 1): Uint8Array {
   const inits: TensorSpec[] = [];
   const nodes: NodeSpec[] = [];
   const f = (name: string, dims: number[], scale: number): string => {
-    inits.push(tensor(name, 'float32', dims, w(dims.reduce((a, b) => a * b, 1), scale)));
+    inits.push(
+      tensor(
+        name,
+        'float32',
+        dims,
+        w(
+          dims.reduce((a, b) => a * b, 1),
+          scale,
+        ),
+      ),
+    );
     return name;
   };
   const ones = (name: string, len: number): string => {
@@ -85,7 +119,9 @@ export function buildVit(s: VitShape, seed = 1): Uint8Array {
   for (let l = 0; l < s.layers; l++) {
     const p = `l${l}.`;
     nodes.push(
-      node('LayerNormalization', [x, ones(`${p}ln1.g`, d), f(`${p}ln1.b`, [d], 0.01)], [`${p}h1`], { axis: { int: -1 } }),
+      node('LayerNormalization', [x, ones(`${p}ln1.g`, d), f(`${p}ln1.b`, [d], 0.01)], [`${p}h1`], {
+        axis: { int: -1 },
+      }),
       node('MatMul', [`${p}h1`, f(`${p}qkv.w`, [d, 3 * d], 0.02)], [`${p}qkv0`]),
       node('Add', [`${p}qkv0`, f(`${p}qkv.b`, [3 * d], 0.01)], [`${p}qkv`]),
       node('Reshape', [`${p}qkv`, 'qkv_shape'], [`${p}qkv5`]),
@@ -103,7 +139,9 @@ export function buildVit(s: VitShape, seed = 1): Uint8Array {
       node('MatMul', [`${p}o`, f(`${p}proj.w`, [d, d], 0.02)], [`${p}pr0`]),
       node('Add', [`${p}pr0`, f(`${p}proj.b`, [d], 0.01)], [`${p}pr`]),
       node('Add', [x, `${p}pr`], [`${p}r1`]),
-      node('LayerNormalization', [`${p}r1`, ones(`${p}ln2.g`, d), f(`${p}ln2.b`, [d], 0.01)], [`${p}h2`], { axis: { int: -1 } }),
+      node('LayerNormalization', [`${p}r1`, ones(`${p}ln2.g`, d), f(`${p}ln2.b`, [d], 0.01)], [`${p}h2`], {
+        axis: { int: -1 },
+      }),
       node('MatMul', [`${p}h2`, f(`${p}fc1.w`, [d, s.mlp], 0.02)], [`${p}m0`]),
       node('Add', [`${p}m0`, f(`${p}fc1.b`, [s.mlp], 0.01)], [`${p}m1`]),
       node('Mul', [`${p}m1`, 'gelu_k'], [`${p}m1k`]),
@@ -115,7 +153,11 @@ export function buildVit(s: VitShape, seed = 1): Uint8Array {
     );
     x = `${p}out`;
   }
-  nodes.push(node('LayerNormalization', [x, ones('lnf.g', d), f('lnf.b', [d], 0.01)], ['last_hidden_state'], { axis: { int: -1 } }));
+  nodes.push(
+    node('LayerNormalization', [x, ones('lnf.g', d), f('lnf.b', [d], 0.01)], ['last_hidden_state'], {
+      axis: { int: -1 },
+    }),
+  );
   const outputs = [valueInfo('last_hidden_state', 'float32', ['batch_size', n, d])];
   if (s.embed !== null) {
     nodes.push(
@@ -143,8 +185,16 @@ function median(xs: number[]): number {
 
 const fmt = (x: number, d = 1): string => x.toFixed(d);
 
-async function throughput(file: string, batches: number[], framesPerPoint: number): Promise<Array<{ batch: number; fps: number }>> {
-  const session = await ort.InferenceSession.create(file, { executionProviders: ['cpu'], graphOptimizationLevel: 'all', interOpNumThreads: 1 });
+async function throughput(
+  file: string,
+  batches: number[],
+  framesPerPoint: number,
+): Promise<Array<{ batch: number; fps: number }>> {
+  const session = await ort.InferenceSession.create(file, {
+    executionProviders: ['cpu'],
+    graphOptimizationLevel: 'all',
+    interOpNumThreads: 1,
+  });
   const out: Array<{ batch: number; fps: number }> = [];
   for (const b of batches) {
     const input = new ort.Tensor('float32', seededWeights(99, b * 3 * 224 * 224, 1), [b, 3, 224, 224]);
@@ -172,7 +222,10 @@ function memoryOf(file: string): { loadMs: number; rssMiB: number } {
     const loadMs = performance.now() - t0;
     await s.run({ pixel_values: new ort.Tensor('float32', new Float32Array(3 * 224 * 224), [1, 3, 224, 224]) });
     console.log(JSON.stringify({ loadMs, rssMiB: (process.memoryUsage().rss - before) / 2 ** 20 }));`;
-  const outText = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: repoRoot, encoding: 'utf8' });
+  const outText = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   return JSON.parse(outText.trim().split('\n').pop()!) as { loadMs: number; rssMiB: number };
 }
 
@@ -195,12 +248,21 @@ function clipModelDir(dir: string, vision: Uint8Array): ModelManifestEntry[] {
   return [{ ...real, precisions: ['fp32'], files }];
 }
 
-async function engineRun(manifest: ModelManifestEntry[], local: string, cache: string, threads: number, clips: string[], intraOpThreads = 1): Promise<{ ms: number; frames: number }> {
+async function engineRun(
+  manifest: ModelManifestEntry[],
+  local: string,
+  cache: string,
+  threads: number,
+  clips: string[],
+  intraOpThreads = 1,
+): Promise<{ ms: number; frames: number }> {
   const store = createModelStore({ cacheDir: cache, localDir: local, offline: true, manifest });
   const engine = createEngine({ models: store, threads, inference: { batchSize: 8, intraOpThreads } });
   try {
     const t0 = performance.now();
-    const results = await Promise.all(clips.map((c) => engine.evaluate(c, { dimensions: ['background_consistency'] })));
+    const results = await Promise.all(
+      clips.map((c) => engine.evaluate(c, { dimensions: ['background_consistency'] })),
+    );
     const ms = performance.now() - t0;
     for (const r of results) if (r.failures.length > 0) throw new Error(JSON.stringify(r.failures));
     return { ms, frames: results.reduce((a, r) => a + (r.scores[0]?.frames.count ?? 0), 0) };
@@ -218,9 +280,13 @@ async function main(): Promise<void> {
     console.log(s);
   };
   try {
-    say(`Machine: ${os.cpus().length} CPU cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, onnxruntime-node ${ort.env.versions.node ?? ''}, execution provider cpu. No CUDA GPU here.`);
+    say(
+      `Machine: ${os.cpus().length} CPU cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, onnxruntime-node ${ort.env.versions.node ?? ''}, execution provider cpu. No CUDA GPU here.`,
+    );
     say();
-    say('| model (stand-in of real shape) | file MiB | load ms | RSS after load + 1 run, MiB | frames/s batch 1 | best batch | frames/s best |');
+    say(
+      '| model (stand-in of real shape) | file MiB | load ms | RSS after load + 1 run, MiB | frames/s batch 1 | best batch | frames/s best |',
+    );
     say('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     const files: Record<string, string> = {};
     for (const key of wanted) {
@@ -234,28 +300,42 @@ async function main(): Promise<void> {
       const batches = key === 'l14' ? [1, 2, 4] : [1, 2, 4, 8, 16];
       const tp = await throughput(file, batches, key === 'l14' ? 4 : 16);
       const best = tp.reduce((a, b) => (b.fps > a.fps ? b : a));
-      say(`| ${shape.name} | ${fmt(bytes.length / 2 ** 20, 0)} | ${fmt(mem.loadMs, 0)} | ${fmt(mem.rssMiB, 0)} | ${fmt(tp[0]!.fps, 2)} | ${best.batch} | ${fmt(best.fps, 2)} |`);
+      say(
+        `| ${shape.name} | ${fmt(bytes.length / 2 ** 20, 0)} | ${fmt(mem.loadMs, 0)} | ${fmt(mem.rssMiB, 0)} | ${fmt(tp[0]!.fps, 2)} | ${best.batch} | ${fmt(best.fps, 2)} |`,
+      );
     }
     if (files.b32) {
       const vision = readFileSync(files.b32);
       const local = path.join(tmp, 'local');
       const manifest = clipModelDir(local, vision);
-      const clips = ['show-1__blue-tiger-butterflies.mp4', 'modelscope-t2v__blue-tiger-butterflies.mp4'].map((c) => path.join(corpus, c));
+      const clips = ['show-1__blue-tiger-butterflies.mp4', 'modelscope-t2v__blue-tiger-butterflies.mp4'].map(
+        (c) => path.join(corpus, c),
+      );
       say();
-      say('Engine, CLIP B/32 `background_consistency` (every frame at native size → VBench CLIP transform → batch 8):');
+      say(
+        'Engine, CLIP B/32 `background_consistency` (every frame at native size → VBench CLIP transform → batch 8):',
+      );
       say();
       say('| case | wall ms | frames | frames/s |');
       say('| --- | ---: | ---: | ---: |');
       const cold = await engineRun(manifest, local, path.join(tmp, 'cache-a'), 1, clips.slice(0, 1));
-      say(`| time to first score, cold cache (copy + sha256 + session) | ${fmt(cold.ms, 0)} | ${cold.frames} | ${fmt((cold.frames * 1000) / cold.ms)} |`);
+      say(
+        `| time to first score, cold cache (copy + sha256 + session) | ${fmt(cold.ms, 0)} | ${cold.frames} | ${fmt((cold.frames * 1000) / cold.ms)} |`,
+      );
       const warm = await engineRun(manifest, local, path.join(tmp, 'cache-a'), 1, clips.slice(0, 1));
-      say(`| time to first score, warm cache (new engine, session created) | ${fmt(warm.ms, 0)} | ${warm.frames} | ${fmt((warm.frames * 1000) / warm.ms)} |`);
+      say(
+        `| time to first score, warm cache (new engine, session created) | ${fmt(warm.ms, 0)} | ${warm.frames} | ${fmt((warm.frames * 1000) / warm.ms)} |`,
+      );
       const wide = await engineRun(manifest, local, path.join(tmp, 'cache-a'), 1, clips.slice(0, 1), 2);
-      say(`| warm cache, one worker with 2 onnxruntime threads | ${fmt(wide.ms, 0)} | ${wide.frames} | ${fmt((wide.frames * 1000) / wide.ms)} |`);
+      say(
+        `| warm cache, one worker with 2 onnxruntime threads | ${fmt(wide.ms, 0)} | ${wide.frames} | ${fmt((wide.frames * 1000) / wide.ms)} |`,
+      );
       for (const threads of [1, 2]) {
         await engineRun(manifest, local, path.join(tmp, 'cache-a'), threads, clips.slice(0, 1)); // warm the page cache
         const r = await engineRun(manifest, local, path.join(tmp, 'cache-a'), threads, clips);
-        say(`| two clips at once, ${threads} worker thread${threads > 1 ? 's' : ''} | ${fmt(r.ms, 0)} | ${r.frames} | ${fmt((r.frames * 1000) / r.ms)} |`);
+        say(
+          `| two clips at once, ${threads} worker thread${threads > 1 ? 's' : ''} | ${fmt(r.ms, 0)} | ${r.frames} | ${fmt((r.frames * 1000) / r.ms)} |`,
+        );
       }
     }
   } finally {

@@ -52,7 +52,12 @@ afterAll(async () => {
 
 describe('vesta eval with models', () => {
   it('computes all 16 dimensions for a clip and its prompt from a local model directory', async () => {
-    const h = host({ VESTA_MODELS_LOCAL_DIR: join(dir, 'local'), VESTA_MODELS_DIR: join(dir, 'cache'), VESTA_MODELS_MANIFEST: manifestFile, VESTA_OFFLINE: '1' });
+    const h = host({
+      VESTA_MODELS_LOCAL_DIR: join(dir, 'local'),
+      VESTA_MODELS_DIR: join(dir, 'cache'),
+      VESTA_MODELS_MANIFEST: manifestFile,
+      VESTA_OFFLINE: '1',
+    });
     const code = await runEval([clip], { dimensions: 'all', prompt, auxiliary, json: true, threads: '2' }, h);
     expect(h.err).toBe('');
     expect(code).toBe(0);
@@ -62,7 +67,15 @@ describe('vesta eval with models', () => {
     expect(r.failures).toEqual([]);
     expect(r.scores).toHaveLength(16);
     const models = new Set(r.scores.flatMap((s) => s.models.map((m) => m.id)));
-    expect([...models].sort()).toEqual(['clip-vit-b32', 'clip-vit-l14', 'detr-resnet-50', 'dino-vitb16', 'laion-aesthetic-v1-linear', 'raft-sintel', 'rife-v4.9']);
+    expect([...models].sort()).toEqual([
+      'clip-vit-b32',
+      'clip-vit-l14',
+      'detr-resnet-50',
+      'dino-vitb16',
+      'laion-aesthetic-v1-linear',
+      'raft-sintel',
+      'rife-v4.9',
+    ]);
   });
 
   it('without models, says which command fetches what; the model-free methods still answer', async () => {
@@ -72,7 +85,9 @@ describe('vesta eval with models', () => {
     expect(h.out).toMatch(/subject_consistency\s+\S+\s+lite/);
     expect(h.out).toMatch(/temporal_flickering\s+\S+\s+vbench/);
     expect(h.out).toMatch(/object_class: not scored \(model_unavailable\).*vesta models pull detr-resnet-50/);
-    expect(h.out).toMatch(/overall_consistency: not scored \(model_unavailable\).*vesta models pull clip-vit-b32/);
+    expect(h.out).toMatch(
+      /overall_consistency: not scored \(model_unavailable\).*vesta models pull clip-vit-b32/,
+    );
   });
 
   it('rejects an --auxiliary that is not a JSON object of strings', async () => {

@@ -22,7 +22,15 @@ import { applyTransform, TRANSFORMS } from '../src/preprocess/transforms.js';
 import { loadClipTokenizer } from '../src/text/clip-tokenizer.js';
 import { parseLinearHead } from '../src/dimensions/model/linear-head.js';
 import { EOT, linearHeadPth, SOT, tinyClipTokenizerJson, tinyClipVocab } from './helpers/model-dir.js';
-import { encodeModel, node, tensor, tinyClipText, tinyClipVision, tinyDino, valueInfo } from '../src/testing/index.js';
+import {
+  encodeModel,
+  node,
+  tensor,
+  tinyClipText,
+  tinyClipVision,
+  tinyDino,
+  valueInfo,
+} from '../src/testing/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vesta-inference-'));
 const vocab = tinyClipVocab();
@@ -62,7 +70,9 @@ describe('CLIP tokenizer (tokenizer.json through @huggingface/tokenizers)', () =
 
   it('reports an unreadable tokenizer as model_unavailable', () => {
     writeFileSync(join(dir, 'bad.json'), '{not json');
-    expect(() => loadClipTokenizer(join(dir, 'bad.json'))).toThrow(expect.objectContaining({ code: 'model_unavailable' }) as Error);
+    expect(() => loadClipTokenizer(join(dir, 'bad.json'))).toThrow(
+      expect.objectContaining({ code: 'model_unavailable' }) as Error,
+    );
   });
 });
 
@@ -125,12 +135,25 @@ describe('sessions and batched features', () => {
         inputs: [valueInfo('pixel_values', 'float32', ['b', 3, 'h', 'w'])],
         outputs: [valueInfo('last_hidden_state', 'float32', ['b', 196, d])],
         initializers: [
-          tensor('patch.w', 'float32', [d, 3, 16, 16], Float32Array.from({ length: d * 3 * 256 }, (_, i) => ((i % 13) - 6) / 500)),
+          tensor(
+            'patch.w',
+            'float32',
+            [d, 3, 16, 16],
+            Float32Array.from({ length: d * 3 * 256 }, (_, i) => ((i % 13) - 6) / 500),
+          ),
           tensor('tok_shape', 'int64', [3], [0, d, -1]),
-          tensor('pos', 'float32', [1, 196, d], Float32Array.from({ length: 196 * d }, (_, i) => i / 1000)),
+          tensor(
+            'pos',
+            'float32',
+            [1, 196, d],
+            Float32Array.from({ length: 196 * d }, (_, i) => i / 1000),
+          ),
         ],
         nodes: [
-          node('Conv', ['pixel_values', 'patch.w'], ['grid'], { kernel_shape: { ints: [16, 16] }, strides: { ints: [16, 16] } }),
+          node('Conv', ['pixel_values', 'patch.w'], ['grid'], {
+            kernel_shape: { ints: [16, 16] },
+            strides: { ints: [16, 16] },
+          }),
           node('Reshape', ['grid', 'tok_shape'], ['tok_cf']),
           node('Transpose', ['tok_cf'], ['tok'], { perm: { ints: [0, 2, 1] } }),
           node('Add', ['tok', 'pos'], ['last_hidden_state']),
@@ -139,8 +162,15 @@ describe('sessions and batched features', () => {
     });
     const fixedPath = join(dir, 'fixed-vit.onnx');
     writeFileSync(fixedPath, fixed);
-    const job = new JobInference(cache, { v: { id: 'v', files: { model: fixedPath }, ref: { id: 'v', revision: 'r', precision: 'fp32' } } }, 2);
-    const q = job.queue({ ...featureSpec('v', 'model', 'pixel_values', 'last_hidden_state', 'cls', 'dino224'), fallback: 'dino224crop' });
+    const job = new JobInference(
+      cache,
+      { v: { id: 'v', files: { model: fixedPath }, ref: { id: 'v', revision: 'r', precision: 'fp32' } } },
+      2,
+    );
+    const q = job.queue({
+      ...featureSpec('v', 'model', 'pixel_values', 'last_hidden_state', 'cls', 'dino224'),
+      fallback: 'dino224crop',
+    });
     const frames = [frame(0, 320, 240, 1), frame(1, 320, 240, 2), frame(2, 320, 240, 3)];
     const got = frames.map((f) => q.submit(f));
     await q.drain();
@@ -150,7 +180,8 @@ describe('sessions and batched features', () => {
     const session = await ort.InferenceSession.create(fixed);
     for (const [i, f] of frames.entries()) {
       const x = applyTransform(TRANSFORMS.dino224crop, f);
-      const ref = (await session.run({ pixel_values: new ort.Tensor('float32', x.data, [1, 3, 224, 224]) })).last_hidden_state!.data as Float32Array;
+      const ref = (await session.run({ pixel_values: new ort.Tensor('float32', x.data, [1, 3, 224, 224]) }))
+        .last_hidden_state!.data as Float32Array;
       (await got[i]!).forEach((v, k) => expect(v).toBeCloseTo(ref[k]!, 5));
     }
     await session.release();
@@ -180,7 +211,15 @@ describe('sessions and batched features', () => {
     const auto = new SessionCache(resolveInference({ provider: 'auto' }));
     const s = await auto.acquire(clipPath);
     s.release();
-    const cudaLib = join(dirname(createRequire(import.meta.url).resolve('onnxruntime-node')), '..', 'bin', 'napi-v6', 'linux', 'x64', 'libonnxruntime_providers_cuda.so');
+    const cudaLib = join(
+      dirname(createRequire(import.meta.url).resolve('onnxruntime-node')),
+      '..',
+      'bin',
+      'napi-v6',
+      'linux',
+      'x64',
+      'libonnxruntime_providers_cuda.so',
+    );
     const hasCuda = existsSync(cudaLib);
     expect(auto.provider).toBe(hasCuda ? 'cuda' : 'cpu');
     await auto.close();
@@ -189,17 +228,26 @@ describe('sessions and batched features', () => {
       (await cuda.acquire(clipPath)).release();
       expect(cuda.provider).toBe('cuda');
     } else {
-      await expect(cuda.acquire(clipPath)).rejects.toMatchObject({ code: 'model_unavailable', message: expect.stringMatching(/Cuda|CUDA|cuda/) as string });
+      await expect(cuda.acquire(clipPath)).rejects.toMatchObject({
+        code: 'model_unavailable',
+        message: expect.stringMatching(/Cuda|CUDA|cuda/) as string,
+      });
     }
     await cuda.close();
     expect(() => resolveInference({ provider: 'tpu' as never })).toThrow(/execution provider/);
   });
 
-  it('embeds a text once per worker: a second job reuses the first job\'s embedding', async () => {
+  it("embeds a text once per worker: a second job reuses the first job's embedding", async () => {
     const text = tinyClipText({ seed: 5 });
     writeFileSync(join(dir, 'text.onnx'), text.bytes);
     writeFileSync(join(dir, 'tok.json'), JSON.stringify(tinyClipTokenizerJson()));
-    const withText = { ...models, clip: { ...models.clip!, files: { ...models.clip!.files, text: join(dir, 'text.onnx'), tokenizer: join(dir, 'tok.json') } } };
+    const withText = {
+      ...models,
+      clip: {
+        ...models.clip!,
+        files: { ...models.clip!.files, text: join(dir, 'text.onnx'), tokenizer: join(dir, 'tok.json') },
+      },
+    };
     const first = new JobInference(cache, withText, 4);
     const [a] = await first.textEmbeddings('clip', ['a cat.']);
     first.close();
@@ -213,7 +261,9 @@ describe('sessions and batched features', () => {
   });
 
   it('fails a missing model file with model_unavailable', async () => {
-    await expect(cache.acquire(join(dir, 'absent.onnx'))).rejects.toMatchObject({ code: 'model_unavailable' });
+    await expect(cache.acquire(join(dir, 'absent.onnx'))).rejects.toMatchObject({
+      code: 'model_unavailable',
+    });
   });
 
   it('back-pressure: pressure() is pending while a batch runs', async () => {
@@ -249,7 +299,9 @@ describe('float16 and the aesthetic head reader', () => {
       },
     });
     const session = await ort.InferenceSession.create(bytes);
-    const out = await session.run({ x: floatInput(session, 'x', Float32Array.from([0.5, -1.25, 3]), [1, 3]) });
+    const out = await session.run({
+      x: floatInput(session, 'x', Float32Array.from([0.5, -1.25, 3]), [1, 3]),
+    });
     expect(Array.from(floatOutput(out.y, 'y').data)).toEqual([1, -2.5, 6]);
     await session.release();
   });

@@ -59,8 +59,18 @@ describe('engine with fixture models in a local model directory', () => {
   let engine: Engine;
   const pulled = new Set<string>();
   beforeAll(() => {
-    const store = createModelStore({ cacheDir: join(root, 'cache'), localDir: join(root, 'local'), offline: true, manifest });
-    engine = createEngine({ models: store, threads: 2, inference: { batchSize: 4 }, onModelProgress: (e) => pulled.add(e.modelId) });
+    const store = createModelStore({
+      cacheDir: join(root, 'cache'),
+      localDir: join(root, 'local'),
+      offline: true,
+      manifest,
+    });
+    engine = createEngine({
+      models: store,
+      threads: 2,
+      inference: { batchSize: 4 },
+      onModelProgress: (e) => pulled.add(e.modelId),
+    });
   });
   afterAll(() => engine.close());
 
@@ -95,14 +105,27 @@ describe('engine with fixture models in a local model directory', () => {
 
 describe('engine without models', () => {
   it('explains which command fetches what; the model-free methods still answer', async () => {
-    const store = createModelStore({ cacheDir: join(root, 'empty-cache'), localDir: null, offline: true, manifest });
+    const store = createModelStore({
+      cacheDir: join(root, 'empty-cache'),
+      localDir: null,
+      offline: true,
+      manifest,
+    });
     const engine = createEngine({ models: store, threads: 1 });
     try {
       const subject = engine.dimensions().find((d) => d.id === 'subject_consistency')!;
       expect(subject.defaultMethod).toBe('lite');
-      expect(subject.methods.find((m) => m.id === 'vbench')?.unavailableReason).toMatch(/vesta models pull dino-vitb16/);
+      expect(subject.methods.find((m) => m.id === 'vbench')?.unavailableReason).toMatch(
+        /vesta models pull dino-vitb16/,
+      );
       const r = await engine.evaluate(clip, {
-        dimensions: ['subject_consistency', 'temporal_flickering', 'aesthetic_quality', 'overall_consistency', 'object_class'],
+        dimensions: [
+          'subject_consistency',
+          'temporal_flickering',
+          'aesthetic_quality',
+          'overall_consistency',
+          'object_class',
+        ],
         prompt,
         auxiliary,
       });
@@ -128,15 +151,27 @@ describe('engine without models', () => {
       fetches++;
       return Promise.reject(new Error('network unreachable'));
     };
-    const store = createModelStore({ cacheDir: join(root, 'online-cache'), offline: false, manifest, fetch: refuse, retries: 0, retryDelayMs: 1 });
+    const store = createModelStore({
+      cacheDir: join(root, 'online-cache'),
+      offline: false,
+      manifest,
+      fetch: refuse,
+      retries: 0,
+      retryDelayMs: 1,
+    });
     const engine = createEngine({ models: store, threads: 1 });
     try {
       expect(engine.dimensions().find((d) => d.id === 'subject_consistency')!.defaultMethod).toBe('vbench');
-      const r = await engine.evaluate(clip, { dimensions: ['subject_consistency', 'background_consistency'], methods: { background_consistency: 'vbench' } });
+      const r = await engine.evaluate(clip, {
+        dimensions: ['subject_consistency', 'background_consistency'],
+        methods: { background_consistency: 'vbench' },
+      });
       expect(r.scores.map((s) => [s.dimension, s.method])).toEqual([['subject_consistency', 'lite']]);
       expect(r.scores[0]!.details).toMatchObject({ fallbackFrom: 'vbench' });
       expect(String(r.scores[0]!.details?.fallbackReason)).toMatch(/dino-vitb16/);
-      expect(r.failures.map((f) => [f.dimension, f.code])).toEqual([['background_consistency', 'model_unavailable']]);
+      expect(r.failures.map((f) => [f.dimension, f.code])).toEqual([
+        ['background_consistency', 'model_unavailable'],
+      ]);
       // A dimension that lacks its auxiliary info fails for that and pulls nothing.
       fetches = 0;
       const bare = await engine.evaluate(clip, { dimensions: ['object_class'] });

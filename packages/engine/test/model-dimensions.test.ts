@@ -31,7 +31,12 @@ let cache: SessionCache;
 
 beforeAll(async () => {
   const manifest = writeFixtureModelDir(join(root, 'local'), set);
-  const store = createModelStore({ cacheDir: join(root, 'cache'), localDir: join(root, 'local'), offline: true, manifest });
+  const store = createModelStore({
+    cacheDir: join(root, 'cache'),
+    localDir: join(root, 'local'),
+    offline: true,
+    manifest,
+  });
   for (const m of manifest) {
     const installed = await store.ensure(m.id);
     models[m.id] = { id: installed.id, files: installed.files, ref: installed.ref };
@@ -44,19 +49,36 @@ afterAll(async () => {
 
 function probe(width: number, height: number, frames: number, fps = 8): VideoProbe {
   return {
-    container: 'mov', codec: 'h264', width, height, rotation: 0, displayWidth: width, displayHeight: height,
-    fps, frameCount: frames, frameCountExact: true, durationSeconds: frames / fps, bitRate: null, sizeBytes: 1,
+    container: 'mov',
+    codec: 'h264',
+    width,
+    height,
+    rotation: 0,
+    displayWidth: width,
+    displayHeight: height,
+    fps,
+    frameCount: frames,
+    frameCountExact: true,
+    durationSeconds: frames / fps,
+    bitRate: null,
+    sizeBytes: 1,
   };
 }
 
 /** A moving two-colour scene: a square of `colour` sliding over a gradient. */
-function clipFrames(count: number, width: number, height: number, colour: [number, number, number] = [30, 60, 220]): Frame[] {
+function clipFrames(
+  count: number,
+  width: number,
+  height: number,
+  colour: [number, number, number] = [30, 60, 220],
+): Frame[] {
   return Array.from({ length: count }, (_, t) => {
     const data = new Uint8Array(width * height * 3);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const o = (y * width + x) * 3;
-        const inSquare = x >= 4 + 3 * t && x < 4 + 3 * t + width / 2 && y >= height / 4 && y < (3 * height) / 4;
+        const inSquare =
+          x >= 4 + 3 * t && x < 4 + 3 * t + width / 2 && y >= height / 4 && y < (3 * height) / 4;
         data.set(inSquare ? colour : [(x * 4 + t * 9) % 256, (y * 5) % 256, ((x + y) * 3) % 256], o);
       }
     }
@@ -64,7 +86,13 @@ function clipFrames(count: number, width: number, height: number, colour: [numbe
   });
 }
 
-async function run(dimension: string, methodId: string, frames: Frame[], extra: { prompt?: string; auxiliary?: AuxiliaryInfo } = {}, batch = 4): Promise<MethodOutcome> {
+async function run(
+  dimension: string,
+  methodId: string,
+  frames: Frame[],
+  extra: { prompt?: string; auxiliary?: AuxiliaryInfo } = {},
+  batch = 4,
+): Promise<MethodOutcome> {
   const method = getMethod(dimension as never, methodId) as AnyMethod;
   expect(method, `${dimension}/${methodId}`).toBeDefined();
   const inference = new JobInference(cache, models, batch);
@@ -108,7 +136,8 @@ function clipText(texts: string[]): Float32Array[] {
 /** VBench §2.1: mean over t ≥ 1 of ½[max(0, cos(f_{t−1}, f_t)) + max(0, cos(f_0, f_t))]. */
 function vbenchConsistency(f: ArrayLike<number>[]): number {
   let s = 0;
-  for (let t = 1; t < f.length; t++) s += 0.5 * (Math.max(0, cos(f[t - 1]!, f[t]!)) + Math.max(0, cos(f[0]!, f[t]!)));
+  for (let t = 1; t < f.length; t++)
+    s += 0.5 * (Math.max(0, cos(f[t - 1]!, f[t]!)) + Math.max(0, cos(f[0]!, f[t]!)));
   return s / (f.length - 1);
 }
 
@@ -123,7 +152,9 @@ describe('model-backed dimensions on fixture models', () => {
     });
     expect(out.value).toBeCloseTo(vbenchConsistency(feats), 5);
     expect(out.indices).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(out.models).toEqual([{ id: 'dino-vitb16', revision: models['dino-vitb16']!.ref.revision, precision: 'fp32' }]);
+    expect(out.models).toEqual([
+      { id: 'dino-vitb16', revision: models['dino-vitb16']!.ref.revision, precision: 'fp32' },
+    ]);
     expect(out.details).toMatchObject({ inputWidth: 298, inputHeight: 224, pairs: 5 }); // 224·64/48 = 298.7
   });
 
@@ -143,7 +174,9 @@ describe('model-backed dimensions on fixture models', () => {
   });
 
   it('appearance_style (vbench): mean over frames of cos(image, style phrase)', async () => {
-    const out = await run('appearance_style', 'vbench', frames, { auxiliary: { appearance_style: 'oil painting' } });
+    const out = await run('appearance_style', 'vbench', frames, {
+      auxiliary: { appearance_style: 'oil painting' },
+    });
     const [style] = clipText(['oil painting']);
     const sims = frames.map((f) => cos(clipImage(f), style!));
     expect(out.value).toBeCloseTo(sims.reduce((a, b) => a + b, 0) / sims.length, 5);
@@ -183,7 +216,8 @@ describe('model-backed dimensions on fixture models', () => {
   it('human_action (clip): 1 when the requested action has the highest mean probability', async () => {
     const texts = clipText(ACTION_LABELS.map((l) => `a person is ${l}.`));
     const avg = new Array<number>(texts.length).fill(0);
-    for (const img of frames.map(clipImage)) softmax(texts.map((t) => 100 * cos(img, t))).forEach((v, k) => (avg[k] = avg[k]! + v));
+    for (const img of frames.map(clipImage))
+      softmax(texts.map((t) => 100 * cos(img, t))).forEach((v, k) => (avg[k] = avg[k]! + v));
     const top = ACTION_LABELS[avg.indexOf(Math.max(...avg))]!;
     const other = ACTION_LABELS.find((l) => l !== top)!;
     expect((await run('human_action', 'clip', frames, { auxiliary: { action: top } })).value).toBe(1);
@@ -191,9 +225,15 @@ describe('model-backed dimensions on fixture models', () => {
   });
 
   it('reads missing auxiliary info and prompts as stable errors', async () => {
-    await expect(run('appearance_style', 'vbench', frames)).rejects.toMatchObject({ code: 'missing_auxiliary' });
-    await expect(run('overall_consistency', 'clip', frames)).rejects.toMatchObject({ code: 'missing_prompt' });
-    await expect(run('spatial_relationship', 'detr', frames, { auxiliary: { relationship: 'on the left of' } })).rejects.toMatchObject({ code: 'missing_auxiliary' });
+    await expect(run('appearance_style', 'vbench', frames)).rejects.toMatchObject({
+      code: 'missing_auxiliary',
+    });
+    await expect(run('overall_consistency', 'clip', frames)).rejects.toMatchObject({
+      code: 'missing_prompt',
+    });
+    await expect(
+      run('spatial_relationship', 'detr', frames, { auxiliary: { relationship: 'on the left of' } }),
+    ).rejects.toMatchObject({ code: 'missing_auxiliary' });
   });
 });
 
@@ -210,8 +250,16 @@ describe('detection dimensions (detr) on the fixture detector', () => {
       let best = 0;
       for (let j = 1; j < c - 1; j++) if (p[j]! > p[best]!) best = j;
       if (p[best]! > 0.5) {
-        const [cx, cy, w, h] = Array.from(ref.pred_boxes.data.slice(k * 4, k * 4 + 4)) as [number, number, number, number];
-        found.push({ label: DETR_LABELS[best]!, box: [(cx - w / 2) * 64, (cy - h / 2) * 48, (cx + w / 2) * 64, (cy + h / 2) * 48] });
+        const [cx, cy, w, h] = Array.from(ref.pred_boxes.data.slice(k * 4, k * 4 + 4)) as [
+          number,
+          number,
+          number,
+          number,
+        ];
+        found.push({
+          label: DETR_LABELS[best]!,
+          box: [(cx - w / 2) * 64, (cy - h / 2) * 48, (cx + w / 2) * 64, (cy + h / 2) * 48],
+        });
       }
     }
     return found;
@@ -231,8 +279,11 @@ describe('detection dimensions (detr) on the fixture detector', () => {
   });
 
   it('multiple_objects: fraction of frames containing both objects ("A and B")', async () => {
-    const [a, b] = [...DETR_LABELS].sort((p, q) => counts[DETR_LABELS.indexOf(q)]! - counts[DETR_LABELS.indexOf(p)]!);
-    const expected = frames.filter((_, i) => labelsIn(i).has(a!) && labelsIn(i).has(b!)).length / frames.length;
+    const [a, b] = [...DETR_LABELS].sort(
+      (p, q) => counts[DETR_LABELS.indexOf(q)]! - counts[DETR_LABELS.indexOf(p)]!,
+    );
+    const expected =
+      frames.filter((_, i) => labelsIn(i).has(a!) && labelsIn(i).has(b!)).length / frames.length;
     const out = await run('multiple_objects', 'detr', frames, { auxiliary: { object: `${a} and ${b}` } });
     expect(out.value).toBeCloseTo(expected, 10);
   });
@@ -261,7 +312,9 @@ describe('detection dimensions (detr) on the fixture detector', () => {
         }
         return best;
       });
-      const out = await run('spatial_relationship', 'detr', frames, { auxiliary: { relationship: relation, object_a: a, object_b: a } });
+      const out = await run('spatial_relationship', 'detr', frames, {
+        auxiliary: { relationship: relation, object_a: a, object_b: a },
+      });
       expect(out.value, relation).toBeCloseTo(scores.reduce((s, v) => s + v, 0) / scores.length, 6);
     }
   });
@@ -311,9 +364,14 @@ describe('motion dimensions on flow and interpolation fixtures', () => {
     };
     const scores: number[] = [];
     for (let t = 1; t < frames.length; t++) {
-      const flow = set.flow.reference([{ data: planar(frames[t - 1]!), dims: [1, 3, 48, 64] }, { data: planar(frames[t]!), dims: [1, 3, 48, 64] }]);
+      const flow = set.flow.reference([
+        { data: planar(frames[t - 1]!), dims: [1, 3, 48, 64] },
+        { data: planar(frames[t]!), dims: [1, 3, 48, 64] },
+      ]);
       const n = 48 * 64;
-      const mags = Array.from({ length: n }, (_, i) => Math.hypot(flow.data[i]!, flow.data[n + i]!)).sort((p, q) => q - p);
+      const mags = Array.from({ length: n }, (_, i) => Math.hypot(flow.data[i]!, flow.data[n + i]!)).sort(
+        (p, q) => q - p,
+      );
       const k = Math.floor(0.05 * n);
       scores.push(mags.slice(0, k).reduce((s, v) => s + v, 0) / k);
     }

@@ -9,7 +9,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resizeInterleaved, shortSideSize } from '../src/preprocess/resize.js';
-import { applyTransform, centreCropOffset, CLIP_MEAN, CLIP_STD, IMAGENET_MEAN, IMAGENET_STD, outputSize, resizedSize, TRANSFORMS } from '../src/preprocess/transforms.js';
+import {
+  applyTransform,
+  centreCropOffset,
+  CLIP_MEAN,
+  CLIP_STD,
+  IMAGENET_MEAN,
+  IMAGENET_STD,
+  outputSize,
+  resizedSize,
+  TRANSFORMS,
+} from '../src/preprocess/transforms.js';
 
 function grey(width: number, height: number, values: number[]): Uint8Array {
   expect(values).toHaveLength(width * height);
@@ -88,7 +98,9 @@ describe('VBench transforms', () => {
     const out = applyTransform(TRANSFORMS.dino224, f);
     expect([out.width, out.height]).toEqual([313, 224]);
     const plane = 313 * 224;
-    [10, 20, 30].forEach((v, c) => expect(out.data[c * plane + 5]).toBeCloseTo((v / 255 - IMAGENET_MEAN[c]!) / IMAGENET_STD[c]!, 5));
+    [10, 20, 30].forEach((v, c) =>
+      expect(out.data[c * plane + 5]).toBeCloseTo((v / 255 - IMAGENET_MEAN[c]!) / IMAGENET_STD[c]!, 5),
+    );
   });
 
   it('DINO: a 2× downscale samples (bilinear, no antialias) between the two source pixels', () => {

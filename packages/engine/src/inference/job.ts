@@ -131,7 +131,9 @@ export class BatchQueue<T> {
     }
     applyTransform(t, frame, this.batch, this.pending.length * per);
     const keep = this.canFallBack() ? frame : null;
-    const p = new Promise<T>((resolve, reject) => this.pending.push({ index: frame.index, frame: keep, resolve, reject }));
+    const p = new Promise<T>((resolve, reject) =>
+      this.pending.push({ index: frame.index, frame: keep, resolve, reject }),
+    );
     p.catch(() => undefined);
     this.results.set(frame.index, p);
     if (this.pending.length >= this.batchSize) this.dispatch();
@@ -154,7 +156,8 @@ export class BatchQueue<T> {
     const items = this.pending;
     const { width, height } = this.shape;
     this.inputSize = { width, height };
-    const data = items.length === this.batchSize ? this.batch : this.batch.slice(0, items.length * 3 * width * height);
+    const data =
+      items.length === this.batchSize ? this.batch : this.batch.slice(0, items.length * 3 * width * height);
     const built = this.batchTransform;
     this.pending = [];
     this.batch = null;
@@ -195,7 +198,11 @@ export class BatchQueue<T> {
         const e =
           err instanceof EngineError
             ? err
-            : new EngineError('decode_failed', `${this.spec.model}: inference failed: ${(err as Error).message}`, { cause: err });
+            : new EngineError(
+                'decode_failed',
+                `${this.spec.model}: inference failed: ${(err as Error).message}`,
+                { cause: err },
+              );
         items.forEach((it) => it.reject(e));
       } finally {
         this.running--;
@@ -209,7 +216,11 @@ export class BatchQueue<T> {
       [this.spec.input]: floatInput(session, this.spec.input, data, [n, 3, height, width]),
     };
     if (session.inputNames.includes('pixel_mask')) {
-      feeds.pixel_mask = new ort.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [n, height, width]);
+      feeds.pixel_mask = new ort.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [
+        n,
+        height,
+        width,
+      ]);
     }
     const out = await session.run(feeds);
     this.runs++;
@@ -220,7 +231,12 @@ export class BatchQueue<T> {
 }
 
 /** Per-frame rows of a [b, E] output, or token 0 of a [b, T, D] output. */
-export function readFeatures(values: Float32Array, dims: number[], count: number, readout: FeatureReadout): Float32Array[] {
+export function readFeatures(
+  values: Float32Array,
+  dims: number[],
+  count: number,
+  readout: FeatureReadout,
+): Float32Array[] {
   if (dims[0] !== count) throw new Error(`output batch ${dims[0]} ≠ input batch ${count}`);
   const rows: Float32Array[] = [];
   if (readout === 'row') {
@@ -228,7 +244,8 @@ export function readFeatures(values: Float32Array, dims: number[], count: number
     const d = dims[1]!;
     for (let b = 0; b < count; b++) rows.push(values.slice(b * d, (b + 1) * d));
   } else {
-    if (dims.length !== 3) throw new Error(`expected a [batch, tokens, dim] output, got [${dims.join(', ')}]`);
+    if (dims.length !== 3)
+      throw new Error(`expected a [batch, tokens, dim] output, got [${dims.join(', ')}]`);
     const t = dims[1]!;
     const d = dims[2]!;
     for (let b = 0; b < count; b++) rows.push(values.slice(b * t * d, b * t * d + d));
@@ -308,8 +325,11 @@ export class JobInference {
       const run = (async () => {
         const session = await this.session(modelId, 'text');
         const batch = this.tokenizer(modelId).encode(missing);
-        const feeds: Record<string, ort.Tensor> = { input_ids: new ort.Tensor('int64', batch.ids, [batch.count, batch.length]) };
-        if (session.inputNames.includes('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', batch.mask, [batch.count, batch.length]);
+        const feeds: Record<string, ort.Tensor> = {
+          input_ids: new ort.Tensor('int64', batch.ids, [batch.count, batch.length]),
+        };
+        if (session.inputNames.includes('attention_mask'))
+          feeds.attention_mask = new ort.Tensor('int64', batch.mask, [batch.count, batch.length]);
         const out = await session.run(feeds);
         const { data, dims } = floatOutput(out.text_embeds, 'text_embeds');
         return readFeatures(data, dims, batch.count, 'row');
@@ -320,7 +340,13 @@ export class JobInference {
         this.cache.rememberText(key(t), p);
       });
     }
-    return Promise.all(texts.map((t) => this.cache.text(key(t)) ?? Promise.reject(new EngineError('decode_failed', 'text embedding evicted'))));
+    return Promise.all(
+      texts.map(
+        (t) =>
+          this.cache.text(key(t)) ??
+          Promise.reject(new EngineError('decode_failed', 'text embedding evicted')),
+      ),
+    );
   }
 
   /** Releases the job's hold on its sessions (they stay loaded in the worker's cache). */

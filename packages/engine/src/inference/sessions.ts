@@ -69,7 +69,9 @@ export class SessionCache {
     if (!entry) {
       const session = this.create(path).catch((err: unknown) => {
         this.entries.delete(path);
-        throw new EngineError('model_unavailable', `cannot load model ${path}: ${(err as Error).message}`, { cause: err });
+        throw new EngineError('model_unavailable', `cannot load model ${path}: ${(err as Error).message}`, {
+          cause: err,
+        });
       });
       entry = { session, holders: 0, lastUsed: 0 };
       this.entries.set(path, entry);
@@ -100,7 +102,8 @@ export class SessionCache {
   private evict(): void {
     while (this.entries.size > this.settings.maxSessions) {
       let victim: [string, Entry] | null = null;
-      for (const e of this.entries) if (e[1].holders === 0 && (!victim || e[1].lastUsed < victim[1].lastUsed)) victim = e;
+      for (const e of this.entries)
+        if (e[1].holders === 0 && (!victim || e[1].lastUsed < victim[1].lastUsed)) victim = e;
       if (!victim) return;
       this.entries.delete(victim[0]);
       void victim[1].session.then((s) => s.release()).catch(() => undefined);

@@ -36,10 +36,14 @@ export const DEFAULT_INFERENCE: Readonly<InferenceSettings> = {
 
 export function resolveInference(options: InferenceOptions = {}): InferenceSettings {
   const s = { ...DEFAULT_INFERENCE, ...options };
-  if (s.provider !== 'cpu' && s.provider !== 'cuda' && s.provider !== 'auto') throw new RangeError(`unknown execution provider "${String(s.provider)}"`);
-  if (!(Number.isInteger(s.batchSize) && s.batchSize >= 1 && s.batchSize <= 256)) throw new RangeError('batchSize must be an integer in 1..256');
-  if (!(Number.isInteger(s.intraOpThreads) && s.intraOpThreads >= 0)) throw new RangeError('intraOpThreads must be an integer >= 0');
-  if (!(Number.isInteger(s.maxSessions) && s.maxSessions >= 1)) throw new RangeError('maxSessions must be an integer >= 1');
+  if (s.provider !== 'cpu' && s.provider !== 'cuda' && s.provider !== 'auto')
+    throw new RangeError(`unknown execution provider "${String(s.provider)}"`);
+  if (!(Number.isInteger(s.batchSize) && s.batchSize >= 1 && s.batchSize <= 256))
+    throw new RangeError('batchSize must be an integer in 1..256');
+  if (!(Number.isInteger(s.intraOpThreads) && s.intraOpThreads >= 0))
+    throw new RangeError('intraOpThreads must be an integer >= 0');
+  if (!(Number.isInteger(s.maxSessions) && s.maxSessions >= 1))
+    throw new RangeError('maxSessions must be an integer >= 1');
   return s;
 }
 

@@ -38,7 +38,12 @@ export function fromHalf(h: number): number {
 }
 
 /** A float input tensor in the element type the session declares for `name` (float32 or float16). */
-export function floatInput(session: ort.InferenceSession, name: string, data: Float32Array, dims: readonly number[]): ort.Tensor {
+export function floatInput(
+  session: ort.InferenceSession,
+  name: string,
+  data: Float32Array,
+  dims: readonly number[],
+): ort.Tensor {
   const meta = session.inputMetadata.find((m) => m.name === name);
   if (meta && meta.isTensor && meta.type === 'float16') {
     const half = new Uint16Array(data.length);
@@ -49,13 +54,17 @@ export function floatInput(session: ort.InferenceSession, name: string, data: Fl
 }
 
 /** An output tensor's values as float32 (float16 outputs are widened). */
-export function floatOutput(tensor: ort.Tensor | undefined, name: string): { data: Float32Array; dims: number[] } {
+export function floatOutput(
+  tensor: ort.Tensor | undefined,
+  name: string,
+): { data: Float32Array; dims: number[] } {
   if (!tensor) throw new Error(`the model has no output "${name}"`);
   const dims = [...tensor.dims];
   if (tensor.type === 'float32') return { data: tensor.data as Float32Array, dims };
   if (tensor.type === 'float16') {
     const raw = tensor.data as unknown as ArrayLike<number>;
-    const src = raw instanceof Uint16Array ? raw : new Uint16Array((raw as unknown as { buffer: ArrayBuffer }).buffer);
+    const src =
+      raw instanceof Uint16Array ? raw : new Uint16Array((raw as unknown as { buffer: ArrayBuffer }).buffer);
     const out = new Float32Array(src.length);
     for (let i = 0; i < src.length; i++) out[i] = fromHalf(src[i]!);
     return { data: out, dims };

@@ -21,7 +21,11 @@ export interface PlanarImage {
 }
 
 /** torchvision `Resize(size)` with an int: shorter side → size, longer side → int(size·long/short). */
-export function shortSideSize(width: number, height: number, size: number): { width: number; height: number } {
+export function shortSideSize(
+  width: number,
+  height: number,
+  size: number,
+): { width: number; height: number } {
   if (width <= height) return { width: size, height: Math.trunc((size * height) / width) };
   return { width: Math.trunc((size * width) / height), height: size };
 }

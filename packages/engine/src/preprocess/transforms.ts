@@ -40,27 +40,68 @@ export interface TransformSpec {
 }
 
 export const TRANSFORMS: Readonly<Record<TransformId, TransformSpec>> = {
-  clip224: { id: 'clip224', mode: 'bicubic', shortSide: 224, maxLongSide: null, crop: 224, mean: CLIP_MEAN, std: CLIP_STD },
-  dino224: { id: 'dino224', mode: 'bilinear', shortSide: 224, maxLongSide: null, crop: null, mean: IMAGENET_MEAN, std: IMAGENET_STD },
+  clip224: {
+    id: 'clip224',
+    mode: 'bicubic',
+    shortSide: 224,
+    maxLongSide: null,
+    crop: 224,
+    mean: CLIP_MEAN,
+    std: CLIP_STD,
+  },
+  dino224: {
+    id: 'dino224',
+    mode: 'bilinear',
+    shortSide: 224,
+    maxLongSide: null,
+    crop: null,
+    mean: IMAGENET_MEAN,
+    std: IMAGENET_STD,
+  },
   // For DINO exports whose position embeddings are fixed at 224×224 (see consistency.ts).
-  dino224crop: { id: 'dino224crop', mode: 'bilinear', shortSide: 224, maxLongSide: null, crop: 224, mean: IMAGENET_MEAN, std: IMAGENET_STD },
-  detr800: { id: 'detr800', mode: 'bilinear', shortSide: 800, maxLongSide: 1333, crop: null, mean: IMAGENET_MEAN, std: IMAGENET_STD },
+  dino224crop: {
+    id: 'dino224crop',
+    mode: 'bilinear',
+    shortSide: 224,
+    maxLongSide: null,
+    crop: 224,
+    mean: IMAGENET_MEAN,
+    std: IMAGENET_STD,
+  },
+  detr800: {
+    id: 'detr800',
+    mode: 'bilinear',
+    shortSide: 800,
+    maxLongSide: 1333,
+    crop: null,
+    mean: IMAGENET_MEAN,
+    std: IMAGENET_STD,
+  },
 };
 
 /** The resized (pre-crop) size for a source size. */
-export function resizedSize(spec: TransformSpec, width: number, height: number): { width: number; height: number } {
+export function resizedSize(
+  spec: TransformSpec,
+  width: number,
+  height: number,
+): { width: number; height: number } {
   if (spec.maxLongSide === null) return shortSideSize(width, height, spec.shortSide);
   // DetrImageProcessor: shorter side → size unless the longer side would exceed max_size.
   const short = Math.min(width, height);
   const long = Math.max(width, height);
   let size = spec.shortSide;
-  if ((long / short) * size > spec.maxLongSide) size = Math.trunc(roundHalfEven((spec.maxLongSide * short) / long));
+  if ((long / short) * size > spec.maxLongSide)
+    size = Math.trunc(roundHalfEven((spec.maxLongSide * short) / long));
   if (width <= height) return { width: size, height: Math.trunc((size * height) / width) };
   return { width: Math.trunc((size * width) / height), height: size };
 }
 
 /** The output tensor size [H, W] of a transform for a source size. */
-export function outputSize(spec: TransformSpec, width: number, height: number): { width: number; height: number } {
+export function outputSize(
+  spec: TransformSpec,
+  width: number,
+  height: number,
+): { width: number; height: number } {
   if (spec.crop !== null) return { width: spec.crop, height: spec.crop };
   return resizedSize(spec, width, height);
 }
@@ -85,7 +126,9 @@ export function applyTransform(
   const resized = resizeInterleaved(frame.data, frame.width, frame.height, 3, rs.width, rs.height, spec.mode);
   const os = outputSize(spec, frame.width, frame.height);
   if (spec.crop !== null && (rs.width < spec.crop || rs.height < spec.crop)) {
-    throw new RangeError(`transform ${spec.id}: resized frame ${rs.width}×${rs.height} is smaller than the crop`);
+    throw new RangeError(
+      `transform ${spec.id}: resized frame ${rs.width}×${rs.height} is smaller than the crop`,
+    );
   }
   const top = spec.crop !== null ? centreCropOffset(rs.height, spec.crop) : 0;
   const left = spec.crop !== null ? centreCropOffset(rs.width, spec.crop) : 0;

@@ -39,7 +39,9 @@ function parseJson(path: string, what: string): Record<string, unknown> {
     if (typeof value !== 'object' || value === null) throw new Error('not a JSON object');
     return value as Record<string, unknown>;
   } catch (err) {
-    throw new EngineError('model_unavailable', `cannot read ${what} ${path}: ${(err as Error).message}`, { cause: err });
+    throw new EngineError('model_unavailable', `cannot read ${what} ${path}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
@@ -63,7 +65,11 @@ export function loadClipTokenizer(
   try {
     tokenizer = new Tokenizer(json, config);
   } catch (err) {
-    throw new EngineError('model_unavailable', `invalid tokenizer ${tokenizerPath}: ${(err as Error).message}`, { cause: err });
+    throw new EngineError(
+      'model_unavailable',
+      `invalid tokenizer ${tokenizerPath}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   const eot = tokenizer.token_to_id('<|endoftext|>');
   const padName = tokenString(config.pad_token);

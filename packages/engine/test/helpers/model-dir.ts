@@ -14,7 +14,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MODEL_MANIFEST } from '../../src/models/manifest.js';
 import type { ModelManifestEntry } from '../../src/models/manifest.js';
-import { seededWeights, tinyClipText, tinyClipVision, tinyDetr, tinyDino, tinyFlow, tinyInterpolator } from '../../src/testing/index.js';
+import {
+  seededWeights,
+  tinyClipText,
+  tinyClipVision,
+  tinyDetr,
+  tinyDino,
+  tinyFlow,
+  tinyInterpolator,
+} from '../../src/testing/index.js';
 
 export const SOT = 49406;
 export const EOT = 49407;
@@ -32,7 +40,15 @@ export function tinyClipVocab(): Record<string, number> {
 }
 
 export function tinyClipTokenizerJson(): object {
-  const special = (id: number, content: string) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: true, special: true });
+  const special = (id: number, content: string) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: true,
+    special: true,
+  });
   return {
     version: '1.0',
     truncation: null,
@@ -40,21 +56,34 @@ export function tinyClipTokenizerJson(): object {
     added_tokens: [special(SOT, '<|startoftext|>'), special(EOT, '<|endoftext|>')],
     normalizer: {
       type: 'Sequence',
-      normalizers: [{ type: 'NFC' }, { type: 'Replace', pattern: { Regex: '\\s+' }, content: ' ' }, { type: 'Lowercase' }],
+      normalizers: [
+        { type: 'NFC' },
+        { type: 'Replace', pattern: { Regex: '\\s+' }, content: ' ' },
+        { type: 'Lowercase' },
+      ],
     },
     pre_tokenizer: {
       type: 'Sequence',
       pretokenizers: [
         {
           type: 'Split',
-          pattern: { Regex: "<\\|startoftext\\|>|<\\|endoftext\\|>|'s|'t|'re|'ve|'m|'ll|'d|[\\p{L}]+|[\\p{N}]|[^\\s\\p{L}\\p{N}]+" },
+          pattern: {
+            Regex:
+              "<\\|startoftext\\|>|<\\|endoftext\\|>|'s|'t|'re|'ve|'m|'ll|'d|[\\p{L}]+|[\\p{N}]|[^\\s\\p{L}\\p{N}]+",
+          },
           behavior: 'Removed',
           invert: true,
         },
         { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false },
       ],
     },
-    post_processor: { type: 'RobertaProcessing', sep: ['<|endoftext|>', EOT], cls: ['<|startoftext|>', SOT], trim_offsets: false, add_prefix_space: false },
+    post_processor: {
+      type: 'RobertaProcessing',
+      sep: ['<|endoftext|>', EOT],
+      cls: ['<|startoftext|>', SOT],
+      trim_offsets: false,
+      add_prefix_space: false,
+    },
     decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
     model: {
       type: 'BPE',
@@ -150,7 +179,10 @@ export function fixtureModelSet() {
       'onnx/text_model.onnx': clipText.bytes,
       'tokenizer.json': json(tinyClipTokenizerJson()),
       'tokenizer_config.json': json({ model_max_length: 77, pad_token: '<|endoftext|>' }),
-      'preprocessor_config.json': json({ size: { shortest_edge: 224 }, crop_size: { height: 224, width: 224 } }),
+      'preprocessor_config.json': json({
+        size: { shortest_edge: 224 },
+        crop_size: { height: 224, width: 224 },
+      }),
       'config.json': json({ model_type: 'clip' }),
     },
     'clip-vit-l14': {
@@ -196,7 +228,12 @@ export function writeFixtureModelDir(dir: string, set = fixtureModelSet()): Mode
         writeFileSync(path, bytes);
         return { ...f, size: bytes.length, sha256: sha256(bytes) };
       });
-    manifest.push({ ...real, revision: 'f1f7e00000000000000000000000000000000000', precisions: ['fp32'], files });
+    manifest.push({
+      ...real,
+      revision: 'f1f7e00000000000000000000000000000000000',
+      precisions: ['fp32'],
+      files,
+    });
   }
   return manifest;
 }

@@ -10,7 +10,14 @@ import { allNative, dot, inferenceOf, l2normalise, MODEL_IDS, refsOf } from './c
 import { FeatureCollector } from './consistency.js';
 import { loadLinearHead } from './linear-head.js';
 
-export const CLIP_L14_FEATURES = featureSpec(MODEL_IDS.clipL14, 'vision', 'pixel_values', 'image_embeds', 'row', 'clip224');
+export const CLIP_L14_FEATURES = featureSpec(
+  MODEL_IDS.clipL14,
+  'vision',
+  'pixel_values',
+  'image_embeds',
+  'row',
+  'clip224',
+);
 
 export const aestheticQualityVbench: ModelMethod = {
   dimension: 'aesthetic_quality',
@@ -26,14 +33,19 @@ export const aestheticQualityVbench: ModelMethod = {
       push: (frame) => c.push(frame),
       async finish(): Promise<MethodOutcome> {
         const features = await c.all();
-        if (features.length < 1) throw new EngineError('too_few_frames', 'aesthetic_quality received no frames');
+        if (features.length < 1)
+          throw new EngineError('too_few_frames', 'aesthetic_quality received no frames');
         const scores = features.map((f) => (dot(l2normalise(f), head.weight) + head.bias) / 10);
         const value = scores.reduce((a, b) => a + b, 0) / scores.length;
         return {
           value,
           indices: c.indices,
           models: refsOf(inference, [MODEL_IDS.clipL14, MODEL_IDS.laionHead]),
-          details: { frames: scores.length, minFrameScore: Math.min(...scores), maxFrameScore: Math.max(...scores) },
+          details: {
+            frames: scores.length,
+            minFrameScore: Math.min(...scores),
+            maxFrameScore: Math.max(...scores),
+          },
         };
       },
     };

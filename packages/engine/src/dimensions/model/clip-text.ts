@@ -21,7 +21,13 @@
  */
 import { EngineError } from '../../contract.js';
 import type { DimensionId } from '../../contract.js';
-import type { AsyncMethodRun, FrameRequest, MethodContext, MethodOutcome, ModelMethod } from '../../method-contract.js';
+import type {
+  AsyncMethodRun,
+  FrameRequest,
+  MethodContext,
+  MethodOutcome,
+  ModelMethod,
+} from '../../method-contract.js';
 import {
   allNative,
   CLIP_LOGIT_SCALE,
@@ -40,7 +46,10 @@ import { ACTION_LABELS, SCENE_LABELS } from './labels.js';
 
 const CLIP = MODEL_IDS.clipB32;
 
-type Scorer = (images: Float32Array[], texts: Float32Array[]) => { value: number; details: Record<string, number | string | boolean> };
+type Scorer = (
+  images: Float32Array[],
+  texts: Float32Array[],
+) => { value: number; details: Record<string, number | string | boolean> };
 
 function clipTextMethod(
   dimension: DimensionId,
@@ -67,7 +76,12 @@ function clipTextMethod(
           const images = await c.all();
           if (images.length < 1) throw new EngineError('too_few_frames', `${dimension} received no frames`);
           const { value, details } = score(images, await textEmbeds);
-          return { value, indices: c.indices, models: refsOf(inference, [CLIP]), details: { frames: images.length, ...details } };
+          return {
+            value,
+            indices: c.indices,
+            models: refsOf(inference, [CLIP]),
+            details: { frames: images.length, ...details },
+          };
         },
       };
     },
@@ -83,7 +97,10 @@ export const appearanceStyleVbench = clipTextMethod(
   (ctx) => [requireAux(ctx, 'appearance_style', 'appearance_style')],
   (images, [style]) => {
     const sims = images.map((i) => cosineOf(i, style!));
-    return { value: mean(sims), details: { minFrameSimilarity: Math.min(...sims), maxFrameSimilarity: Math.max(...sims) } };
+    return {
+      value: mean(sims),
+      details: { minFrameSimilarity: Math.min(...sims), maxFrameSimilarity: Math.max(...sims) },
+    };
   },
 );
 
@@ -141,7 +158,10 @@ export const sceneClip = clipTextMethod(
   (images, texts) => {
     let hits = 0;
     for (const img of images) {
-      const p = softmax(texts.map((t) => cosineOf(img, t)), CLIP_LOGIT_SCALE);
+      const p = softmax(
+        texts.map((t) => cosineOf(img, t)),
+        CLIP_LOGIT_SCALE,
+      );
       if (p.indexOf(Math.max(...p)) === 0) hits++;
     }
     return { value: hits / images.length, details: { hits, labels: texts.length } };
@@ -156,10 +176,16 @@ export const humanActionClip = clipTextMethod(
   (images, texts) => {
     const avg = new Array<number>(texts.length).fill(0);
     for (const img of images) {
-      const p = softmax(texts.map((t) => cosineOf(img, t)), CLIP_LOGIT_SCALE);
+      const p = softmax(
+        texts.map((t) => cosineOf(img, t)),
+        CLIP_LOGIT_SCALE,
+      );
       p.forEach((v, k) => (avg[k] = avg[k]! + v / images.length));
     }
     const best = avg.indexOf(Math.max(...avg));
-    return { value: best === 0 ? 1 : 0, details: { targetProbability: avg[0]!, bestLabelIndex: best, labels: texts.length } };
+    return {
+      value: best === 0 ? 1 : 0,
+      details: { targetProbability: avg[0]!, bestLabelIndex: best, labels: texts.length },
+    };
   },
 );

@@ -8,7 +8,18 @@
  */
 import type { RgbImage } from '../../image/types.js';
 
-export const COLOUR_WORDS = ['black', 'white', 'gray', 'red', 'orange', 'yellow', 'green', 'blue', 'purple', 'pink'] as const;
+export const COLOUR_WORDS = [
+  'black',
+  'white',
+  'gray',
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'blue',
+  'purple',
+  'pink',
+] as const;
 export type ColourWord = (typeof COLOUR_WORDS)[number];
 
 /** The colour word of one RGB value (0..255). */
@@ -37,7 +48,11 @@ export function pixelColour(r: number, g: number, b: number): ColourWord {
  * The dominant colour word inside a box given in source pixels (x0, y0, x1, y1); `scale` maps
  * source pixels onto `img` (a downscaled copy). Returns null for an empty box.
  */
-export function colourName(img: RgbImage, box: readonly [number, number, number, number], scale: number): ColourWord | null {
+export function colourName(
+  img: RgbImage,
+  box: readonly [number, number, number, number],
+  scale: number,
+): ColourWord | null {
   const [x0, y0, x1, y1] = box;
   const cx = ((x0 + x1) / 2) * scale;
   const cy = ((y0 + y1) / 2) * scale;

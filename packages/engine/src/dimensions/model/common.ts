@@ -20,7 +20,10 @@ export const CLIP_LOGIT_SCALE = 100;
 
 export function inferenceOf(context: MethodContext, dimension: DimensionId): JobInference {
   if (!context.inference) {
-    throw new EngineError('model_unavailable', `${dimension}: no model inference in this evaluation (models not resolved)`);
+    throw new EngineError(
+      'model_unavailable',
+      `${dimension}: no model inference in this evaluation (models not resolved)`,
+    );
   }
   return context.inference;
 }
@@ -50,7 +53,8 @@ export function l2normalise(v: Float32Array): Float32Array {
 }
 
 export function dot(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new EngineError('decode_failed', `feature sizes differ (${a.length} vs ${b.length})`);
+  if (a.length !== b.length)
+    throw new EngineError('decode_failed', `feature sizes differ (${a.length} vs ${b.length})`);
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;

@@ -22,7 +22,14 @@ export const DINO_FEATURES: BatchSpec<Float32Array> = {
   ...featureSpec(MODEL_IDS.dino, 'model', 'pixel_values', 'last_hidden_state', 'cls', 'dino224'),
   fallback: 'dino224crop',
 };
-export const CLIP_B32_FEATURES: BatchSpec<Float32Array> = featureSpec(MODEL_IDS.clipB32, 'vision', 'pixel_values', 'image_embeds', 'row', 'clip224');
+export const CLIP_B32_FEATURES: BatchSpec<Float32Array> = featureSpec(
+  MODEL_IDS.clipB32,
+  'vision',
+  'pixel_values',
+  'image_embeds',
+  'row',
+  'clip224',
+);
 
 /** Collects one feature per pushed frame (in order, repeats included) through a shared queue. */
 export class FeatureCollector {
@@ -54,7 +61,12 @@ export class FeatureCollector {
 }
 
 /** VBench's consistency formula on L2-normalised features. */
-export function consistencyScore(features: readonly Float32Array[]): { value: number; pairs: number; minFirst: number; minPrev: number } {
+export function consistencyScore(features: readonly Float32Array[]): {
+  value: number;
+  pairs: number;
+  minFirst: number;
+  minPrev: number;
+} {
   const f = features.map(l2normalise);
   let sum = 0;
   let minFirst = 1;
@@ -82,7 +94,8 @@ function consistencyMethod(dimension: DimensionId, spec: BatchSpec<Float32Array>
         push: (frame) => c.push(frame),
         async finish(): Promise<MethodOutcome> {
           const features = await c.all();
-          if (features.length < 2) throw new EngineError('too_few_frames', `${dimension} needs at least 2 frames`);
+          if (features.length < 2)
+            throw new EngineError('too_few_frames', `${dimension} needs at least 2 frames`);
           const s = consistencyScore(features);
           const size = c.queue.inputSize;
           return {

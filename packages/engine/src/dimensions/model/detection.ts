@@ -45,7 +45,11 @@ export interface Detection {
 }
 
 /** DETR post-processing of one batch: detections above the threshold per frame. */
-export function readDetections(out: BatchOutputs, count: number, threshold = DETECTION_THRESHOLD): RawDetection[][] {
+export function readDetections(
+  out: BatchOutputs,
+  count: number,
+  threshold = DETECTION_THRESHOLD,
+): RawDetection[][] {
   const logits = out.logits!;
   const boxes = out.pred_boxes!;
   const [b, q, c] = logits.dims as [number, number, number];
@@ -89,7 +93,11 @@ export function loadLabels(inference: JobInference): Map<number, string> {
     if (!config.id2label) throw new Error('no id2label');
     return new Map(Object.entries(config.id2label).map(([k, v]) => [Number(k), String(v).toLowerCase()]));
   } catch (err) {
-    throw new EngineError('model_unavailable', `cannot read the detector's labels ${path}: ${(err as Error).message}`, { cause: err });
+    throw new EngineError(
+      'model_unavailable',
+      `cannot read the detector's labels ${path}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
 }
 
@@ -101,9 +109,16 @@ interface FrameDetections {
   small: { width: number; height: number; data: Float32Array } | null;
 }
 
-type FrameRule = (frames: FrameDetections[]) => { value: number; details: Record<string, number | string | boolean> };
+type FrameRule = (frames: FrameDetections[]) => {
+  value: number;
+  details: Record<string, number | string | boolean>;
+};
 
-function detectionMethod(dimension: DimensionId, rule: (context: MethodContext) => FrameRule, keepPixels = false): ModelMethod {
+function detectionMethod(
+  dimension: DimensionId,
+  rule: (context: MethodContext) => FrameRule,
+  keepPixels = false,
+): ModelMethod {
   return {
     dimension,
     id: 'detr',
@@ -116,7 +131,8 @@ function detectionMethod(dimension: DimensionId, rule: (context: MethodContext) 
       const labels = loadLabels(inference);
       const queue = inference.queue(DETR_SPEC);
       const guard = new FrameSizeGuard(dimension, 3);
-      const pending: Array<{ frame: Frame; raw: Promise<RawDetection[]>; small: FrameDetections['small'] }> = [];
+      const pending: Array<{ frame: Frame; raw: Promise<RawDetection[]>; small: FrameDetections['small'] }> =
+        [];
       return {
         push(frame) {
           guard.check(frame);
@@ -141,7 +157,12 @@ function detectionMethod(dimension: DimensionId, rule: (context: MethodContext) 
                 return {
                   label: labels.get(d.classIndex) ?? `class ${d.classIndex}`,
                   score: d.score,
-                  box: [(cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height],
+                  box: [
+                    (cx - w / 2) * width,
+                    (cy - h / 2) * height,
+                    (cx + w / 2) * width,
+                    (cy + h / 2) * height,
+                  ],
                 };
               }),
             });
@@ -151,7 +172,11 @@ function detectionMethod(dimension: DimensionId, rule: (context: MethodContext) 
             value,
             indices: pending.map((p) => p.frame.index),
             models: refsOf(inference, [DETR]),
-            details: { frames: frames.length, detections: frames.reduce((a, f) => a + f.detections.length, 0), ...details },
+            details: {
+              frames: frames.length,
+              detections: frames.reduce((a, f) => a + f.detections.length, 0),
+              ...details,
+            },
           };
         },
       };
@@ -173,7 +198,10 @@ export const multipleObjectsDetr = detectionMethod('multiple_objects', (ctx) => 
   const spec = requireAux(ctx, 'multiple_objects', 'object').toLowerCase();
   const parts = spec.split(' and ').map((s) => s.trim());
   if (parts.length !== 2 || !parts[0] || !parts[1]) {
-    throw new EngineError('missing_auxiliary', `multiple_objects needs auxiliary object "A and B", got "${spec}"`);
+    throw new EngineError(
+      'missing_auxiliary',
+      `multiple_objects needs auxiliary object "A and B", got "${spec}"`,
+    );
   }
   const [a, b] = parts as [string, string];
   return (frames) => {
@@ -210,16 +238,29 @@ export const spatialRelationshipDetr = detectionMethod('spatial_relationship', (
     const scores = frames.map((f) => {
       const boxes = f.detections.filter((d) => d.label === a || d.label === b).map((d) => d.box);
       let best = 0;
-      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) best = Math.max(best, pairScore(relation, boxes[i]!, boxes[j]!));
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++)
+          best = Math.max(best, pairScore(relation, boxes[i]!, boxes[j]!));
       return best;
     });
-    return { value: scores.reduce((x, y) => x + y, 0) / scores.length, details: { framesWithPair: scores.filter((s) => s > 0).length } };
+    return {
+      value: scores.reduce((x, y) => x + y, 0) / scores.length,
+      details: { framesWithPair: scores.filter((s) => s > 0).length },
+    };
   };
 });
 
 /** VBench's object parsing for colour prompts: drop "a ", "an " and the colour word. */
 export function colourObject(prompt: string, colour: string): string {
-  return prompt.toLowerCase().split('a ').join('').split('an ').join('').split(colour.toLowerCase()).join('').trim();
+  return prompt
+    .toLowerCase()
+    .split('a ')
+    .join('')
+    .split('an ')
+    .join('')
+    .split(colour.toLowerCase())
+    .join('')
+    .trim();
 }
 
 export const colorDetr = detectionMethod(
@@ -228,7 +269,8 @@ export const colorDetr = detectionMethod(
     const colour = requireAux(ctx, 'color', 'color').toLowerCase();
     const fromAux = ctx.auxiliary?.object?.trim();
     const object = (fromAux || colourObject(ctx.prompt?.trim() ?? '', colour)).toLowerCase();
-    if (!object) throw new EngineError('missing_prompt', 'color needs the object (auxiliary object, or the prompt)');
+    if (!object)
+      throw new EngineError('missing_prompt', 'color needs the object (auxiliary object, or the prompt)');
     return (frames) => {
       let nObj = 0;
       let nCol = 0;
@@ -239,7 +281,10 @@ export const colorDetr = detectionMethod(
         const small = f.small;
         if (small && boxes.some((d) => colourName(small, d.box, small.width / f.width) === colour)) nCol++;
       }
-      return { value: nObj > 0 ? nCol / nObj : 0, details: { objectFrames: nObj, colourFrames: nCol, object } };
+      return {
+        value: nObj > 0 ? nCol / nObj : 0,
+        details: { objectFrames: nObj, colourFrames: nCol, object },
+      };
     };
   },
   true,

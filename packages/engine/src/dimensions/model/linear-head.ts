@@ -68,21 +68,30 @@ export function parseLinearHead(bytes: Uint8Array, inDim = 768): LinearHead {
     const w = storages.filter((e) => e.data.length === inDim * 4);
     const b = storages.filter((e) => e.data.length === 4);
     if (w.length !== 1 || b.length !== 1) {
-      throw new Error(`expected one ${inDim}-value weight and one bias storage, found ${storages.length} storages`);
+      throw new Error(
+        `expected one ${inDim}-value weight and one bias storage, found ${storages.length} storages`,
+      );
     }
     return { weight: floats(w[0]!.data), bias: floats(b[0]!.data)[0]! };
   }
   // Legacy format: … [int64 n][n floats] per storage at the end of the file.
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const count = (end: number, n: number): boolean => end - n * 4 - 8 >= 0 && view.getBigInt64(end - n * 4 - 8, true) === BigInt(n);
+  const count = (end: number, n: number): boolean =>
+    end - n * 4 - 8 >= 0 && view.getBigInt64(end - n * 4 - 8, true) === BigInt(n);
   const end = bytes.length;
   if (count(end, 1) && count(end - 12, inDim)) {
     const wEnd = end - 12;
-    return { weight: floats(bytes.subarray(wEnd - inDim * 4, wEnd)), bias: floats(bytes.subarray(end - 4, end))[0]! };
+    return {
+      weight: floats(bytes.subarray(wEnd - inDim * 4, wEnd)),
+      bias: floats(bytes.subarray(end - 4, end))[0]!,
+    };
   }
   if (count(end, inDim) && count(end - inDim * 4 - 8, 1)) {
     const bEnd = end - inDim * 4 - 8;
-    return { weight: floats(bytes.subarray(end - inDim * 4, end)), bias: floats(bytes.subarray(bEnd - 4, bEnd))[0]! };
+    return {
+      weight: floats(bytes.subarray(end - inDim * 4, end)),
+      bias: floats(bytes.subarray(bEnd - 4, bEnd))[0]!,
+    };
   }
   throw new Error('not a PyTorch checkpoint of a linear head');
 }
@@ -91,6 +100,10 @@ export function loadLinearHead(path: string, inDim = 768): LinearHead {
   try {
     return parseLinearHead(readFileSync(path), inDim);
   } catch (err) {
-    throw new EngineError('model_unavailable', `cannot read the aesthetic head ${path}: ${(err as Error).message}`, { cause: err });
+    throw new EngineError(
+      'model_unavailable',
+      `cannot read the aesthetic head ${path}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
 }

@@ -113,7 +113,8 @@ class RaftRun implements AsyncMethodRun {
 
   finish(): Promise<MethodOutcome> {
     const sampled = this.indices.length;
-    if (sampled < 1) return Promise.reject(new EngineError('too_few_frames', 'dynamic_degree received no frames'));
+    if (sampled < 1)
+      return Promise.reject(new EngineError('too_few_frames', 'dynamic_degree received no frames'));
     const threshold = (6 * Math.min(this.flow.width || 1, this.flow.height || 1)) / 256;
     const dynamic = isDynamic(this.scores, threshold, sampled);
     return Promise.resolve({
@@ -144,7 +145,13 @@ export const motionSmoothnessRife: ModelMethod = {
 };
 
 /** Unpads a planar [3, ph, pw] 0..1 prediction to interleaved 0..255 floats of (h, w). */
-export function unpadToInterleaved(pred: Float32Array, ph: number, pw: number, h: number, w: number): Float32Array {
+export function unpadToInterleaved(
+  pred: Float32Array,
+  ph: number,
+  pw: number,
+  h: number,
+  w: number,
+): Float32Array {
   const out = new Float32Array(h * w * 3);
   const top = Math.floor((ph - h) / 2);
   const left = Math.floor((pw - w) / 2);
@@ -211,7 +218,9 @@ class RifeRun implements AsyncMethodRun {
 
   finish(): Promise<MethodOutcome> {
     if (this.count < 1) {
-      return Promise.reject(new EngineError('too_few_frames', 'motion_smoothness needs at least 3 frames (two even, one odd)'));
+      return Promise.reject(
+        new EngineError('too_few_frames', 'motion_smoothness needs at least 3 frames (two even, one odd)'),
+      );
     }
     const meanMae = this.sum / this.count;
     return Promise.resolve({
