@@ -300,7 +300,7 @@ describe('float16 and the aesthetic head reader', () => {
     });
     const session = await ort.InferenceSession.create(bytes);
     const out = await session.run({
-      x: floatInput(session, 'x', Float32Array.from([0.5, -1.25, 3]), [1, 3]),
+      x: floatInput(ort, session, 'x', Float32Array.from([0.5, -1.25, 3]), [1, 3]),
     });
     expect(Array.from(floatOutput(out.y, 'y').data)).toEqual([1, -2.5, 6]);
     await session.release();

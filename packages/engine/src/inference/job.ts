@@ -9,7 +9,8 @@
  * from acknowledging frames and so holds the decoder back. Features (one vector per frame) are
  * kept until the job ends.
  */
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
+import { loadOrt } from './runtime.js';
 import { EngineError } from '../contract.js';
 import type { Frame, ModelRef } from '../contract.js';
 import { applyTransform, outputSize, TRANSFORMS } from '../preprocess/transforms.js';
@@ -212,11 +213,12 @@ export class BatchQueue<T> {
 
   private async runBatch(data: Float32Array, n: number, width: number, height: number): Promise<T[]> {
     const session = await this.session();
+    const runtime = await loadOrt();
     const feeds: Record<string, ort.Tensor> = {
-      [this.spec.input]: floatInput(session, this.spec.input, data, [n, 3, height, width]),
+      [this.spec.input]: floatInput(runtime, session, this.spec.input, data, [n, 3, height, width]),
     };
     if (session.inputNames.includes('pixel_mask')) {
-      feeds.pixel_mask = new ort.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [
+      feeds.pixel_mask = new runtime.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [
         n,
         height,
         width,
@@ -324,12 +326,13 @@ export class JobInference {
     if (missing.length > 0) {
       const run = (async () => {
         const session = await this.session(modelId, 'text');
+        const runtime = await loadOrt();
         const batch = this.tokenizer(modelId).encode(missing);
         const feeds: Record<string, ort.Tensor> = {
-          input_ids: new ort.Tensor('int64', batch.ids, [batch.count, batch.length]),
+          input_ids: new runtime.Tensor('int64', batch.ids, [batch.count, batch.length]),
         };
         if (session.inputNames.includes('attention_mask'))
-          feeds.attention_mask = new ort.Tensor('int64', batch.mask, [batch.count, batch.length]);
+          feeds.attention_mask = new runtime.Tensor('int64', batch.mask, [batch.count, batch.length]);
         const out = await session.run(feeds);
         const { data, dims } = floatOutput(out.text_embeds, 'text_embeds');
         return readFeatures(data, dims, batch.count, 'row');

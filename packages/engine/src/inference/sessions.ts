@@ -3,7 +3,8 @@
  * worker, created on first use and kept up to `maxSessions` (least recently used sessions not held
  * by a running job are released beyond that).
  */
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
+import { loadOrt } from './runtime.js';
 import { EngineError } from '../contract.js';
 import type { InferenceSettings } from './settings.js';
 
@@ -50,16 +51,17 @@ export class SessionCache {
     const p = this.settings.provider;
     if (p === 'cpu' || (p === 'auto' && this.provider === 'cpu')) {
       this.provider = 'cpu';
-      return ort.InferenceSession.create(path, this.options(false));
+      return (await loadOrt()).InferenceSession.create(path, this.options(false));
     }
+    const runtime = await loadOrt();
     try {
-      const s = await ort.InferenceSession.create(path, this.options(true));
+      const s = await runtime.InferenceSession.create(path, this.options(true));
       this.provider = 'cuda';
       return s;
     } catch (err) {
       if (p === 'cuda') throw err;
       this.provider = 'cpu';
-      return ort.InferenceSession.create(path, this.options(false));
+      return runtime.InferenceSession.create(path, this.options(false));
     }
   }
 

@@ -1,5 +1,6 @@
 /** Conversions between plain arrays and onnxruntime tensors (float16 in and out included). */
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
+import type { OrtModule } from './runtime.js';
 
 /** float32 → IEEE half bit pattern (round to nearest even). */
 export function toHalf(value: number): number {
@@ -39,6 +40,7 @@ export function fromHalf(h: number): number {
 
 /** A float input tensor in the element type the session declares for `name` (float32 or float16). */
 export function floatInput(
+  runtime: OrtModule,
   session: ort.InferenceSession,
   name: string,
   data: Float32Array,
@@ -48,9 +50,9 @@ export function floatInput(
   if (meta && meta.isTensor && meta.type === 'float16') {
     const half = new Uint16Array(data.length);
     for (let i = 0; i < data.length; i++) half[i] = toHalf(data[i]!);
-    return new ort.Tensor('float16', half, dims);
+    return new runtime.Tensor('float16', half, dims);
   }
-  return new ort.Tensor('float32', data, dims);
+  return new runtime.Tensor('float32', data, dims);
 }
 
 /** An output tensor's values as float32 (float16 outputs are widened). */

@@ -15,6 +15,7 @@ import type * as ort from 'onnxruntime-node';
 import { EngineError } from '../../contract.js';
 import type { Frame } from '../../contract.js';
 import { floatInput, floatOutput } from '../../inference/tensors.js';
+import { loadOrt } from '../../inference/runtime.js';
 import type { AsyncMethodRun, MethodContext, MethodOutcome, ModelMethod } from '../../method-contract.js';
 import { resizeInterleaved } from '../../preprocess/resize.js';
 import { FrameSizeGuard, roundHalfEven } from '../common.js';
@@ -79,6 +80,7 @@ class RaftRun implements AsyncMethodRun {
     this.guard.check(frame);
     if (this.ordinal++ % this.interval !== 0) return;
     const session = await this.session;
+    const runtime = await loadOrt();
     const fixed = fixedSize(session);
     let h: number;
     let w: number;
@@ -95,8 +97,8 @@ class RaftRun implements AsyncMethodRun {
     if (this.prev) {
       const [a, b] = session.inputNames as [string, string];
       const out = await session.run({
-        [a]: floatInput(session, a, this.prev, [1, 3, h, w]),
-        [b]: floatInput(session, b, input, [1, 3, h, w]),
+        [a]: floatInput(runtime, session, a, this.prev, [1, 3, h, w]),
+        [b]: floatInput(runtime, session, b, input, [1, 3, h, w]),
       });
       const name = session.outputNames[session.outputNames.length - 1]!;
       const { data, dims } = floatOutput(out[name], name);
@@ -194,14 +196,15 @@ class RifeRun implements AsyncMethodRun {
     const cur = padPlanar(frame, ph, pw, 1 / 255);
     if (this.even && this.odd) {
       const session = await this.session;
+      const runtime = await loadOrt();
       const dims = [1, 3, ph, pw];
       const tMeta = session.inputMetadata.find((m) => m.name === 'timestep');
       const tShape = tMeta && tMeta.isTensor && tMeta.shape.length === 4 ? [1, 1, ph, pw] : [1];
       const tSize = tShape.reduce((a, b) => a * b, 1);
       const out = await session.run({
-        img0: floatInput(session, 'img0', this.even, dims),
-        img1: floatInput(session, 'img1', cur, dims),
-        timestep: floatInput(session, 'timestep', new Float32Array(tSize).fill(0.5), tShape),
+        img0: floatInput(runtime, session, 'img0', this.even, dims),
+        img1: floatInput(runtime, session, 'img1', cur, dims),
+        timestep: floatInput(runtime, session, 'timestep', new Float32Array(tSize).fill(0.5), tShape),
       });
       const name = session.outputNames[0]!;
       const { data } = floatOutput(out[name], name);
