@@ -221,4 +221,54 @@ describe('createRunner', () => {
     const [task] = await allVideos(run.id);
     expect(task!.attempts).toBe(2);
   });
+
+  it('drops a task whose lease expired (a stale lease is refused) while another runner completes it', async () => {
+    const events: RunnerEvent[] = [];
+    let release: (() => void) | undefined;
+    // Heartbeats far apart: the 2 s lease expires while this runner is still generating.
+    const stale = vesta.createRunner({
+      name: 'stale',
+      models: ['vesta-demo'],
+      claimWaitSeconds: 1,
+      heartbeatIntervalMs: 60_000,
+      onLog: (e) => events.push(e),
+      generate: async ({ prompt, seed, auxiliary, signal }) => {
+        const clip = await demo(prompt, seed, auxiliary, signal);
+        await new Promise<void>((resolve) => (release = resolve));
+        return clip.path;
+      },
+    });
+    await stale.ready;
+    const run = await vesta.bench.create({
+      name: 'stale lease',
+      modelId: 'vesta-demo',
+      dimensions: ['dynamic_degree'],
+      samplesPerPrompt: 1,
+      promptsPerDimension: 1,
+    });
+    while (!release) await new Promise((r) => setTimeout(r, 50));
+    const fresh = vesta.createRunner({
+      name: 'fresh',
+      models: ['vesta-demo'],
+      claimWaitSeconds: 1,
+      generate: async ({ prompt, seed, auxiliary, signal }) =>
+        (await demo(prompt, seed, auxiliary, signal)).path,
+    });
+    let current = await vesta.bench.get(run.id);
+    while (!['completed', 'failed', 'cancelled'].includes(current.status)) {
+      await new Promise((r) => setTimeout(r, 200));
+      current = await vesta.bench.get(run.id);
+    }
+    expect(current.status).toBe('completed');
+    release!();
+    while (!events.some((e) => e.type === 'lease_lost')) await new Promise((r) => setTimeout(r, 50));
+    const [staleSummary, freshSummary] = await Promise.all([
+      stale.stop({ graceMs: 0 }),
+      fresh.stop({ graceMs: 0 }),
+    ]);
+    expect(staleSummary).toMatchObject({ leaseLost: 1, completed: 0 });
+    expect(freshSummary.completed).toBe(1);
+    const [task] = await allVideos(run.id);
+    expect(task).toMatchObject({ state: 'done', attempts: 2 });
+  });
 });
