@@ -260,7 +260,7 @@ describe('createRunner', () => {
       current = await vesta.bench.get(run.id);
     }
     expect(current.status).toBe('completed');
-    release!();
+    release();
     while (!events.some((e) => e.type === 'lease_lost')) await new Promise((r) => setTimeout(r, 50));
     const [staleSummary, freshSummary] = await Promise.all([
       stale.stop({ graceMs: 0 }),
