@@ -107,7 +107,7 @@ export function registerRunnerCommands(
     ],
   );
 
-  leaf(
+  const start = leaf(
     runner
       .command('start')
       .description('Register a runner and generate clips for Bench runs until stopped (SIGTERM/Ctrl-C)')
@@ -145,7 +145,11 @@ Exit codes: 0 stopped by SIGTERM, 130 stopped by SIGINT, 1 refused by the servic
       'vesta runner start --model-id my-model --command \'./gen.sh "$VESTA_PROMPT" > "$VESTA_OUTPUT"\' --concurrency 2 --timeout 300',
       'vesta runner start --demo --json',
     ],
-  ).action(
+  );
+  const jsonOption = start.options.find((opt) => opt.long === '--json');
+  if (jsonOption)
+    jsonOption.description = 'print one JSON object per event on stdout (errors as JSON on stderr)';
+  start.action(
     action(ctx, async (cmd) => {
       const o = cmd.opts<StartOptions>();
       if (Boolean(o.command) === Boolean(o.demo))
