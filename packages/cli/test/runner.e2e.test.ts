@@ -299,6 +299,35 @@ cp ${clip} "$1"`,
     expect(await runner.stop()).toBe(0);
   });
 
+  it('SIGTERM lets an in-flight command use its grace period, then hands the task back and exits 0', async () => {
+    const pidFile = path.join(tmp, 'term.pid');
+    const slow = script(
+      'term.sh',
+      `echo $$ > ${pidFile}\necho started\nsleep 30\ncp ${clip} "$VESTA_OUTPUT"`,
+    );
+    const runner = new RunnerProcess([
+      '--model-id',
+      'term-model',
+      '--command',
+      `exec ${slow}`,
+      '--grace',
+      '1',
+    ]);
+    await runner.until((e) => e.type === 'registered');
+    const run = await createRun('term-model', 'dynamic_degree');
+    await runner.until((e) => e.type === 'log' && e.message === 'started');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(await runner.stop('SIGTERM')).toBe(0);
+    expect(runner.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['stopping', 'handed_back', 'stopped']),
+    );
+    expect(alive(pid)).toBe(false);
+    const [task] = await videos(run.id);
+    expect(task).toMatchObject({ state: 'pending', attempts: 1 });
+    expect(task!.error!.detail).toContain('handed back');
+    expect((await json<Run>(['bench', 'cancel', run.id])).status).toBe('cancelled');
+  });
+
   it('fails attempts of a command that fails, hangs, writes no file or writes a non-video, with clear reasons', async () => {
     const cases = [
       {
