@@ -66,6 +66,8 @@ async function main(): Promise<void> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = loadConfig(
     {
+      // No model pulls: this machine reaches no model source, and the model-free methods answer.
+      VESTA_OFFLINE: '1',
       PORT: String(port),
       HOST: '127.0.0.1',
       VESTA_DATA_DIR: dataDir,

@@ -39,6 +39,11 @@ export interface CreateEngineOptions extends EngineOptions {
   inference?: InferenceOptions;
   /** Progress of model pulls started by evaluations (first use of a model not in the cache). */
   onModelProgress?: (event: ModelProgressEvent) => void;
+  /**
+   * After a model could not be pulled, evaluations use the fallback method without trying again
+   * for this long (default 10 minutes; 0 retries on every evaluation).
+   */
+  retryFailedPullAfterMs?: number;
 }
 
 /** The precision a model is used at: the configured one when the model publishes it, else its default. */
@@ -48,20 +53,49 @@ export function modelPrecision(store: ModelStore, modelId: string, wanted: Preci
   return entry.precisions.includes(wanted) ? wanted : (entry.precisions[0] ?? 'fp32');
 }
 
+/**
+ * Remembers models whose pull failed, so that a machine that cannot reach any model source does
+ * not pay a failed download on every clip: for `retryMs` the failure is answered from memory (and
+ * the model reads as unavailable), then the next evaluation tries again.
+ */
+class FailedPulls {
+  private readonly failures = new Map<string, { error: unknown; until: number }>();
+  constructor(private readonly retryMs: number) {}
+  recent(modelId: string): unknown {
+    const f = this.failures.get(modelId);
+    if (f === undefined) return undefined;
+    if (Date.now() < f.until) return f.error;
+    this.failures.delete(modelId);
+    return undefined;
+  }
+  remember(modelId: string, error: unknown): void {
+    if (this.retryMs > 0) this.failures.set(modelId, { error, until: Date.now() + this.retryMs });
+  }
+}
+
 function storeResolver(
   store: ModelStore,
   settings: InferenceSettings,
+  failed: FailedPulls,
   onProgress?: (event: ModelProgressEvent) => void,
 ): ModelResolver {
   return {
     settings,
     async resolve(modelId, signal) {
-      const installed = await store.ensure(modelId, {
-        precision: modelPrecision(store, modelId, settings.precision),
-        ...(signal ? { signal } : {}),
-        ...(onProgress ? { onProgress } : {}),
-      });
-      return { id: installed.id, files: installed.files, ref: installed.ref };
+      const recent = failed.recent(modelId);
+      if (recent !== undefined) throw recent;
+      try {
+        const installed = await store.ensure(modelId, {
+          precision: modelPrecision(store, modelId, settings.precision),
+          ...(signal ? { signal } : {}),
+          ...(onProgress ? { onProgress } : {}),
+        });
+        return { id: installed.id, files: installed.files, ref: installed.ref };
+      } catch (err) {
+        // An abort says nothing about the model; anything else (offline, unreachable, checksum) does.
+        if (!(signal?.aborted ?? false)) failed.remember(modelId, err);
+        throw err;
+      }
     },
   };
 }
@@ -96,11 +130,16 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   const catalogUrl = String(options.catalog?.module ?? new URL(`./catalog.${ext}`, import.meta.url));
   const inference = resolveInference(options.inference);
   const store = options.models;
+  const failedPulls = new FailedPulls(options.retryFailedPullAfterMs ?? 10 * 60_000);
   const modelAvailable =
     options.modelAvailable ??
-    (store ? (id: string) => store.isAvailableSync(id, modelPrecision(store, id, inference.precision)) : undefined);
+    (store
+      ? (id: string) =>
+          failedPulls.recent(id) === undefined &&
+          store.isAvailableSync(id, modelPrecision(store, id, inference.precision))
+      : undefined);
   const catalogOptions: CatalogOptions = modelAvailable ? { modelAvailable } : {};
-  const models = store ? storeResolver(store, inference, options.onModelProgress) : undefined;
+  const models = store ? storeResolver(store, inference, failedPulls, options.onModelProgress) : undefined;
 
   return {
     async probe(path: string, signal?: AbortSignal): Promise<VideoProbe> {

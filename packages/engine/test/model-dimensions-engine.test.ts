@@ -181,4 +181,53 @@ describe('engine without models', () => {
       await engine.close();
     }
   });
+
+  it('remembers a failed pull for a while: later clips neither retry it nor list the method as available', async () => {
+    const attempts = (retryFailedPullAfterMs: number) => {
+      let fetches = 0;
+      const store = createModelStore({
+        cacheDir: join(root, `failed-cache-${retryFailedPullAfterMs}`),
+        offline: false,
+        manifest,
+        fetch: () => {
+          fetches++;
+          return Promise.reject(new Error('network unreachable'));
+        },
+        retries: 0,
+        retryDelayMs: 1,
+      });
+      return {
+        engine: createEngine({ models: store, threads: 1, retryFailedPullAfterMs }),
+        fetches: () => fetches,
+      };
+    };
+    const remembered = attempts(60_000);
+    const retried = attempts(0);
+    try {
+      for (const { engine } of [remembered, retried]) {
+        const r = await engine.evaluate(clip, { dimensions: ['subject_consistency'] });
+        expect(r.scores.map((s) => s.method)).toEqual(['lite']);
+      }
+      const afterFirst = [remembered.fetches(), retried.fetches()];
+      expect(afterFirst[0]).toBeGreaterThan(0);
+      expect(remembered.engine.dimensions().find((d) => d.id === 'subject_consistency')!.defaultMethod).toBe(
+        'lite',
+      );
+      expect(retried.engine.dimensions().find((d) => d.id === 'subject_consistency')!.defaultMethod).toBe(
+        'vbench',
+      );
+
+      const again = await remembered.engine.evaluate(clip, {
+        dimensions: ['subject_consistency'],
+        methods: { subject_consistency: 'vbench' },
+      });
+      expect(again.failures.map((f) => f.code)).toEqual(['model_unavailable']);
+      expect(remembered.fetches()).toBe(afterFirst[0]);
+
+      await retried.engine.evaluate(clip, { dimensions: ['subject_consistency'] });
+      expect(retried.fetches()).toBeGreaterThan(afterFirst[1]!);
+    } finally {
+      await Promise.all([remembered.engine.close(), retried.engine.close()]);
+    }
+  });
 });

@@ -3,6 +3,8 @@
  * together in one `ConfigError`; the process refuses to start rather than fall back silently.
  */
 import path from 'node:path';
+import { inferenceOptionsFromEnv, modelStoreOptionsFromEnv, resolveInference } from '@vesta/engine';
+import type { InferenceOptions, ModelStoreOptions } from '@vesta/engine';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -33,6 +35,13 @@ export interface ServerConfig {
   corsOrigins: string[];
   logLevel: LogLevel;
   engine: EngineConfig;
+  /**
+   * The model store of the model-backed methods (VESTA_MODELS_DIR, VESTA_MODELS_LOCAL_DIR,
+   * VESTA_MODELS_MIRROR, VESTA_OFFLINE, VESTA_MODELS_MANIFEST; docs/models.md).
+   */
+  models: ModelStoreOptions;
+  /** Model inference (VESTA_EP, VESTA_PRECISION, VESTA_INFERENCE_BATCH, VESTA_INFERENCE_THREADS). */
+  inference: InferenceOptions;
   /** Jobs run at the same time by this process's worker. */
   jobConcurrency: number;
   /** How long shutdown waits for in-flight requests and jobs before cutting jobs off. */
@@ -126,12 +135,26 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     maxWidth: optionalInt('VESTA_ENGINE_MAX_WIDTH', 16, 65536),
     maxHeight: optionalInt('VESTA_ENGINE_MAX_HEIGHT', 16, 65536),
   };
+  let models: ModelStoreOptions | undefined;
+  try {
+    models = modelStoreOptionsFromEnv(env);
+  } catch (err) {
+    problems.push(`VESTA_MODELS_MANIFEST: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const inference = inferenceOptionsFromEnv(env);
+  try {
+    resolveInference(inference);
+  } catch (err) {
+    problems.push(
+      `model inference settings (VESTA_EP, VESTA_PRECISION, VESTA_INFERENCE_BATCH, VESTA_INFERENCE_THREADS): ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   const jobConcurrency = int('VESTA_JOB_CONCURRENCY', 1, 1, 64);
   const shutdownGraceSeconds = int('VESTA_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600);
   const runnerLeaseSeconds = int('VESTA_RUNNER_LEASE_SECONDS', 60, 1, 3600);
   const runnerMaxAttempts = int('VESTA_RUNNER_MAX_ATTEMPTS', 3, 1, 20);
 
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0 || models === undefined) throw new ConfigError(problems);
   return {
     port,
     host,
@@ -143,6 +166,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     corsOrigins,
     logLevel: logLevel ?? 'info',
     engine,
+    models,
+    inference,
     jobConcurrency,
     shutdownGraceSeconds,
     runnerLeaseSeconds,

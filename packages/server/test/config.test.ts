@@ -85,3 +85,28 @@ describe('runMain', () => {
     expect(written).toContain('VESTA_LOG_LEVEL');
   });
 });
+
+describe('model store and inference settings', () => {
+  it('parse from the environment with the rest of the config', () => {
+    const c = loadConfig(
+      { VESTA_OFFLINE: '1', VESTA_MODELS_DIR: '/srv/models', VESTA_EP: 'cpu', VESTA_INFERENCE_BATCH: '4' },
+      '/srv/app',
+    );
+    expect(c.models).toMatchObject({ cacheDir: '/srv/models', offline: true });
+    expect(c.inference).toMatchObject({ provider: 'cpu', batchSize: 4 });
+  });
+
+  it('report bad inference settings and a bad manifest among the other problems', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'x', VESTA_EP: 'tpu', VESTA_MODELS_MANIFEST: '/nonexistent/manifest.json' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/PORT/);
+    expect(problems).toMatch(/VESTA_EP.*tpu|tpu/);
+    expect(problems).toMatch(/VESTA_MODELS_MANIFEST/);
+  });
+});

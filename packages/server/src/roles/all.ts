@@ -4,8 +4,8 @@
  * nothing here is created at import time.
  */
 import path from 'node:path';
-import { createEngine } from '@vesta/engine';
-import type { Engine, EngineOptions } from '@vesta/engine';
+import { createEngine, createModelStore } from '@vesta/engine';
+import type { CreateEngineOptions, Engine } from '@vesta/engine';
 import { buildApp } from '../app.js';
 import type { App, BuildAppOptions } from '../app.js';
 import type { ServerConfig } from '../config.js';
@@ -24,7 +24,7 @@ import { UploadService } from '../services/upload-service.js';
 import { loadOrCreateSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
 import { VideoService } from '../services/video-service.js';
 
-export type EngineFactory = (options: EngineOptions) => Engine;
+export type EngineFactory = (options: CreateEngineOptions) => Engine;
 
 export interface StartOptions extends BuildAppOptions {
   /** Builds the engine from the config's engine options (default: `@vesta/engine`'s createEngine). */
@@ -48,13 +48,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function engineOptionsFrom(config: ServerConfig): EngineOptions {
-  const limits: NonNullable<EngineOptions['limits']> = { maxFileBytes: config.uploadMaxBytes };
+export function engineOptionsFrom(config: ServerConfig): CreateEngineOptions {
+  const limits: NonNullable<CreateEngineOptions['limits']> = { maxFileBytes: config.uploadMaxBytes };
   if (config.engine.maxDurationSeconds !== null) limits.maxDurationSeconds = config.engine.maxDurationSeconds;
   if (config.engine.maxFrames !== null) limits.maxFrames = config.engine.maxFrames;
   if (config.engine.maxWidth !== null) limits.maxWidth = config.engine.maxWidth;
   if (config.engine.maxHeight !== null) limits.maxHeight = config.engine.maxHeight;
-  return { limits, ...(config.engine.threads === null ? {} : { threads: config.engine.threads }) };
+  return {
+    limits,
+    ...(config.engine.threads === null ? {} : { threads: config.engine.threads }),
+    models: createModelStore(config.models),
+    inference: config.inference,
+  };
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {

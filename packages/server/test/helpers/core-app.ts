@@ -54,6 +54,8 @@ export async function startCoreServer(options: CoreTestOptions = {}): Promise<Co
   const port = listen ? await freePort() : 8080;
   const config = loadConfig(
     {
+      // No model pulls: this machine reaches no model source, and the model-free methods answer.
+      VESTA_OFFLINE: '1',
       PORT: String(port),
       HOST: '127.0.0.1',
       VESTA_DATA_DIR: dataDir,
