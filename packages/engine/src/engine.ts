@@ -59,9 +59,9 @@ export function modelPrecision(store: ModelStore, modelId: string, wanted: Preci
  * the model reads as unavailable), then the next evaluation tries again.
  */
 class FailedPulls {
-  private readonly failures = new Map<string, { error: unknown; until: number }>();
+  private readonly failures = new Map<string, { error: Error; until: number }>();
   constructor(private readonly retryMs: number) {}
-  recent(modelId: string): unknown {
+  recent(modelId: string): Error | undefined {
     const f = this.failures.get(modelId);
     if (f === undefined) return undefined;
     if (Date.now() < f.until) return f.error;
@@ -69,7 +69,8 @@ class FailedPulls {
     return undefined;
   }
   remember(modelId: string, error: unknown): void {
-    if (this.retryMs > 0) this.failures.set(modelId, { error, until: Date.now() + this.retryMs });
+    const err = error instanceof Error ? error : new Error(String(error));
+    if (this.retryMs > 0) this.failures.set(modelId, { error: err, until: Date.now() + this.retryMs });
   }
 }
 
