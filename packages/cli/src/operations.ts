@@ -33,7 +33,7 @@ export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
   getBenchCsv: { sdk: 'bench.csv', cli: 'bench csv' },
   getBenchLogs: { sdk: 'bench.logs', cli: 'bench logs' },
   listDimensions: { sdk: 'dimensions.list', cli: 'dimensions list' },
-  listModels: { sdk: 'models.list', cli: 'models list' },
+  listModels: { sdk: 'models.list', cli: 'bench models' },
   listDimensionPrompts: { sdk: 'dimensions.prompts', cli: 'dimensions prompts' },
   listRunners: { sdk: 'runners.list', cli: 'runner list' },
   getRunner: { sdk: 'runners.get', cli: 'runner get' },

@@ -67,7 +67,7 @@ describe('vesta CLI against the real server', () => {
     const dims = await vesta(['dimensions', 'list', '--json']);
     expect(dims.code).toBe(0);
     expect((JSON.parse(dims.stdout) as { items: unknown[] }).items).toHaveLength(16);
-    const models = await vesta(['models', 'list', '--json']);
+    const models = await vesta(['bench', 'models', '--json']);
     expect(models.code).toBe(0);
     expect(JSON.parse(models.stdout)).toHaveProperty('items');
   });
@@ -182,7 +182,7 @@ describe('vesta CLI against the real server', () => {
 
   it('reports an unreachable server with its address after retrying', async () => {
     const port = await freePort();
-    const run = await vesta(['models', 'list', '--json', '--base-url', `http://127.0.0.1:${port}`]);
+    const run = await vesta(['bench', 'models', '--json', '--base-url', `http://127.0.0.1:${port}`]);
     expect(run.code).toBe(1);
     const body = JSON.parse(run.stderr) as { error: { code: string; detail: string } };
     expect(body.error.code).toBe('connection_failed');

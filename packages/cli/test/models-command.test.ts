@@ -1,4 +1,4 @@
-// `vesta models status | pull | verify | rm` as a user runs them: the built executable in a child
+// `vesta models list | pull | verify | rm` as a user runs them: the built executable in a child
 // process, pulling fixture models (written by the engine's ONNX writer) from a local mirror.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,7 +70,7 @@ describe('vesta models (spawned CLI)', () => {
   });
 
   it('status --json lists the store, built-in models included', async () => {
-    const run = await vesta(['models', 'status', '--json']);
+    const run = await vesta(['models', 'list', '--json']);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as {
       cacheDir: string;

@@ -109,7 +109,7 @@ describe('vesta admin add-model', () => {
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toBe('cli-added\n');
     expect(added.stderr).toContain('added model cli-added');
-    const models = JSON.parse((await vesta(['models', 'list', '--json'])).stdout) as {
+    const models = JSON.parse((await vesta(['bench', 'models', '--json'])).stdout) as {
       items: Array<{ id: string; name: string; description: string }>;
     };
     expect(models.items.find((m) => m.id === 'cli-added')).toMatchObject({

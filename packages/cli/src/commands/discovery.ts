@@ -1,4 +1,4 @@
-/** `vesta dimensions list` and `vesta models list`. */
+/** `vesta dimensions list` and `vesta bench models` (the generators of `GET /api/v1/models`). */
 import type { Command } from 'commander';
 import { action, type CliContext } from '../context.js';
 import { renderTable } from '../output/table.js';
@@ -33,13 +33,15 @@ export function registerDiscoveryCommands(program: Command, ctx: CliContext): vo
     }),
   );
 
-  const models = group(program.command('models').description('The models Bench runs can evaluate'), [
-    'vesta models list',
-  ]);
-  leaf(models.command('list').description('List every model with its runners'), [
-    'vesta models list',
-    'vesta models list --json',
-  ]).action(
+  // The video generators Bench runs evaluate. `vesta models` is the local model store (weights of
+  // the model-backed dimensions), so the API's model listing lives under `bench`.
+  const bench = program.commands.find((c) => c.name() === 'bench') ?? program.command('bench');
+  leaf(
+    bench
+      .command('models')
+      .description('List the video generators (models) Bench runs can evaluate, with their runners'),
+    ['vesta bench models', 'vesta bench models --json'],
+  ).action(
     action(ctx, async (cmd) => {
       const list = await ctx.client(cmd).models.list({ signal: ctx.signal });
       ctx.print(cmd, list, (s) =>

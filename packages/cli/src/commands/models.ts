@@ -1,8 +1,8 @@
 /**
- * The local model store (the weights Vesta's model-backed dimensions run), beside the API's
- * `vesta models list`:
+ * The local model store (the weights Vesta's model-backed dimensions run; the video generators of
+ * the API's `GET /api/v1/models` are `vesta bench models`):
  *
- *   vesta models status [ID...]             installed?, size, precisions, dimensions, pins
+ *   vesta models list [ID...]               installed?, size, precisions, dimensions, pins (alias: status)
  *   vesta models pull [ID...] [--precision P] [--offline]
  *   vesta models verify [ID...]             re-hash installed files; corrupt ones are deleted
  *   vesta models rm ID... [--unpin]
@@ -183,13 +183,17 @@ function verifyText(reports: VerifyReport[], s: Style): string {
   return lines.join('\n');
 }
 
-/** Adds `status`, `pull`, `verify` and `rm` to the `models` command (created when absent). */
+/** Adds `list` (alias `status`), `pull`, `verify` and `rm` to the `models` command (created when absent). */
 export function registerModelsCommand(program: Command, host: ModelsCommandHost): void {
   const models =
     program.commands.find((c) => c.name() === 'models') ??
-    program.command('models').description('Models: the local model store');
+    program
+      .command('models')
+      .description(
+        'The local model store: ONNX weights of the model-backed dimensions (generators: vesta bench models)',
+      );
   group(models, [
-    'vesta models status',
+    'vesta models list',
     'vesta models pull clip-vit-b32 dino-vitb16',
     'vesta models pull clip-vit-l14 --precision q8',
     'vesta models verify --json',
@@ -198,16 +202,18 @@ export function registerModelsCommand(program: Command, host: ModelsCommandHost)
   models.addHelpText(
     'after',
     '\nModel store (the weights of the model-backed dimensions; env VESTA_MODELS_DIR, VESTA_MODELS_MIRROR,\n' +
-      'VESTA_MODELS_LOCAL_DIR, VESTA_OFFLINE): status, pull, verify, rm. See docs/models.md.\n',
+      'VESTA_MODELS_LOCAL_DIR, VESTA_OFFLINE): list, pull, verify, rm. See docs/models.md.\n' +
+      'The video generators that Bench runs evaluate are listed by `vesta bench models`.\n',
   );
 
   leaf(
     models
-      .command('status')
+      .command('list')
+      .alias('status')
       .description('List the scoring models of the local model store: installed?, size, dimensions')
       .argument('[id...]', 'model ids (default: every model in the manifest)')
       .option('--offline', 'report availability as in offline mode (env VESTA_OFFLINE=1)'),
-    ['vesta models status', 'vesta models status clip-vit-b32 --json'],
+    ['vesta models list', 'vesta models list clip-vit-b32 --json'],
   ).action(
     run(host, async (options, ids: string[]) => {
       const store = await openStore(host, options);
