@@ -3,7 +3,6 @@
  * as a stream into the blob store, and confirm (verify the object, then enqueue scoring).
  */
 import { randomUUID } from 'node:crypto';
-import { Transform } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Engine } from '@vesta/engine';
@@ -199,18 +198,22 @@ export class UploadService {
       await this.release(videoId);
       throw isUpstreamFailure(e) ? upstreamUnavailable('the blob store cannot be written to', e) : e;
     }
+    // Bytes are counted as they arrive (a listener, not a Transform stage that every chunk would
+    // pass through); past the limit the write side fails, which fails the pipeline (the request
+    // stays open for the 413), and the partial object is thrown away below.
     let bytes = 0;
     const limit = grant.maxBytes;
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, callback) {
-        bytes += chunk.length;
-        if (bytes > limit)
-          callback(new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`));
-        else callback(null, chunk);
-      },
-    });
+    const sink = write.stream;
+    const count = (chunk: Buffer): void => {
+      bytes += chunk.length;
+      if (bytes > limit && !sink.destroyed)
+        sink.destroy(new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`));
+    };
+    body.on('data', count);
     try {
-      await pipeline(body, counter, write.stream);
+      await pipeline(body, sink);
+      if (bytes > limit)
+        throw new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`);
       if (bytes === 0) throw validationFailed('the PUT body is empty; send the clip bytes');
       await write.commit();
     } catch (e) {
