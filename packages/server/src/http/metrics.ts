@@ -1,8 +1,6 @@
 /**
  * Prometheus metrics for one app instance (its own registry; no global state): request count and
- * duration by operationId, method, status and X-Service-Source. The counter and histogram children
- * of each label set are bound once and kept (prom-client otherwise hashes the label object on
- * every call); the label sets are few (operations × methods × statuses × sources).
+ * duration by operationId, method, status and X-Service-Source.
  */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -13,8 +11,6 @@ export interface HttpMetrics {
     seconds: number,
   ): void;
 }
-
-const MAX_BOUND_LABEL_SETS = 5000;
 
 export function createHttpMetrics(options: { defaultMetrics?: boolean } = {}): HttpMetrics {
   const registry = new Registry();
@@ -33,27 +29,12 @@ export function createHttpMetrics(options: { defaultMetrics?: boolean } = {}): H
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  interface Bound {
-    count: () => void;
-    observe: (seconds: number) => void;
-  }
-  const bound = new Map<string, Bound>();
   return {
     registry,
     observe(labels, seconds) {
-      const id = `${labels.operation} ${labels.method} ${labels.status} ${labels.source}`;
-      let children = bound.get(id);
-      if (children === undefined) {
-        const l = { ...labels, status: String(labels.status) };
-        const counter = requests.labels(l);
-        const histogram = duration.labels(l);
-        children = { count: () => counter.inc(), observe: (s) => histogram.observe(s) };
-        // Sources are caller-chosen labels: never let the bound children grow without limit.
-        if (bound.size >= MAX_BOUND_LABEL_SETS) bound.clear();
-        bound.set(id, children);
-      }
-      children.count();
-      children.observe(seconds);
+      const l = { ...labels, status: String(labels.status) };
+      requests.inc(l);
+      duration.observe(l, seconds);
     },
   };
 }
