@@ -136,3 +136,19 @@ describe('vesta serve', () => {
     expect(err).toContain('VESTA_LOG_LEVEL');
   });
 });
+
+describe('the installed executable', () => {
+  it("is linked by npm ci as node_modules/.bin/vesta, so the README's `npx vesta …` works", async () => {
+    const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+    const linked = path.join(repoRoot, 'node_modules', '.bin', 'vesta');
+    const child = spawn(linked, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
