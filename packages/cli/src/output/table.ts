@@ -29,7 +29,8 @@ export function renderTable(headers: string[], rows: Cell[][], style: Style): st
 
 /** `key  value` lines for one object; nested objects and arrays are shown as compact JSON. */
 export function renderFields(obj: Record<string, unknown>, style: Style, skip: string[] = []): string {
-  const keys = Object.keys(obj).filter((k) => !skip.includes(k));
+  // A field without a value (e.g. `error` of a healthy run) is left out rather than shown blank.
+  const keys = Object.keys(obj).filter((k) => !skip.includes(k) && obj[k] !== null && obj[k] !== undefined);
   const width = Math.max(0, ...keys.map((k) => k.length));
   return keys.map((k) => `${style.dim(k.padEnd(width))}  ${cellText(obj[k])}`).join('\n');
 }
