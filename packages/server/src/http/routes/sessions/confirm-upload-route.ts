@@ -1,0 +1,49 @@
+/**
+ * POST /api/v1/{score|rank}/{id}/videos/confirm-upload: verify the uploaded clip and queue its
+ * scoring. Score and Rank confirm the same way; only the path, resource, operationId and tag differ.
+ */
+import type { RouteModule } from '../../app-deps.js';
+import { AUTH_ERRORS, RunIdParams, errorResponses } from '../../schemas/common.js';
+import { ConfirmUploadBody, Video } from '../../schemas/sessions.js';
+import { confirmUpload } from './session-routes.js';
+
+const WORKFLOWS = {
+  score: { operationId: 'confirmScoreUpload', tag: 'Score' },
+  rank: { operationId: 'confirmRankUpload', tag: 'Rank' },
+} as const;
+
+export function confirmUploadRoute(kind: keyof typeof WORKFLOWS): RouteModule {
+  const { operationId, tag } = WORKFLOWS[kind];
+  return (app, { deps }) => {
+    app.post(
+      `/api/v1/${kind}/:id/videos/confirm-upload`,
+      {
+        config: { idempotent: true, resource: `${kind}-session` },
+        schema: {
+          operationId,
+          tags: [tag],
+          summary: 'Confirm an upload; scoring follows',
+          description:
+            "Step 3 of the upload flow. Verifies the stored object (present, non-empty, within the size limit, container magic bytes matching the declared contentType, probed by the engine's decoder), moves the video to `queued` and enqueues scoring. Idempotent: confirming again returns the video in its current state. Before the PUT: 409 conflict. A file that is not a usable video: 400 invalid_video, and the video becomes `failed` with the engine's error code (empty_file, not_a_video, truncated, unsupported_codec, …).",
+          params: RunIdParams,
+          body: ConfirmUploadBody,
+          response: {
+            200: Video,
+            ...errorResponses(
+              ...AUTH_ERRORS,
+              'validation_failed',
+              'invalid_field',
+              'invalid_video',
+              'forbidden',
+              'not_found',
+              'conflict',
+              'idempotency_mismatch',
+              'unsupported_media_type',
+            ),
+          },
+        },
+      },
+      (request) => confirmUpload(deps, kind, request, request.params.id, request.body.videoId),
+    );
+  };
+}
