@@ -89,7 +89,7 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
         'dimension ids, comma-separated or repeated (see `vesta dimensions list`)',
         list,
       )
-      .requiredOption('-m, --model-id <id>', 'the model to evaluate (see `vesta models list`)')
+      .requiredOption('-m, --model-id <id>', 'the model to evaluate (see `vesta bench models`)')
       .option(
         '-r, --runner-id <id>',
         'the only runner allowed to generate the clips (default: any serving the model)',
