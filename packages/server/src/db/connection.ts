@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator } from 'kysely';
 import type { MigrationProvider, Migration } from 'kysely';
 import type { Database } from './schema.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { FairSqliteDialect } from './fair-sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Db = Kysely<Database>;
@@ -29,7 +30,9 @@ export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new FairSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   await migrateToLatest(db);
   const ping = sqlite.prepare('select 1');
   return {
