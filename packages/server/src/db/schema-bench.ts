@@ -64,6 +64,14 @@ export interface BenchRunsTable {
   prompts_per_dimension: number | null;
   /** The prompt suite the run's tasks were planned from. */
   suite_version: string | null;
+  /** The run's task count per state, kept by triggers on `bench_tasks` (migration 0004). */
+  n_pending: Generated<number>;
+  n_claimed: Generated<number>;
+  n_uploaded: Generated<number>;
+  n_evaluating: Generated<number>;
+  n_done: Generated<number>;
+  n_failed: Generated<number>;
+  n_cancelled: Generated<number>;
 }
 
 /** A task's life: pending → claimed → uploaded → evaluating → done, or failed / cancelled. */

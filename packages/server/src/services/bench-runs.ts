@@ -15,9 +15,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { PROMPT_SUITE_VERSION, planPrompts } from '@vesta/engine';
 import type { DimensionId, DimensionInfo } from '@vesta/engine';
-import { CompiledQuery } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { preparedQuery } from '../db/prepared-query.js';
 import type {
   BenchLogLevel,
   BenchLogSource,
@@ -132,16 +132,6 @@ export interface BenchServiceDeps {
   now?: () => number;
 }
 
-const GENERATED: readonly BenchTaskState[] = ['uploaded', 'evaluating', 'done'];
-
-const GET_RUN_WITH_PROGRESS = `select r.*,
-  (select count(*) from bench_tasks t where t.run_id = r.id) as tasks_total,
-  (select count(*) from bench_tasks t where t.run_id = r.id and t.state in (${GENERATED.map((s) => `'${s}'`).join(', ')})) as tasks_generated,
-  (select count(*) from bench_tasks t where t.run_id = r.id and t.state = 'done') as tasks_done,
-  (select count(*) from bench_tasks t where t.run_id = r.id and t.state = 'failed') as tasks_failed,
-  (select count(*) from bench_tasks t where t.run_id = r.id and t.state not in ('failed', 'cancelled')) as clips_total
-from bench_runs r where r.id = ?`;
-
 type RunRow = Selectable<BenchRunsTable>;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -160,6 +150,8 @@ export class BenchService {
   private readonly maxAttempts: number;
   private readonly onTasksAvailable: () => void;
   private readonly now: () => number;
+  /** The run by id, compiled once (it serves every poll of a run). */
+  private readonly runById: (id: string) => Promise<RunRow[]>;
 
   constructor(deps: BenchServiceDeps) {
     this.db = deps.db;
@@ -169,6 +161,11 @@ export class BenchService {
     this.maxAttempts = deps.maxAttempts ?? 3;
     this.onTasksAvailable = deps.onTasksAvailable ?? (() => undefined);
     this.now = deps.now ?? Date.now;
+    this.runById = preparedQuery(
+      this.db,
+      this.db.selectFrom('bench_runs').selectAll().where('id', '=', '?'),
+      1,
+    );
   }
 
   async create(userId: string, input: CreateBenchRunInput): Promise<BenchRunView> {
@@ -223,6 +220,8 @@ export class BenchService {
       samples_per_prompt: samples,
       prompts_per_dimension: promptsPerDimension,
       suite_version: PROMPT_SUITE_VERSION,
+      // The triggers on bench_tasks count the tasks inserted below.
+      ...NO_TASKS,
     };
     const tasks: Array<Selectable<BenchTasksTable>> = [];
     for (const planned of plan) {
@@ -290,7 +289,7 @@ export class BenchService {
         .execute();
     });
     this.onTasksAvailable();
-    return this.view(row, { ...emptyProgress(), tasks_total: tasks.length, clips_total: tasks.length });
+    return this.view(row, progressOf({ ...row, n_pending: tasks.length }));
   }
 
   /** Known, usable on Bench, with a method available on this server; VBench's order, no repeats. */
@@ -330,10 +329,9 @@ export class BenchService {
       .limit(limit)
       .offset((page - 1) * limit)
       .execute();
-    const progress = await this.progressOf(rows.map((r) => r.id));
     const total = Number(totalRow.n);
     return {
-      items: rows.map((r) => this.view(r, progress.get(r.id) ?? emptyProgress())),
+      items: rows.map((r) => this.view(r, progressOf(r))),
       page,
       limit,
       total,
@@ -342,23 +340,15 @@ export class BenchService {
   }
 
   /**
-   * The run with its progress, in one statement: `GET /api/v1/bench/{id}` is what clients poll,
-   * so it skips the query builder and reads the run and its task counts together.
+   * The run with its progress: `GET /api/v1/bench/{id}` is what clients poll, so it is one
+   * primary-key lookup of a query compiled once; the progress comes from the per-state task
+   * counters that triggers keep on the run's row (migration `0004-bench-progress`).
    */
   async get(userId: string, id: string): Promise<BenchRunView> {
-    const result = await this.db.executeQuery(CompiledQuery.raw(GET_RUN_WITH_PROGRESS, [id]));
-    const row = result.rows[0] as (RunRow & BenchProgress) | undefined;
+    const [row] = await this.runById(id);
     if (!row) throw notFound('bench run');
     if (row.user_id !== userId) throw forbidden('this bench run belongs to another user');
-    const { tasks_total, tasks_generated, tasks_done, tasks_failed, clips_total } = row;
-    return this.view(row, {
-      tasks_total: Number(tasks_total),
-      tasks_generated: Number(tasks_generated),
-      tasks_done: Number(tasks_done),
-      tasks_failed: Number(tasks_failed),
-      clips_total: Number(clips_total),
-      clips_evaluated: Number(tasks_done),
-    });
+    return this.view(row, progressOf(row));
   }
 
   /** Cancel: from any non-terminal status; unfinished tasks are cancelled and their evaluations stopped. */
@@ -613,20 +603,10 @@ export class BenchService {
    * Safe to call at any time and from racing callers (each move is a compare-and-set).
    */
   async advance(runId: string): Promise<void> {
-    const run = await this.db
-      .selectFrom('bench_runs')
-      .select(['status', 'dimensions'])
-      .where('id', '=', runId)
-      .executeTakeFirst();
+    const [run] = await this.runById(runId);
     if (!run || isTerminalBenchStatus(run.status)) return;
-    const counts = await this.db
-      .selectFrom('bench_tasks')
-      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('run_id', '=', runId)
-      .groupBy('state')
-      .execute();
     const n = (states: readonly BenchTaskState[]): number =>
-      counts.filter((c) => states.includes(c.state)).reduce((sum, c) => sum + Number(c.n), 0);
+      states.reduce((sum, state) => sum + run[`n_${state}`], 0);
     if (n(['pending', 'claimed']) > 0) return;
     let status = run.status;
     try {
@@ -749,29 +729,6 @@ export class BenchService {
     return row;
   }
 
-  private async progressOf(ids: string[]): Promise<Map<string, BenchProgress>> {
-    const out = new Map<string, BenchProgress>();
-    if (ids.length === 0) return out;
-    const rows = await this.db
-      .selectFrom('bench_tasks')
-      .select(['run_id', 'state', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('run_id', 'in', ids)
-      .groupBy(['run_id', 'state'])
-      .execute();
-    for (const r of rows) {
-      const p = out.get(r.run_id) ?? emptyProgress();
-      const n = Number(r.n);
-      p.tasks_total += n;
-      if (GENERATED.includes(r.state)) p.tasks_generated += n;
-      if (r.state === 'done') p.tasks_done += n;
-      if (r.state === 'failed') p.tasks_failed += n;
-      if (r.state !== 'failed' && r.state !== 'cancelled') p.clips_total += n;
-      p.clips_evaluated = p.tasks_done;
-      out.set(r.run_id, p);
-    }
-    return out;
-  }
-
   private view(row: RunRow, progress: BenchProgress): BenchRunView {
     return {
       id: row.id,
@@ -793,13 +750,26 @@ export class BenchService {
   }
 }
 
-function emptyProgress(): BenchProgress {
+/** A run's progress from the per-state task counters on its row. */
+function progressOf(row: RunRow): BenchProgress {
+  const generated = row.n_uploaded + row.n_evaluating + row.n_done;
   return {
-    tasks_total: 0,
-    tasks_generated: 0,
-    tasks_done: 0,
-    tasks_failed: 0,
-    clips_total: 0,
-    clips_evaluated: 0,
+    tasks_total: row.n_pending + row.n_claimed + generated + row.n_failed + row.n_cancelled,
+    tasks_generated: generated,
+    tasks_done: row.n_done,
+    tasks_failed: row.n_failed,
+    clips_total: row.n_pending + row.n_claimed + generated,
+    clips_evaluated: row.n_done,
   };
 }
+
+/** The counters of a run with no tasks. */
+const NO_TASKS = {
+  n_pending: 0,
+  n_claimed: 0,
+  n_uploaded: 0,
+  n_evaluating: 0,
+  n_done: 0,
+  n_failed: 0,
+  n_cancelled: 0,
+} as const satisfies Partial<RunRow>;

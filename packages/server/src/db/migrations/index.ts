@@ -1,14 +1,17 @@
 /**
  * Every migration, in order. Each has a stable name (never renamed once shipped); they run at
- * start through Kysely's Migrator. Bench adds `0002-bench`; the runner protocol `0003-runners`.
+ * start through Kysely's Migrator. Bench adds `0002-bench`; the runner protocol `0003-runners`;
+ * per-state task counters on each run `0004-bench-progress`.
  */
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
 import * as bench from './0002-bench.js';
 import * as runners from './0003-runners.js';
+import * as benchProgress from './0004-bench-progress.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
   { name: '0001-core', migration: core },
   { name: '0002-bench', migration: bench },
   { name: '0003-runners', migration: runners },
+  { name: '0004-bench-progress', migration: benchProgress },
 ];
