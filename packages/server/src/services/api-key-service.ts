@@ -133,16 +133,27 @@ export class ApiKeyService {
     return Number(res.numUpdatedRows) > 0;
   }
 
+  /**
+   * The user a key authenticated within the last `cacheTtlMs`, without touching the database;
+   * undefined when the key must be looked up (`authenticate`). Lets the auth hook answer
+   * synchronously on the common path.
+   */
+  cached(presented: string): AuthenticatedUser | undefined {
+    const digest = sha256Hex(presented);
+    const cached = this.cache.get(digest);
+    if (cached === undefined) return undefined;
+    if (cached.expiresAt > this.now()) return cached.user;
+    this.cache.delete(digest);
+    return undefined;
+  }
+
   /** The user a presented key belongs to, or null for a malformed, unknown or revoked key. */
   async authenticate(presented: string | undefined): Promise<AuthenticatedUser | null> {
     if (presented === undefined || !KEY_SHAPE.test(presented)) return null;
+    const hit = this.cached(presented);
+    if (hit !== undefined) return hit;
     const digest = sha256Hex(presented);
     const t = this.now();
-    const cached = this.cache.get(digest);
-    if (cached !== undefined) {
-      if (cached.expiresAt > t) return cached.user;
-      this.cache.delete(digest);
-    }
     const prefix = presented.slice(0, DISPLAY_PREFIX_LENGTH);
     const [row] = await this.keyByPrefix(prefix);
     const expected = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(32);
