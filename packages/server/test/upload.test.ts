@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadOrCreateSigningSecret, UploadTokenSigner } from '../src/services/upload-token.js';
 import { clip, startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
@@ -194,5 +194,59 @@ describe('PUT upload URL', () => {
       body: new Uint8Array(readFileSync(SMALL_CLIP).subarray(0, 1000)),
     });
     expect(res.status).toBe(200);
+  });
+
+  it('removes videos whose URL expired unused; keeps uploaded ones and one whose PUT is streaming', async () => {
+    const unused = await newUpload();
+    const uploaded = await newUpload();
+    expect(
+      (await put(uploaded.uploadUrl, readFileSync(SMALL_CLIP).subarray(0, 1000), uploaded.headers)).status,
+    ).toBe(200);
+    // A PUT that has sent its first bytes and waits for the rest.
+    const streaming = await newUpload();
+    const body = new Readable({ read() {} });
+    body.push(readFileSync(SMALL_CLIP).subarray(0, 2000));
+    const pending = put(streaming.uploadUrl, body, streaming.headers);
+    const videoState = async (id: string): Promise<string | undefined> =>
+      ((await api('GET', '/api/v1/score')).body.videos as Array<{ videoId: string; state: string }>).find(
+        (v) => v.videoId === id,
+      )?.state;
+    // The PUT is always finished, so that a failed check cannot leave the server's close waiting.
+    let ended = false;
+    const end = (): void => {
+      if (!ended) body.push(null);
+      ended = true;
+    };
+    onTestFinished(end);
+    const started = Date.now();
+    while (
+      (
+        await server.deps.db
+          .selectFrom('videos')
+          .select('upload_started_at')
+          .where('id', '=', streaming.videoId)
+          .executeTakeFirstOrThrow()
+      ).upload_started_at === null
+    ) {
+      if (Date.now() - started > 10_000) throw new Error('the PUT never started');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+
+    // Before expiry nothing goes; after it, only the unused one.
+    expect(await server.deps.services.uploads.sweepExpiredUploads()).toBe(0);
+    const afterExpiry = Date.now() + 900_000 + 60_000;
+    // The other tests of this file left unused URLs too.
+    expect(await server.deps.services.uploads.sweepExpiredUploads(afterExpiry)).toBeGreaterThanOrEqual(1);
+    expect(await videoState(unused.videoId)).toBeUndefined();
+    expect(await videoState(uploaded.videoId)).toBe('uploaded');
+    expect(await videoState(streaming.videoId)).toBe('awaiting_upload');
+    // Its URL now names no video.
+    const late = await put(unused.uploadUrl, readFileSync(SMALL_CLIP).subarray(0, 1000), unused.headers);
+    expect(late.status).toBe(404);
+    expect((await json(late)).code).toBe('not_found');
+
+    end();
+    expect((await pending).status).toBe(200);
+    expect(await videoState(streaming.videoId)).toBe('uploaded');
   });
 });

@@ -24,6 +24,9 @@ import { UploadService } from '../services/upload-service.js';
 import { loadOrCreateSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
 import { VideoService } from '../services/video-service.js';
 
+/** How often videos whose upload URL expired unused are removed. */
+export const UPLOAD_SWEEP_INTERVAL_MS = 5 * 60_000;
+
 export type EngineFactory = (options: CreateEngineOptions) => Engine;
 
 export interface StartOptions extends BuildAppOptions {
@@ -146,6 +149,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   }, 3600_000);
   prune.unref();
 
+  // Videos whose upload URL expired unused leave their session (at start, then every few minutes).
+  const sweepUploads = (): void => {
+    void deps.services.uploads
+      .sweepExpiredUploads()
+      .then((n) => {
+        if (n > 0) app.log.info({ removed: n }, 'removed videos whose upload URL expired unused');
+      })
+      .catch((e: unknown) => app.log.warn({ err: e }, 'expired upload sweep failed'));
+  };
+  sweepUploads();
+  const uploadSweep = setInterval(sweepUploads, UPLOAD_SWEEP_INTERVAL_MS);
+  uploadSweep.unref();
+
   let url: string | null = null;
   if (options.listen ?? true) {
     url = await app.listen({ port: config.port, host: config.host });
@@ -156,6 +172,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(prune);
+      clearInterval(uploadSweep);
       if (reaper) clearInterval(reaper);
       // Long-polling runner claims answer now (204) instead of holding the close open.
       bench.notifier.close();

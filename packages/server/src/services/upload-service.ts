@@ -251,6 +251,25 @@ export class UploadService {
     return Number(res.numUpdatedRows);
   }
 
+  /**
+   * Removes the videos whose upload URL expired before any `PUT` finished: such a clip can no
+   * longer arrive, so it leaves its session instead of staying `awaiting_upload` for ever. A video
+   * with a `PUT` streaming at that moment is left to it (the `PUT` releases or completes it). One
+   * statement, so it cannot race a `PUT` that claims the video. Returns how many were removed.
+   */
+  async sweepExpiredUploads(at: number = this.now()): Promise<number> {
+    const removed = await this.db
+      .deleteFrom('videos')
+      .where('state', '=', 'awaiting_upload')
+      .where('upload_started_at', 'is', null)
+      .where('upload_expires_at', '<=', at)
+      .returning(['blob_key'])
+      .execute();
+    // Nothing was committed for these; a failed PUT already threw its partial bytes away.
+    for (const video of removed) await this.blobs.delete(video.blob_key);
+    return removed.length;
+  }
+
   private async release(videoId: string): Promise<void> {
     await this.db
       .updateTable('videos')
