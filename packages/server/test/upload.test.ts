@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadOrCreateSigningSecret, UploadTokenSigner } from '../src/services/upload-token.js';
-import { clip, startCoreServer } from './helpers/core-app.js';
+import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 
 const LIMIT = 64 * 1024;
@@ -218,19 +218,16 @@ describe('PUT upload URL', () => {
       ended = true;
     };
     onTestFinished(end);
-    const started = Date.now();
-    while (
-      (
-        await server.deps.db
+    await waitFor(
+      () =>
+        server.deps.db
           .selectFrom('videos')
           .select('upload_started_at')
           .where('id', '=', streaming.videoId)
-          .executeTakeFirstOrThrow()
-      ).upload_started_at === null
-    ) {
-      if (Date.now() - started > 10_000) throw new Error('the PUT never started');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+          .executeTakeFirstOrThrow(),
+      (v) => v.upload_started_at !== null,
+      10_000,
+    );
 
     // Before expiry nothing goes; after it, only the unused one.
     expect(await server.deps.services.uploads.sweepExpiredUploads()).toBe(0);
