@@ -329,14 +329,11 @@ export class BenchService {
       .limit(limit)
       .offset((page - 1) * limit)
       .execute();
-    const total = Number(totalRow.n);
-    return {
-      items: rows.map((r) => this.view(r, progressOf(r))),
-      page,
-      limit,
-      total,
-      hasMore: page * limit < total,
-    };
+    return pageOf(
+      rows.map((r) => this.view(r, progressOf(r))),
+      Number(totalRow.n),
+      { page, limit },
+    );
   }
 
   /**
@@ -399,12 +396,8 @@ export class BenchService {
   }
 
   async videos(userId: string, id: string, { page, limit }: PageRequest): Promise<PageOf<BenchVideoView>> {
-    await this.owned(userId, id);
-    const totalRow = await this.db
-      .selectFrom('bench_tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('run_id', '=', id)
-      .executeTakeFirstOrThrow();
+    // The run's task count is on its row (the per-state counters): no count query.
+    const run = await this.owned(userId, id);
     const tasks = await this.db
       .selectFrom('bench_tasks')
       .selectAll()
@@ -434,9 +427,10 @@ export class BenchService {
             .orderBy('video_id')
             .orderBy('dimension')
             .execute();
-    const total = Number(totalRow.n);
-    return {
-      items: tasks.map((t) => ({
+    const scoresOf = byVideo(scores);
+    const failuresOf = byVideo(failures);
+    return pageOf(
+      tasks.map((t) => ({
         task_id: t.id,
         seq: t.seq,
         prompt: t.prompt,
@@ -451,23 +445,21 @@ export class BenchService {
         attempts: t.attempts,
         video_id: t.video_id,
         error: t.error_code === null ? null : { code: t.error_code, detail: t.error_detail ?? '' },
-        scores: scores
-          .filter((s) => s.video_id === t.video_id)
-          .map((s) => ({
-            dimension: s.dimension,
-            value: s.value,
-            method: s.method,
-            method_version: s.method_version,
-          })),
-        failures: failures
-          .filter((f) => f.video_id === t.video_id)
-          .map((f) => ({ dimension: f.dimension, code: f.code, detail: f.detail })),
+        scores: (scoresOf.get(t.video_id) ?? []).map((s) => ({
+          dimension: s.dimension,
+          value: s.value,
+          method: s.method,
+          method_version: s.method_version,
+        })),
+        failures: (failuresOf.get(t.video_id) ?? []).map((f) => ({
+          dimension: f.dimension,
+          code: f.code,
+          detail: f.detail,
+        })),
       })),
-      page,
-      limit,
-      total,
-      hasMore: page * limit < total,
-    };
+      progressOf(run).tasks_total,
+      { page, limit },
+    );
   }
 
   /** The scorecard CSV (see `bench-scorecard.ts` for the header and rows); readable in any status. */
@@ -507,20 +499,17 @@ export class BenchService {
       .limit(limit)
       .offset((page - 1) * limit)
       .execute();
-    const total = Number(totalRow.n);
-    return {
-      items: rows.map((r) => ({
+    return pageOf(
+      rows.map((r) => ({
         seq: r.seq,
         time: iso(r.time),
         source: r.source,
         level: r.level,
         message: r.message,
       })),
-      page,
-      limit,
-      total,
-      hasMore: page * limit < total,
-    };
+      Number(totalRow.n),
+      { page, limit },
+    );
   }
 
   /**
@@ -748,6 +737,22 @@ export class BenchService {
       finished_at: isoOrNull(row.finished_at),
     };
   }
+}
+
+/** Rows grouped by their `video_id`, in their order. */
+function byVideo<R extends { video_id: string }>(rows: R[]): Map<string | null, R[]> {
+  const out = new Map<string | null, R[]>();
+  for (const r of rows) {
+    const list = out.get(r.video_id);
+    if (list) list.push(r);
+    else out.set(r.video_id, [r]);
+  }
+  return out;
+}
+
+/** One page of a list whose whole length is `total`. */
+function pageOf<T>(items: T[], total: number, { page, limit }: PageRequest): PageOf<T> {
+  return { items, page, limit, total, hasMore: page * limit < total };
 }
 
 /** A run's progress from the per-state task counters on its row. */
