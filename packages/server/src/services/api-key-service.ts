@@ -139,20 +139,15 @@ export class ApiKeyService {
    * synchronously on the common path.
    */
   cached(presented: string): AuthenticatedUser | undefined {
-    const digest = sha256Hex(presented);
-    const cached = this.cache.get(digest);
-    if (cached === undefined) return undefined;
-    if (cached.expiresAt > this.now()) return cached.user;
-    this.cache.delete(digest);
-    return undefined;
+    return this.cachedByDigest(sha256Hex(presented));
   }
 
   /** The user a presented key belongs to, or null for a malformed, unknown or revoked key. */
   async authenticate(presented: string | undefined): Promise<AuthenticatedUser | null> {
     if (presented === undefined || !KEY_SHAPE.test(presented)) return null;
-    const hit = this.cached(presented);
-    if (hit !== undefined) return hit;
     const digest = sha256Hex(presented);
+    const hit = this.cachedByDigest(digest);
+    if (hit !== undefined) return hit;
     const t = this.now();
     const prefix = presented.slice(0, DISPLAY_PREFIX_LENGTH);
     const [row] = await this.keyByPrefix(prefix);
@@ -168,5 +163,13 @@ export class ApiKeyService {
       this.cache.set(digest, { user, prefix, expiresAt: t + this.cacheTtlMs });
     }
     return user;
+  }
+
+  private cachedByDigest(digest: string): AuthenticatedUser | undefined {
+    const cached = this.cache.get(digest);
+    if (cached === undefined) return undefined;
+    if (cached.expiresAt > this.now()) return cached.user;
+    this.cache.delete(digest);
+    return undefined;
   }
 }
