@@ -9,7 +9,7 @@ import { BENCH_TASK_STATES } from '../schema-bench.js';
  * cover every code path that inserts, deletes or moves a task, including bulk updates (cancel,
  * lease reaping), because they run inside the statement that changes the task.
  */
-export const COUNTER_COLUMNS = BENCH_TASK_STATES.map((s) => `n_${s}` as const);
+const COUNTER_COLUMNS = BENCH_TASK_STATES.map((s) => `n_${s}` as const);
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const column of COUNTER_COLUMNS) {
