@@ -59,6 +59,17 @@ export interface GlobalOptions {
   json: boolean;
 }
 
+/** Where keys are made and revoked (the spec's only place for them). */
+export function dashboardKeysUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/dashboard/api-keys`;
+}
+
+/** What works while the dashboard is not built yet (README, "API keys"). */
+export function beforeDashboard(verb: 'create' | 'revoke'): string {
+  const command = verb === 'create' ? 'create-key --user NAME' : 'revoke-key PREFIX';
+  return `until the dashboard ships, the server operator runs \`vesta admin ${command}\` on the server host`;
+}
+
 /** The JSON written to stderr for every error under `--json`. */
 export interface JsonError {
   error: { code: string; detail: string; status?: number; requestId?: string; [key: string]: unknown };
@@ -97,7 +108,7 @@ export class CliContext {
     if (!apiKey) {
       throw new UsageError(
         'missing_api_key',
-        `No API key: the ${g.apiKeyEnv} environment variable is not set. Create a key in the dashboard (${g.baseUrl.replace(/\/+$/, '')}/dashboard/api-keys), then export ${g.apiKeyEnv}=<key>${g.apiKeyEnv === 'VESTA_API_KEY' ? ' (or name another variable with --api-key-env)' : ''}.`,
+        `No API key: the ${g.apiKeyEnv} environment variable is not set. Create a key in the dashboard (${dashboardKeysUrl(g.baseUrl)}; ${beforeDashboard('create')}), then export ${g.apiKeyEnv}=<key>${g.apiKeyEnv === 'VESTA_API_KEY' ? ' (or name another variable with --api-key-env)' : ''}.`,
       );
     }
     return new Vesta({ apiKey, baseUrl: g.baseUrl, source: 'cli', fetch: this.io.fetch });

@@ -166,6 +166,7 @@ describe('vesta CLI against the real server', () => {
     const none = await vesta(['score', 'get', '--json'], { VESTA_API_KEY: undefined });
     expect(none.code).toBe(2);
     expect(JSON.parse(none.stderr)).toMatchObject({ error: { code: 'missing_api_key' } });
+    expect(none.stderr).toContain('vesta admin create-key --user NAME');
     expect(none.stderr).toContain('VESTA_API_KEY');
     const named = await vesta(['--api-key-env', 'MY_VESTA_KEY', 'score', 'get'], {
       VESTA_API_KEY: undefined,
@@ -239,6 +240,8 @@ describe('vesta CLI against the real server', () => {
     const revoke = await vesta(['api-keys', 'revoke']);
     expect(revoke.code).not.toBe(0);
     expect(revoke.stderr).toContain(`${server.baseUrl}/dashboard/api-keys`);
+    // Until the dashboard exists, the message names what works today.
+    expect(revoke.stderr).toContain('vesta admin revoke-key PREFIX');
     const notFound = await vesta(['bench', 'get', 'bench_nope', '--json']);
     expect(notFound.code).toBe(1);
     expect(JSON.parse(notFound.stderr)).toMatchObject({ error: { code: 'not_found', status: 404 } });

@@ -34,8 +34,11 @@ function host(env: Record<string, string>): EvalHost & { out: string; err: strin
     out: '',
     err: '',
     exitCode: 0,
-    env,
-    io: { stdout: { write: (s: string) => (h.out += s) }, stderr: { write: (s: string) => (h.err += s) } },
+    io: {
+      stdout: { write: (s: string) => (h.out += s) },
+      stderr: { write: (s: string) => (h.err += s) },
+      env,
+    },
   };
   return h;
 }

@@ -1,11 +1,7 @@
 /** `vesta api-keys create|revoke`: keys are managed only in the web dashboard, so these point there. */
 import type { Command } from 'commander';
-import { EXIT, type CliContext } from '../context.js';
+import { EXIT, beforeDashboard, dashboardKeysUrl, type CliContext } from '../context.js';
 import { group, leaf } from './common.js';
-
-export function dashboardKeysUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/dashboard/api-keys`;
-}
 
 export function registerApiKeyCommands(program: Command, ctx: CliContext): void {
   const keys = group(
@@ -21,7 +17,7 @@ export function registerApiKeyCommands(program: Command, ctx: CliContext): void 
       [`vesta api-keys ${verb}`],
     ).action((_id: unknown, _opts: unknown, cmd: Command) => {
       const url = dashboardKeysUrl(ctx.globals(cmd).baseUrl);
-      const detail = `API keys are ${verb === 'create' ? 'created' : 'revoked'} only in the web dashboard: open ${url}`;
+      const detail = `API keys are ${verb === 'create' ? 'created' : 'revoked'} only in the web dashboard: open ${url} (${beforeDashboard(verb)})`;
       ctx.exitCode = EXIT.usage;
       if (ctx.globals(cmd).json)
         ctx.io.stderr.write(`${JSON.stringify({ error: { code: 'dashboard_only', detail, url } })}\n`);

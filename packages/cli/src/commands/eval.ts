@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { processHost } from './host.js';
 import {
   DIMENSION_IDS,
   EngineError,
@@ -12,20 +13,30 @@ import {
   inferenceOptionsFromEnv,
   modelStoreOptionsFromEnv,
 } from '@vesta/engine';
-import type { AuxiliaryInfo, DimensionId, DimensionInfo, Engine, EvaluationResult, VideoProbe } from '@vesta/engine';
+import type {
+  AuxiliaryInfo,
+  DimensionId,
+  DimensionInfo,
+  Engine,
+  EvaluationResult,
+  VideoProbe,
+} from '@vesta/engine';
 
 /** Where the command writes and how it reports its exit code. `CliContext` satisfies it. */
 export interface EvalHost {
-  io: { stdout: { write(chunk: string): unknown }; stderr: { write(chunk: string): unknown } };
+  io: {
+    stdout: { write(chunk: string): unknown };
+    stderr: { write(chunk: string): unknown };
+    /**
+     * Environment for the model store and inference (`VESTA_MODELS_DIR`, `VESTA_MODELS_LOCAL_DIR`,
+     * `VESTA_MODELS_MIRROR`, `VESTA_OFFLINE`, `VESTA_MODELS_MANIFEST`, `VESTA_EP`, `VESTA_PRECISION`,
+     * …): the CLI context's, as every other command reads it; default `process.env`.
+     */
+    env?: Record<string, string | undefined>;
+  };
   exitCode: number;
   /** Aborts evaluation (Ctrl-C); optional. */
   readonly signal?: AbortSignal;
-  /**
-   * Environment for the model store and inference (`VESTA_MODELS_DIR`, `VESTA_MODELS_LOCAL_DIR`,
-   * `VESTA_MODELS_MIRROR`, `VESTA_OFFLINE`, `VESTA_MODELS_MANIFEST`, `VESTA_EP`, `VESTA_PRECISION`,
-   * …); default `process.env`.
-   */
-  readonly env?: Record<string, string | undefined>;
 }
 
 export interface EvalOptions {
@@ -45,7 +56,12 @@ function parseAuxiliary(text: string | undefined): AuxiliaryInfo | undefined {
   } catch {
     throw new EvalUsageError('usage', '--auxiliary must be a JSON object, e.g. \'{"object":"cat"}\'');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    Object.values(value).some((v) => typeof v !== 'string')
+  ) {
     throw new EvalUsageError('usage', '--auxiliary must be a JSON object of strings');
   }
   return value;
@@ -78,14 +94,22 @@ class EvalUsageError extends Error {
  * by default every dimension whose default method runs on a bare clip (no model, no auxiliary
  * info; prompt-reading ones only when `--prompt` is given).
  */
-export function selectDimensions(spec: string | undefined, catalog: DimensionInfo[], hasPrompt: boolean): { ids: DimensionId[]; explicit: boolean } {
+export function selectDimensions(
+  spec: string | undefined,
+  catalog: DimensionInfo[],
+  hasPrompt: boolean,
+): { ids: DimensionId[]; explicit: boolean } {
   if (spec === 'all') return { ids: [...DIMENSION_IDS], explicit: false };
   if (spec !== undefined) {
     const ids = spec.split(/[,\s]+/).filter(Boolean);
     const unknown = ids.filter((d) => !(DIMENSION_IDS as readonly string[]).includes(d));
-    if (ids.length === 0) throw new EvalUsageError('usage', '--dimensions needs at least one dimension id, or "all"');
+    if (ids.length === 0)
+      throw new EvalUsageError('usage', '--dimensions needs at least one dimension id, or "all"');
     if (unknown.length > 0) {
-      throw new EvalUsageError('unknown_dimension', `unknown dimension(s): ${unknown.join(', ')} (known: ${DIMENSION_IDS.join(', ')})`);
+      throw new EvalUsageError(
+        'unknown_dimension',
+        `unknown dimension(s): ${unknown.join(', ')} (known: ${DIMENSION_IDS.join(', ')})`,
+      );
     }
     return { ids: [...new Set(ids as DimensionId[])], explicit: true };
   }
@@ -111,11 +135,21 @@ function describeProbe(p: VideoProbe): string {
 export function formatHuman(file: string, r: EvaluationResult): string {
   const rows: string[][] = [['dimension', 'value', 'method', 'frames', 'ms']];
   for (const s of r.scores) {
-    rows.push([s.dimension, fmt(s.value), `${s.method} ${s.methodVersion}`, `${s.frames.count} @ ${s.frames.width}x${s.frames.height}`, fmt(Math.round(s.elapsedMs))]);
+    rows.push([
+      s.dimension,
+      fmt(s.value),
+      `${s.method} ${s.methodVersion}`,
+      `${s.frames.count} @ ${s.frames.width}x${s.frames.height}`,
+      fmt(Math.round(s.elapsedMs)),
+    ]);
   }
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
-  const lines = rows.map((row) => `  ${row.map((cell, c) => (c === 1 || c === 4 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ')}`.trimEnd());
-  const out = [`${file}  (${describeProbe(r.probe)}; decode ${Math.round(r.decodeMs)} ms, total ${Math.round(r.elapsedMs)} ms)`];
+  const lines = rows.map((row) =>
+    `  ${row.map((cell, c) => (c === 1 || c === 4 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ')}`.trimEnd(),
+  );
+  const out = [
+    `${file}  (${describeProbe(r.probe)}; decode ${Math.round(r.decodeMs)} ms, total ${Math.round(r.elapsedMs)} ms)`,
+  ];
   if (r.scores.length > 0) out.push(...lines);
   for (const f of r.failures) out.push(`  ${f.dimension}: not scored (${f.code}): ${f.detail}`);
   return `${out.join('\n')}\n`;
@@ -144,7 +178,7 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
   let auxiliary: AuxiliaryInfo | undefined;
   try {
     auxiliary = parseAuxiliary(options.auxiliary);
-    const env = host.env ?? process.env;
+    const env = host.io.env ?? process.env;
     // Human mode says when a model is pulled on first use (once per file); --json keeps stderr for errors.
     const announced = new Set<string>();
     engine = createEngine({
@@ -154,12 +188,19 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
       ...(options.json
         ? {}
         : {
-            onModelProgress: (e: { modelId: string; file: string; source: string; totalBytes: number | null }) => {
+            onModelProgress: (e: {
+              modelId: string;
+              file: string;
+              source: string;
+              totalBytes: number | null;
+            }) => {
               const key = `${e.modelId}/${e.file}`;
               if (announced.has(key)) return;
               announced.add(key);
               const size = e.totalBytes !== null ? ` (${(e.totalBytes / 2 ** 20).toFixed(1)} MiB)` : '';
-              stderr.write(`pulling ${e.modelId}: ${e.file}${size} from ${e.source} (first use; vesta models pull fetches ahead)\n`);
+              stderr.write(
+                `pulling ${e.modelId}: ${e.file}${size} from ${e.source} (first use; vesta models pull fetches ahead)\n`,
+              );
             },
           }),
     });
@@ -179,7 +220,9 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
       throw err;
     }
     if (selection.ids.length === 0) {
-      stderr.write(errorJson('usage', 'no dimension can be scored on a bare clip in this build; pass --dimensions'));
+      stderr.write(
+        errorJson('usage', 'no dimension can be scored on a bare clip in this build; pass --dimensions'),
+      );
       return EVAL_EXIT.usage;
     }
     const results: EvalFileResult[] = [];
@@ -215,18 +258,6 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
   }
 }
 
-function processHost(): EvalHost {
-  return {
-    io: { stdout: process.stdout, stderr: process.stderr },
-    get exitCode() {
-      return typeof process.exitCode === 'number' ? process.exitCode : 0;
-    },
-    set exitCode(code: number) {
-      process.exitCode = code;
-    },
-  };
-}
-
 /**
  * Registers `vesta eval`. With `host` (e.g. the CLI's context) output goes to `host.io` and the
  * exit code to `host.exitCode`; without it, to the process.
@@ -240,9 +271,15 @@ export function registerEvalCommand(program: Command, host?: EvalHost): void {
     .command('eval')
     .description('score local video files with the built-in engine (no server needed)')
     .argument('<files...>', 'video files (MP4, MOV, WebM, AVI, GIF, …)')
-    .option('--dimensions <ids>', 'comma-separated dimension ids, or "all" (default: every dimension that runs on a bare clip)')
+    .option(
+      '--dimensions <ids>',
+      'comma-separated dimension ids, or "all" (default: every dimension that runs on a bare clip)',
+    )
     .option('--prompt <text>', "the clip's text prompt (enables prompt-reading dimensions)")
-    .option('--auxiliary <json>', 'auxiliary prompt info for semantic dimensions, e.g. \'{"object":"cat","color":"red"}\'')
+    .option(
+      '--auxiliary <json>',
+      'auxiliary prompt info for semantic dimensions, e.g. \'{"object":"cat","color":"red"}\'',
+    )
     .option('--threads <n>', 'worker threads for pixel work (default: min(2, CPU cores))')
     .option('--json', 'print a stable JSON document on stdout (errors as JSON on stderr)')
     .addHelpText(
