@@ -41,7 +41,7 @@ export interface VestaOptions {
  * @example
  * import { Vesta } from '@vesta/sdk';
  * const vesta = new Vesta(); // reads VESTA_API_KEY
- * const { data } = await vesta.dimensions.list();
+ * const { items } = await vesta.dimensions.list();
  */
 export class VestaClient {
   readonly baseUrl: string;

@@ -12,7 +12,7 @@ export class DimensionsResource {
   /**
    * Every evaluation dimension.
    * @example
-   * const { data } = await vesta.dimensions.list();
+   * const { items } = await vesta.dimensions.list();
    */
   list(opts?: RequestOptions): Promise<DimensionList> {
     return this.http.json<DimensionList>({ method: 'GET', path: '/api/v1/dimensions' }, opts);
@@ -36,7 +36,7 @@ export class ModelsResource {
   /**
    * Every model the service can use or benchmark.
    * @example
-   * const { data } = await vesta.models.list();
+   * const { items } = await vesta.models.list();
    */
   list(opts?: RequestOptions): Promise<ModelList> {
     return this.http.json<ModelList>({ method: 'GET', path: '/api/v1/models' }, opts);
