@@ -192,6 +192,8 @@ export interface Engine {
   probe(path: string, signal?: AbortSignal): Promise<VideoProbe>;
   evaluate(path: string, options: EvaluateOptions): Promise<EvaluationResult>;
   dimensions(): DimensionInfo[];
+  /** Rejects when the engine cannot decode: its FFmpeg binaries are missing or not executable. Cheap (two `access` calls), for readiness probes. */
+  checkReady(): Promise<void>;
   close(): Promise<void>;
 }
 

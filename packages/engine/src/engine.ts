@@ -3,6 +3,7 @@
  * through npm), a worker-thread pool and the method catalog. No module-level state: every engine
  * owns its workers; `close()` stops them.
  */
+import { access, constants } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -114,11 +115,11 @@ function tsxApiUrl(): string {
 
 export function createEngine(options: CreateEngineOptions = {}): Engine {
   const limits = resolveLimits(options.limits);
-  const decoder = createDecoder({
+  const binaries = {
     ffmpegPath: options.ffmpegPath ?? defaultFfmpegPath(),
     ffprobePath: options.ffprobePath ?? defaultFfprobePath(),
-    limits,
-  });
+  };
+  const decoder = createDecoder({ ...binaries, limits });
   const ext = sourceExtension();
   const threads = options.threads ?? Math.min(2, availableParallelism());
   if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError('threads must be an integer >= 1');
@@ -155,6 +156,12 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     },
     dimensions() {
       return catalog.listDimensions(catalogOptions);
+    },
+    async checkReady(): Promise<void> {
+      await Promise.all([
+        access(binaries.ffmpegPath, constants.X_OK),
+        access(binaries.ffprobePath, constants.X_OK),
+      ]);
     },
     close(): Promise<void> {
       return pool.close();

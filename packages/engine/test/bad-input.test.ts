@@ -18,7 +18,10 @@ const dims = ['subject_consistency', 'temporal_flickering'] as const;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vesta-bad-'));
-  engine = createEngine({ threads: 1, catalog: { module: new URL('./helpers/test-catalog.ts', import.meta.url), exports: testCatalog } });
+  engine = createEngine({
+    threads: 1,
+    catalog: { module: new URL('./helpers/test-catalog.ts', import.meta.url), exports: testCatalog },
+  });
 });
 afterAll(async () => {
   await engine.close();
@@ -28,6 +31,16 @@ afterAll(async () => {
 const evaluate = (path: string) => engine.evaluate(path, { dimensions: [...dims] });
 
 describe('bad input', () => {
+  it('readiness: ready with its FFmpeg binaries, not ready without them', async () => {
+    await expect(engine.checkReady()).resolves.toBeUndefined();
+    const broken = createEngine({ threads: 1, ffmpegPath: '/nonexistent/ffmpeg' });
+    try {
+      await expect(broken.checkReady()).rejects.toThrow(/ENOENT/);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('zero bytes: empty_file', async () => {
     const path = join(dir, 'empty.mp4');
     await writeFile(path, '');
@@ -57,7 +70,11 @@ describe('bad input', () => {
   });
 
   it('truncated MP4 (index at the end, cut in half): truncated', async () => {
-    const clip = await encodeFrames(join(dir, 'whole.mp4'), { width: 64, height: 48, frames: 30, fps: 10 }, scenes.noise(0.5));
+    const clip = await encodeFrames(
+      join(dir, 'whole.mp4'),
+      { width: 64, height: 48, frames: 30, fps: 10 },
+      scenes.noise(0.5),
+    );
     const bytes = await readFile(clip.path);
     const cut = join(dir, 'cut.mp4');
     await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
@@ -65,7 +82,11 @@ describe('bad input', () => {
   });
 
   it('truncated MP4 (index first, frames cut off): truncated at decode', async () => {
-    const clip = await encodeFrames(join(dir, 'fast.mp4'), { width: 64, height: 48, frames: 40, fps: 10, extraArgs: ['-movflags', '+faststart'] }, scenes.noise(0.5));
+    const clip = await encodeFrames(
+      join(dir, 'fast.mp4'),
+      { width: 64, height: 48, frames: 40, fps: 10, extraArgs: ['-movflags', '+faststart'] },
+      scenes.noise(0.5),
+    );
     const bytes = await readFile(clip.path);
     const cut = join(dir, 'fastcut.mp4');
     await writeFile(cut, bytes.subarray(0, Math.floor(bytes.length * 0.5)));
@@ -76,17 +97,33 @@ describe('bad input', () => {
 
   it('a header declaring 100000x100000: resolution_too_large, without allocating a frame', async () => {
     const path = join(dir, 'huge.y4m');
-    await writeFile(path, Buffer.concat([Buffer.from('YUV4MPEG2 W100000 H100000 F25:1 Ip A1:1 C420jpeg\nFRAME\n'), Buffer.alloc(4096, 7)]));
+    await writeFile(
+      path,
+      Buffer.concat([
+        Buffer.from('YUV4MPEG2 W100000 H100000 F25:1 Ip A1:1 C420jpeg\nFRAME\n'),
+        Buffer.alloc(4096, 7),
+      ]),
+    );
     await expect(engine.probe(path)).rejects.toMatchObject({ code: 'resolution_too_large' });
     await expect(evaluate(path)).rejects.toMatchObject({ code: 'resolution_too_large' });
     // 16000x16000 is a size FFmpeg accepts: the engine's own limit refuses it before decoding.
     const big = join(dir, 'big.y4m');
-    await writeFile(big, Buffer.concat([Buffer.from('YUV4MPEG2 W16000 H16000 F25:1 Ip A1:1 C420jpeg\nFRAME\n'), Buffer.alloc(4096, 7)]));
+    await writeFile(
+      big,
+      Buffer.concat([
+        Buffer.from('YUV4MPEG2 W16000 H16000 F25:1 Ip A1:1 C420jpeg\nFRAME\n'),
+        Buffer.alloc(4096, 7),
+      ]),
+    );
     await expect(engine.probe(big)).rejects.toMatchObject({ code: 'resolution_too_large' });
   });
 
   it('a header patched to a huge size inside an MP4: resolution_too_large', async () => {
-    const clip = await encodeFrames(join(dir, 'patch.mp4'), { width: 64, height: 48, frames: 5, fps: 10 }, scenes.static());
+    const clip = await encodeFrames(
+      join(dir, 'patch.mp4'),
+      { width: 64, height: 48, frames: 5, fps: 10 },
+      scenes.static(),
+    );
     const bytes = Buffer.from(await readFile(clip.path));
     // tkhd stores width/height as 16.16 fixed point; the avc1 sample entry as 16-bit ints, and the
     // SPS holds the real size. Patch the avc1 entry and tkhd: ffprobe reports the container's claim.
@@ -105,7 +142,11 @@ describe('bad input', () => {
   });
 
   it('a single frame: probes and decodes; two-frame methods report too_few_frames', async () => {
-    const clip = await encodeFrames(join(dir, 'single.mp4'), { width: 32, height: 32, frames: 1, fps: 10 }, scenes.static());
+    const clip = await encodeFrames(
+      join(dir, 'single.mp4'),
+      { width: 32, height: 32, frames: 1, fps: 10 },
+      scenes.static(),
+    );
     const r = await evaluate(clip.path);
     expect(r.probe.frameCount).toBe(1);
     expect(r.scores.map((s) => [s.dimension, s.frames.count])).toEqual([['subject_consistency', 1]]);
@@ -113,7 +154,11 @@ describe('bad input', () => {
   });
 
   it('a GIF with one frame: probes and decodes one frame', async () => {
-    const clip = await encodeFrames(join(dir, 'one.gif'), { width: 16, height: 16, frames: 1, fps: 10 }, scenes.solid(0, 0, 255));
+    const clip = await encodeFrames(
+      join(dir, 'one.gif'),
+      { width: 16, height: 16, frames: 1, fps: 10 },
+      scenes.solid(0, 0, 255),
+    );
     const r = await evaluate(clip.path);
     expect(r.probe).toMatchObject({ codec: 'gif', frameCount: 1, width: 16, height: 16 });
     expect(r.scores[0]!.frames.indices).toEqual([0]);
@@ -121,7 +166,11 @@ describe('bad input', () => {
 
   it('variable frame rate: every frame is delivered once, indices follow decode order, fps is the mean rate', async () => {
     // Frames 5.. are shifted by 0.5 s: a gap, as in a phone clip that dropped frames.
-    const clip = await encodeFrames(join(dir, 'vfr.mp4'), { width: 32, height: 32, frames: 12, fps: 8, setpts: 'N/(FR*TB)+if(gte(N,5),0.5/TB,0)' }, scenes.movingPattern(0.5));
+    const clip = await encodeFrames(
+      join(dir, 'vfr.mp4'),
+      { width: 32, height: 32, frames: 12, fps: 8, setpts: 'N/(FR*TB)+if(gte(N,5),0.5/TB,0)' },
+      scenes.movingPattern(0.5),
+    );
     const r = await evaluate(clip.path);
     expect(r.probe.frameCount).toBe(12);
     expect(r.probe.fps).toBeLessThan(8);
@@ -133,7 +182,11 @@ describe('bad input', () => {
       [1, 1],
       [7, 5],
     ] as const) {
-      const clip = await encodeFrames(join(dir, `odd-${w}x${h}.mp4`), { width: w, height: h, frames: 4, fps: 10 }, scenes.solid(200, 100, 50));
+      const clip = await encodeFrames(
+        join(dir, `odd-${w}x${h}.mp4`),
+        { width: w, height: h, frames: 4, fps: 10 },
+        scenes.solid(200, 100, 50),
+      );
       const r = await evaluate(clip.path);
       expect(r.probe).toMatchObject({ width: w, height: h, frameCount: 4 });
       expect(r.scores[0]!.frames).toMatchObject({ width: w, height: h, count: 4 });
@@ -147,7 +200,11 @@ describe('bad input', () => {
       for (let x = 0; x < 8; x++) f[x * 3] = 255;
       void w;
     };
-    const clip = await encodeFrames(join(dir, 'phone.mp4'), { width: 48, height: 32, frames: 3, fps: 10, rotate: 90 }, marker);
+    const clip = await encodeFrames(
+      join(dir, 'phone.mp4'),
+      { width: 48, height: 32, frames: 3, fps: 10, rotate: 90 },
+      marker,
+    );
     const r = await engine.evaluate(clip.path, { dimensions: ['dynamic_degree'] });
     expect(r.probe).toMatchObject({ width: 48, height: 32, displayWidth: 32, displayHeight: 48 });
     expect([90, 270]).toContain(r.probe.rotation);
@@ -156,9 +213,17 @@ describe('bad input', () => {
   });
 
   it('a file larger than the limit is refused before probing its content', async () => {
-    const small = createEngine({ threads: 1, limits: { maxFileBytes: 1000 }, catalog: { module: new URL('./helpers/test-catalog.ts', import.meta.url), exports: testCatalog } });
+    const small = createEngine({
+      threads: 1,
+      limits: { maxFileBytes: 1000 },
+      catalog: { module: new URL('./helpers/test-catalog.ts', import.meta.url), exports: testCatalog },
+    });
     try {
-      const clip = await encodeFrames(join(dir, 'big.mp4'), { width: 64, height: 48, frames: 10, fps: 10 }, scenes.noise(1));
+      const clip = await encodeFrames(
+        join(dir, 'big.mp4'),
+        { width: 64, height: 48, frames: 10, fps: 10 },
+        scenes.noise(1),
+      );
       const fh = await open(clip.path, 'r');
       const { size } = await fh.stat();
       await fh.close();

@@ -192,17 +192,12 @@ describe('Rank leaderboard', () => {
       confirmedAt,
       scoredAt: null,
     });
-    const board = buildLeaderboard(
-      'r',
-      'p',
-      [
-        video('vid_c', '2026-01-01T00:00:02.000Z', 0.9),
-        video('vid_b', '2026-01-01T00:00:01.000Z', 0.9),
-        video('vid_a', '2026-01-01T00:00:02.000Z', 0.9),
-        video('vid_top', '2026-01-01T00:00:09.000Z', 0.95),
-      ],
-      dims,
-    );
+    const board = buildLeaderboard('r', 'p', [
+      video('vid_c', '2026-01-01T00:00:02.000Z', 0.9),
+      video('vid_b', '2026-01-01T00:00:01.000Z', 0.9),
+      video('vid_a', '2026-01-01T00:00:02.000Z', 0.9),
+      video('vid_top', '2026-01-01T00:00:09.000Z', 0.95),
+    ]);
     expect(board.entries.map((e) => [e.rank, e.videoId])).toEqual([
       [1, 'vid_top'],
       [2, 'vid_b'],

@@ -108,13 +108,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       { name: 'database', check: () => Promise.resolve(opened.ping()) },
       { name: 'blobs', check: () => blobs.checkReady() },
       { name: 'queue', check: () => jobs.checkReady() },
-      {
-        name: 'engine',
-        check: () => {
-          if (engine.dimensions().length === 0) throw new Error('engine lists no dimensions');
-          return Promise.resolve();
-        },
-      },
+      { name: 'engine', check: () => engine.checkReady() },
     ],
   };
 

@@ -1,24 +1,23 @@
 /**
  * The Rank leaderboard. Each scored candidate's overall score uses VBench's leaderboard
- * normalisation from the engine registry: n_d = w_d·(x_d − min_d)/(max_d − min_d) per dimension,
- * overall = Σ n_d / Σ w_d over the dimensions the candidate has scores for. Ties are broken by the
+ * normalisation from the engine (`normalise`, as the Bench scorecard does):
+ * n_d = w_d·(x_d − min_d)/(max_d − min_d) per dimension, overall = Σ n_d / Σ w_d over the dimensions the candidate has scores for. Ties are broken by the
  * earlier confirm, then by videoId. Candidates without scores follow, in upload order, rank null.
  */
-import type { DimensionInfo } from '@vesta/engine';
+import { isDimensionId, normalisationOf, normalise } from '@vesta/engine';
 import type { LeaderboardView, VideoView } from '../http/schemas/sessions.js';
 
 export const LEADERBOARD_FORMULA =
   'overall = Σ_d w_d·(x_d − min_d)/(max_d − min_d) / Σ_d w_d over the dimensions scored for the clip, with VBench leaderboard constants (min, max, weight) per dimension; higher is better; ties: earlier confirm, then videoId; unscored clips last with rank null.';
 
-export function overallScore(video: VideoView, dimensions: readonly DimensionInfo[]): number | null {
+export function overallScore(video: VideoView): number | null {
   let sum = 0;
   let weights = 0;
   for (const s of video.scores) {
-    const d = dimensions.find((x) => x.id === s.dimension);
-    if (!d) continue;
-    const { min, max, weight } = d.normalisation;
+    if (!isDimensionId(s.dimension)) continue;
+    const { min, max, weight } = normalisationOf(s.dimension);
     if (max === min) continue;
-    sum += (weight * (s.value - min)) / (max - min);
+    sum += normalise(s.dimension, s.value);
     weights += weight;
   }
   return weights > 0 ? sum / weights : null;
@@ -28,11 +27,10 @@ export function buildLeaderboard(
   runId: string,
   prompt: string | null,
   videos: readonly VideoView[],
-  dimensions: readonly DimensionInfo[],
 ): LeaderboardView {
   const withOverall = videos.map((v) => ({
     v,
-    overall: v.state === 'scored' ? overallScore(v, dimensions) : null,
+    overall: v.state === 'scored' ? overallScore(v) : null,
   }));
   const scored = withOverall.filter((e) => e.overall !== null);
   const unscored = withOverall.filter((e) => e.overall === null);
