@@ -342,9 +342,7 @@ export class BenchService {
    * counters that triggers keep on the run's row (migration `0004-bench-progress`).
    */
   async get(userId: string, id: string): Promise<BenchRunView> {
-    const [row] = await this.runById(id);
-    if (!row) throw notFound('bench run');
-    if (row.user_id !== userId) throw forbidden('this bench run belongs to another user');
+    const row = await this.owned(userId, id);
     return this.view(row, progressOf(row));
   }
 
@@ -712,7 +710,7 @@ export class BenchService {
 
   /** 404 when the run does not exist, 403 when it is another user's. */
   private async owned(userId: string, id: string): Promise<RunRow> {
-    const row = await this.db.selectFrom('bench_runs').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = await this.runById(id);
     if (!row) throw notFound('bench run');
     if (row.user_id !== userId) throw forbidden('this bench run belongs to another user');
     return row;

@@ -165,14 +165,15 @@ export class UploadService {
       );
     }
 
-    const claimed = await this.db
+    const video = await this.db
       .updateTable('videos')
       .set({ upload_started_at: this.now() })
       .where('id', '=', videoId)
       .where('state', '=', 'awaiting_upload')
       .where('upload_started_at', 'is', null)
+      .returning(['blob_key'])
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) {
+    if (!video) {
       const v = await this.db
         .selectFrom('videos')
         .select(['state', 'upload_started_at'])
@@ -186,11 +187,6 @@ export class UploadService {
       );
     }
 
-    const video = await this.db
-      .selectFrom('videos')
-      .select(['blob_key'])
-      .where('id', '=', videoId)
-      .executeTakeFirstOrThrow();
     let write;
     try {
       write = await this.blobs.createWrite(video.blob_key);

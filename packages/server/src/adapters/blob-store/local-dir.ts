@@ -13,6 +13,8 @@ const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
 export class LocalDirBlobStore implements BlobStore {
   private readonly partialDir: string;
+  /** Folders known to exist: a commit creates its object's folder once, not on every write. */
+  private readonly madeDirs = new Set<string>();
 
   constructor(private readonly root: string) {
     this.partialDir = path.join(root, '.partial');
@@ -35,7 +37,7 @@ export class LocalDirBlobStore implements BlobStore {
 
   async createWrite(key: string): Promise<BlobWrite> {
     const finalPath = this.pathOf(key);
-    await fsp.mkdir(this.partialDir, { recursive: true });
+    // The partial-write folder exists from init(), which runs before any write.
     const partial = path.join(this.partialDir, randomUUID());
     // Large writes: fewer thread-pool round trips per clip (memory stays bounded by this mark).
     const stream = fs.createWriteStream(partial, { flags: 'wx', highWaterMark: 1024 * 1024 });
@@ -43,7 +45,11 @@ export class LocalDirBlobStore implements BlobStore {
     return {
       stream,
       commit: async () => {
-        await fsp.mkdir(path.dirname(finalPath), { recursive: true });
+        const dir = path.dirname(finalPath);
+        if (!this.madeDirs.has(dir)) {
+          await fsp.mkdir(dir, { recursive: true });
+          this.madeDirs.add(dir);
+        }
         await fsp.rename(partial, finalPath);
         done = true;
       },
