@@ -3,7 +3,7 @@
  * `{ code, detail, requestId }` with the catalogue's status; stack traces stay in the logs.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CATALOGUE, isUpstreamFailure } from '../errors.js';
+import { AppError, ERROR_CATALOGUE, ERROR_CODES, isUpstreamFailure } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 
 interface ValidationIssue {
@@ -38,20 +38,9 @@ export function toAppError(error: unknown): AppError {
     });
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
+    // The catalogue's first code with this status (its order puts the generic one first).
     const code: ErrorCode =
-      status === 404
-        ? 'not_found'
-        : status === 413
-          ? 'payload_too_large'
-          : status === 415
-            ? 'unsupported_media_type'
-            : status === 401
-              ? 'unauthorized'
-              : status === 403
-                ? 'forbidden'
-                : status === 409
-                  ? 'conflict'
-                  : 'validation_failed';
+      ERROR_CODES.find((c) => ERROR_CATALOGUE[c].status === status) ?? 'validation_failed';
     return new AppError(
       code,
       typeof fe.message === 'string' && fe.message !== '' ? fe.message : ERROR_CATALOGUE[code].when,
