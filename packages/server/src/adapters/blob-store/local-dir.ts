@@ -37,7 +37,10 @@ export class LocalDirBlobStore implements BlobStore {
 
   async createWrite(key: string): Promise<BlobWrite> {
     const finalPath = this.pathOf(key);
-    // The partial-write folder exists from init(), which runs before any write.
+    // Checked on every write although init() made it: a broken store fails here, before any byte
+    // of the request is read, and is answered with 503. A write stream's own open error would
+    // arrive mid-body, where the pipeline tears the request down instead.
+    await fsp.mkdir(this.partialDir, { recursive: true });
     const partial = path.join(this.partialDir, randomUUID());
     // Large writes: fewer thread-pool round trips per clip (memory stays bounded by this mark).
     const stream = fs.createWriteStream(partial, { flags: 'wx', highWaterMark: 1024 * 1024 });
