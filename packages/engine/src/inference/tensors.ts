@@ -2,15 +2,19 @@
 import type * as ort from 'onnxruntime-node';
 import type { OrtModule } from './runtime.js';
 
-/** float32 → IEEE half bit pattern (round to nearest even). */
+// Scratch for reading a float32's bits: module-level, because toHalf runs once per input value.
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+
+/** float32 → IEEE half bit pattern (round to nearest even; overflow → infinity). */
 export function toHalf(value: number): number {
-  const f32 = new Float32Array([value]);
-  const x = new Uint32Array(f32.buffer)[0]!;
+  F32[0] = value;
+  const x = U32[0]!;
   const sign = (x >>> 16) & 0x8000;
   const exp = (x >>> 23) & 0xff;
   let mant = x & 0x7fffff;
   if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
+  const e = exp - 127 + 15;
   if (e >= 0x1f) return sign | 0x7c00;
   if (e <= 0) {
     if (e < -10) return sign;
@@ -24,9 +28,9 @@ export function toHalf(value: number): number {
   }
   let half = (e << 10) | (mant >>> 13);
   const rem = mant & 0x1fff;
+  // Rounding up the largest finite value carries into the exponent and gives 0x7c00: infinity.
   if (rem > 0x1000 || (rem === 0x1000 && half & 1)) half++;
-  e = half;
-  return sign | e;
+  return sign | half;
 }
 
 export function fromHalf(h: number): number {

@@ -18,6 +18,7 @@
  *     },
  *   });
  */
+import { toHalf } from '../inference/tensors.js';
 
 /** ONNX `TensorProto.DataType` values for the element types the writer supports. */
 export const ONNX_DATA_TYPES = {
@@ -196,34 +197,8 @@ class ProtoWriter {
 
 // --- element data --------------------------------------------------------------------------------
 
-/** IEEE 754 half-precision bit pattern of `value` (round to nearest even). */
-export function toFloat16Bits(value: number): number {
-  const f32 = new Float32Array(1);
-  const u32 = new Uint32Array(f32.buffer);
-  f32[0] = value;
-  const x = u32[0] ?? 0;
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let half = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    if (rem > mid || (rem === mid && (half & 1) === 1)) half += 1;
-    return sign | half;
-  }
-  let half = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && (half & 1) === 1)) half += 1;
-  e = half >>> 10;
-  return sign | (e >= 0x1f ? 0x7c00 : half);
-}
+/** IEEE 754 half-precision bit pattern of `value` (round to nearest even): the engine's `toHalf`. */
+export const toFloat16Bits = toHalf;
 
 function elementCount(dims: readonly number[]): number {
   let n = 1;
