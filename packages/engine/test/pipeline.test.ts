@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/contract.js';
 import { createEngine } from '../src/engine.js';
 import { planEvaluation } from '../src/pipeline/plan.js';
+import type { EvaluationPlan, PlannedRun } from '../src/pipeline/plan.js';
+import { outputsSharingModels } from '../src/pipeline/evaluate.js';
 import { uniformIndices } from '../src/decode/sampling.js';
 import { encodeFrames, scenes } from './helpers/synth.js';
 import type { SynthClip } from './helpers/synth.js';
@@ -166,5 +168,22 @@ describe('evaluate', () => {
 
   it('lists the catalog dimensions', () => {
     expect(engine.dimensions().map((d) => d.id)).toContain('subject_consistency');
+  });
+});
+
+describe('sharding outputs over workers', () => {
+  it('keeps the outputs whose runs share a model together, and leaves model-free ones apart', () => {
+    const method = (models?: string[]) => (models ? { models } : {}) as unknown as PlannedRun['method'];
+    const run = (output: number, models?: string[]) => ({ run: output, dimension: 'subject_consistency', method: method(models), request: {}, output }) as unknown as PlannedRun;
+    const plan = {
+      outputs: [0, 1, 2, 3, 4].map((id) => ({ id })),
+      // 0 and 3 read CLIP B/32; 3 and 4 read DINO as well, so 0, 3 and 4 go together; 1 and 2 use no model.
+      runs: [run(0, ['clip-b32']), run(1), run(2), run(3, ['clip-b32', 'dino']), run(4, ['dino'])],
+      failures: [],
+    } as unknown as EvaluationPlan;
+    const groups = outputsSharingModels(plan)
+      .map((g) => [...g].sort())
+      .sort((a, b) => a[0]! - b[0]!);
+    expect(groups).toEqual([[0, 3, 4], [1], [2]]);
   });
 });

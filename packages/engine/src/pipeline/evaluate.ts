@@ -133,22 +133,48 @@ interface Shard {
 /**
  * Spreads outputs over up to `size` workers, heaviest first onto the lightest shard. Cost is a
  * proxy for method work: bytes per frame × frames × runs reading the output. Every frame of an
- * output goes to exactly one worker, so frames are still transferred, never copied.
+ * output goes to exactly one worker, so frames are still transferred, never copied. Outputs whose
+ * runs share a model stay together: a worker runs a frame through a model once per job for every
+ * dimension that needs it, and another worker would load the model again and repeat the work.
  */
 function shardOutputs(plan: EvaluationPlan, probe: ProbedVideo, size: number): Shard[] {
-  const costs = plan.outputs.map((o) => {
-    const { width, height } = outputSize(probe.displayWidth, probe.displayHeight, o.maxSide);
-    const frames = new Set(sampleIndices(o.sampling, probe.frameCount, probe.fps)).size;
-    const runs = plan.runs.filter((r) => r.output === o.id).length;
-    return { id: o.id, cost: width * height * o.channels * frames * runs };
-  });
-  const shards: Shard[] = Array.from({ length: Math.max(1, Math.min(size, plan.outputs.length)) }, () => ({ outputs: new Set<number>(), cost: 0, job: null }));
-  for (const c of costs.sort((a, b) => b.cost - a.cost)) {
+  const units = outputsSharingModels(plan).map((ids) => ({
+    ids,
+    cost: ids.reduce((sum, id) => {
+      const o = plan.outputs[id]!;
+      const { width, height } = outputSize(probe.displayWidth, probe.displayHeight, o.maxSide);
+      const frames = new Set(sampleIndices(o.sampling, probe.frameCount, probe.fps)).size;
+      const runs = plan.runs.filter((r) => r.output === id).length;
+      return sum + width * height * o.channels * frames * runs;
+    }, 0),
+  }));
+  const shards: Shard[] = Array.from({ length: Math.max(1, Math.min(size, units.length)) }, () => ({ outputs: new Set<number>(), cost: 0, job: null }));
+  for (const unit of units.sort((a, b) => b.cost - a.cost)) {
     const target = shards.reduce((best, s) => (s.cost < best.cost ? s : best));
-    target.outputs.add(c.id);
-    target.cost += c.cost;
+    for (const id of unit.ids) target.outputs.add(id);
+    target.cost += unit.cost;
   }
   return shards.filter((s) => s.outputs.size > 0);
+}
+
+/** The plan's output ids grouped so that outputs read by runs of a common model share a group. */
+export function outputsSharingModels(plan: EvaluationPlan): number[][] {
+  const group = plan.outputs.map((o) => o.id);
+  const root = (id: number): number => (group[id] === id ? id : (group[id] = root(group[id]!)));
+  const firstOutputOf = new Map<string, number>();
+  for (const run of plan.runs) {
+    for (const model of 'models' in run.method ? run.method.models : []) {
+      const first = firstOutputOf.get(model);
+      if (first === undefined) firstOutputOf.set(model, run.output);
+      else group[root(run.output)] = root(first);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (const o of plan.outputs) {
+    const r = root(o.id);
+    groups.set(r, [...(groups.get(r) ?? []), o.id]);
+  }
+  return [...groups.values()];
 }
 
 /** Streams the clip's one decode into the shards' jobs; returns the time spent waiting for FFmpeg. */
