@@ -15,8 +15,9 @@
  */
 import type { Command } from 'commander';
 import type { ModelProgressEvent, ModelStatus, ModelStore, Precision, VerifyReport } from '@vesta/engine';
-import type { ProgressStream } from '../output/progress.js';
+import { formatBytes, type ProgressStream } from '../output/progress.js';
 import type { Style } from '../output/style.js';
+import { EXIT } from '../context.js';
 import { renderTable } from '../output/table.js';
 import { group, leaf } from './common.js';
 
@@ -29,18 +30,9 @@ export interface ModelsCommandHost {
   readonly errStyle: Style;
 }
 
-const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
-
 interface CommonOptions {
   json?: boolean;
   offline?: boolean;
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }
 
 async function openStore(host: ModelsCommandHost, options: CommonOptions): Promise<ModelStore> {

@@ -8,7 +8,8 @@ export interface ProgressStream {
   write(chunk: string): boolean;
 }
 
-function formatBytes(n: number): string {
+/** A byte count for people: B, KB, MB or GB. */
+export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;

@@ -210,3 +210,9 @@ function describeCause(cause: unknown): string {
   if (typeof code === 'string' && !message.includes(code)) return `${code} ${message}`.trim();
   return message || cause.message;
 }
+
+/** Whether `err` may go away on its own: the call is worth repeating. */
+export function isTransient(err: unknown): boolean {
+  if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) return true;
+  return err instanceof ApiError && (err.status >= 500 || err.status === 429 || err.status === 408);
+}

@@ -8,8 +8,9 @@
  * No Node built-ins: it runs in browsers too (clips as Blob/bytes/streams there).
  */
 import { sleep } from '../core/abort.js';
-import { ApiError, RequestAbortedError, VestaError } from '../core/errors.js';
-import { errorText, isTransient, retryTransient } from './retry.js';
+import { backoffDelay } from '../core/backoff.js';
+import { ApiError, RequestAbortedError, VestaError, isTransient } from '../core/errors.js';
+import { errorText, retryTransient } from './retry.js';
 import { isClipWrapper, uploadTaskClip, type ClipUploadDeps } from './upload.js';
 import type {
   ClipOutput,
@@ -27,6 +28,9 @@ import type {
 export const DEFAULT_CLAIM_WAIT_SECONDS = 20;
 export const DEFAULT_STOP_GRACE_MS = 30_000;
 /** Log lines kept per task between two shipments; older ones are dropped (and counted). */
+/** Waits between failed claims: 0.5 s doubling up to 30 s, with jitter. */
+const CLAIM_BACKOFF = { initialDelayMs: 500, maxDelayMs: 30_000 };
+
 const MAX_PENDING_LOGS = 1_000;
 /** Lines sent in one heartbeat, completion or failure. */
 const LOGS_PER_CALL = 100;
@@ -280,7 +284,7 @@ class RunnerLoop implements Runner {
       } catch (err) {
         if (this.stopping) return;
         if (!isTransient(err)) throw err;
-        const delay = Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
+        const delay = backoffDelay(Math.min(failures, 6), CLAIM_BACKOFF);
         failures++;
         this.retrying('claim', err, delay);
         await sleep(delay, this.stopWaits.signal).catch(() => undefined);

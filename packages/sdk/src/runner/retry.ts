@@ -1,13 +1,7 @@
 /** Retrying runner calls through transient failures (no connection, timeouts, 429, 5xx). */
 import { sleep } from '../core/abort.js';
 import { backoffDelay } from '../core/backoff.js';
-import { ApiConnectionError, ApiError, ApiTimeoutError } from '../core/errors.js';
-
-/** Whether `err` may go away on its own: the call is worth repeating. */
-export function isTransient(err: unknown): boolean {
-  if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) return true;
-  return err instanceof ApiError && (err.status >= 500 || err.status === 429 || err.status === 408);
-}
+import { ApiError, isTransient } from '../core/errors.js';
 
 export interface RetryPolicy {
   /** Stop retrying after this time (epoch ms); the last error is thrown. */

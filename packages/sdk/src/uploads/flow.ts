@@ -4,19 +4,11 @@
  */
 import { backoffDelay, defaultBackoff } from '../core/backoff.js';
 import { sleep, throwIfAborted } from '../core/abort.js';
-import {
-  ApiConnectionError,
-  ApiError,
-  ApiTimeoutError,
-  ScoringFailedError,
-  WaitTimeoutError,
-} from '../core/errors.js';
+import { ScoringFailedError, isTransient, WaitTimeoutError } from '../core/errors.js';
 import type { HttpClient } from '../core/http.js';
 import type { Platform } from '../core/platform.js';
 import type { UploadFileOptions, UploadInput } from './source.js';
 import type { Auxiliary, UploadTicket, UploadUrlRequest, VideoState, VideoSummary } from '../types.js';
-
-export const terminalVideoStates: readonly VideoState[] = ['scored', 'failed'];
 
 /** What `onProgress` reports: bytes sent, then the confirm step, then (with `wait`) each state. */
 export type UploadProgressEvent =
@@ -107,12 +99,13 @@ export async function runUpload(
       });
       break;
     } catch (err) {
-      const transient =
-        err instanceof ApiConnectionError ||
-        err instanceof ApiTimeoutError ||
-        (err instanceof ApiError && err.status >= 500);
       const delay = backoffDelay(attempt, defaultBackoff);
-      if (!transient || !upload.replayable || attempt >= deps.maxRetries || Date.now() + delay >= expiresAt)
+      if (
+        !isTransient(err) ||
+        !upload.replayable ||
+        attempt >= deps.maxRetries ||
+        Date.now() + delay >= expiresAt
+      )
         throw err;
       await sleep(delay, signal);
     }
