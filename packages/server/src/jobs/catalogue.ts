@@ -4,7 +4,9 @@
  */
 import type { JobHandler } from '../ports/job-queue.js';
 
-export const JOB_TYPES = ['evaluate-video'] as const;
+/** Scores one uploaded clip (`jobs/evaluate-video.ts`). */
+export const EVALUATE_VIDEO_JOB = 'evaluate-video';
+export const JOB_TYPES = [EVALUATE_VIDEO_JOB] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 export interface JobDefinition<P = unknown> {

@@ -1,6 +1,6 @@
 /** The `evaluate-video` job: score one confirmed video (Score, Rank or Bench clip) with the engine. */
 import { PermanentJobError } from '../ports/job-queue.js';
-import { EVALUATE_VIDEO_JOB } from '../services/upload-service.js';
+import { EVALUATE_VIDEO_JOB } from './catalogue.js';
 import type { VideoService } from '../services/video-service.js';
 import type { JobDefinition } from './catalogue.js';
 

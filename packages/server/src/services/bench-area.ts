@@ -9,7 +9,7 @@ import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { ModelCatalog } from './bench-discovery.js';
-import { RUNNER_ONLINE_WINDOW_MS, RunnerService } from './bench-runners.js';
+import { RunnerService } from './bench-runners.js';
 import { BenchService } from './bench-runs.js';
 import { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload-service.js';
@@ -54,6 +54,6 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
     notifier,
     leaseSeconds: deps.leaseSeconds,
   });
-  const models = new ModelCatalog({ db: deps.db, onlineWindowMs: RUNNER_ONLINE_WINDOW_MS });
+  const models = new ModelCatalog({ db: deps.db });
   return { runs, runners, models, notifier };
 }

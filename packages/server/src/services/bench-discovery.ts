@@ -4,6 +4,7 @@
  */
 import type { DimensionInfo } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
+import { isRunnerOnline } from './bench-runners.js';
 
 export interface DimensionView {
   id: string;
@@ -70,21 +71,15 @@ export function dimensionView(d: DimensionInfo): DimensionView {
 
 export interface ModelCatalogDeps {
   db: Db;
-  /** A runner counts as online when it was seen within this many milliseconds (default 60 s). */
-  onlineWindowMs?: number;
   now?: () => number;
 }
 
-export const DEFAULT_RUNNER_ONLINE_WINDOW_MS = 60_000;
-
 export class ModelCatalog {
   private readonly db: Db;
-  private readonly onlineWindowMs: number;
   private readonly now: () => number;
 
   constructor(deps: ModelCatalogDeps) {
     this.db = deps.db;
-    this.onlineWindowMs = deps.onlineWindowMs ?? DEFAULT_RUNNER_ONLINE_WINDOW_MS;
     this.now = deps.now ?? Date.now;
   }
 
@@ -101,14 +96,14 @@ export class ModelCatalog {
       .where('runners.user_id', '=', userId)
       .orderBy('runners.id')
       .execute();
-    const since = this.now() - this.onlineWindowMs;
+    const now = this.now();
     return models.map((m) => {
       const runners = links
         .filter((l) => l.model_id === m.id)
         .map((l) => ({
           id: l.id,
           name: l.name,
-          online: l.last_seen_at !== null && l.last_seen_at >= since,
+          online: isRunnerOnline(l.last_seen_at, now),
           last_seen_at: l.last_seen_at === null ? null : new Date(l.last_seen_at).toISOString(),
         }))
         .sort((a, b) => Number(b.online) - Number(a.online) || a.id.localeCompare(b.id));

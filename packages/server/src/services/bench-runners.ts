@@ -36,6 +36,11 @@ export const DEFAULT_CLAIM_WAIT_SECONDS = 20;
 /** A runner is online when seen (register, claim, heartbeat) within 2 × the longest claim wait. */
 export const RUNNER_ONLINE_WINDOW_MS = 2 * MAX_CLAIM_WAIT_SECONDS * 1000;
 
+/** Whether a runner last seen at `lastSeenAt` (epoch ms) counts as online at `now`. */
+export function isRunnerOnline(lastSeenAt: number | null, now: number): boolean {
+  return lastSeenAt !== null && lastSeenAt >= now - RUNNER_ONLINE_WINDOW_MS;
+}
+
 export interface RunnerView {
   id: string;
   name: string;
@@ -236,7 +241,7 @@ export class RunnerService {
       )
       .orderBy('model_id')
       .execute();
-    const since = this.now() - RUNNER_ONLINE_WINDOW_MS;
+    const now = this.now();
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -245,7 +250,7 @@ export class RunnerService {
       version: r.version,
       createdAt: iso(r.created_at),
       lastSeenAt: r.last_seen_at === null ? null : iso(r.last_seen_at),
-      online: r.last_seen_at !== null && r.last_seen_at >= since,
+      online: isRunnerOnline(r.last_seen_at, now),
     }));
   }
 

@@ -464,21 +464,7 @@ export class BenchService {
   async csv(userId: string, id: string): Promise<string> {
     const row = await this.owned(userId, id);
     const dimensions = parseJson<DimensionId[]>(row.dimensions, []);
-    const rows = await this.db
-      .selectFrom('bench_tasks')
-      .innerJoin('scores', 'scores.video_id', 'bench_tasks.video_id')
-      .select([
-        'bench_tasks.dimensions as task_dimensions',
-        'scores.dimension',
-        'scores.value',
-        'scores.method',
-      ])
-      .where('bench_tasks.run_id', '=', id)
-      .where('bench_tasks.state', '=', 'done')
-      .execute();
-    const clipScores: ClipScore[] = rows
-      .filter((r) => parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
-      .map((r) => ({ dimension: r.dimension as DimensionId, value: r.value, method: r.method }));
+    const clipScores = await this.scoredClips(id);
     return scorecardCsv(buildScorecard(dimensions, clipScores));
   }
 
@@ -623,18 +609,7 @@ export class BenchService {
     done: number,
     failed: number,
   ): Promise<void> {
-    const scored = await this.db
-      .selectFrom('bench_tasks')
-      .innerJoin('scores', 'scores.video_id', 'bench_tasks.video_id')
-      .select(['bench_tasks.dimensions as task_dimensions', 'scores.dimension'])
-      .where('bench_tasks.run_id', '=', runId)
-      .where('bench_tasks.state', '=', 'done')
-      .execute();
-    const withScores = new Set(
-      scored
-        .filter((r) => parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
-        .map((r) => r.dimension),
-    );
+    const withScores = new Set((await this.scoredClips(runId)).map((c) => c.dimension));
     const missing = dimensions.filter((d) => !withScores.has(d));
     if (missing.length === 0) {
       await this.transition(runId, 'evaluating', 'completed', {
@@ -706,6 +681,28 @@ export class BenchService {
       message,
     );
     await this.advance(task.run_id);
+  }
+
+  /**
+   * The scores of the run's evaluated clips, each on a dimension its clip group serves (a clip
+   * shared by several groups is scored only on theirs): what the scorecard averages.
+   */
+  private async scoredClips(runId: string): Promise<ClipScore[]> {
+    const rows = await this.db
+      .selectFrom('bench_tasks')
+      .innerJoin('scores', 'scores.video_id', 'bench_tasks.video_id')
+      .select([
+        'bench_tasks.dimensions as task_dimensions',
+        'scores.dimension',
+        'scores.value',
+        'scores.method',
+      ])
+      .where('bench_tasks.run_id', '=', runId)
+      .where('bench_tasks.state', '=', 'done')
+      .execute();
+    return rows
+      .filter((r) => parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
+      .map((r) => ({ dimension: r.dimension as DimensionId, value: r.value, method: r.method }));
   }
 
   /** 404 when the run does not exist, 403 when it is another user's. */

@@ -21,11 +21,10 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
 import type { UploadUrlInput, UploadUrlView, VideoContentType, VideoView } from '../http/schemas/sessions.js';
+import { EVALUATE_VIDEO_JOB } from '../jobs/catalogue.js';
 import { SNIFF_BYTES, matchesContainer } from './container-sniff.js';
 import type { UploadTokenSigner } from './upload-token.js';
 import type { VideoService } from './video-service.js';
-
-export const EVALUATE_VIDEO_JOB = 'evaluate-video';
 
 export interface UploadServiceOptions {
   publicUrl: string;
