@@ -95,13 +95,27 @@ interface WasmApi {
   Instance: new (module: object, imports: object) => { exports: unknown };
 }
 
-export function createAbsDiffSummer(): AbsDiffSummer | null {
+/** The compiled module, built once per thread on first use; null when WebAssembly is unusable. */
+let compiled: { wasm: WasmApi; module: object } | null | undefined;
+
+function compiledModule(): { wasm: WasmApi; module: object } | null {
+  if (compiled !== undefined) return compiled;
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (!wasm) return null;
+  try {
+    compiled = wasm ? { wasm, module: new wasm.Module(sadModuleBytes()) } : null;
+  } catch {
+    compiled = null;
+  }
+  return compiled;
+}
+
+export function createAbsDiffSummer(): AbsDiffSummer | null {
+  const c = compiledModule();
+  if (!c) return null;
   let exports: SadExports;
   try {
-    const instance = new wasm.Instance(new wasm.Module(sadModuleBytes()), {});
-    exports = instance.exports as SadExports;
+    // An instance (with its own memory) per run; the module is compiled once.
+    exports = new c.wasm.Instance(c.module, {}).exports as SadExports;
   } catch {
     return null;
   }

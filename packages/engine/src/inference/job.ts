@@ -92,6 +92,8 @@ export class BatchQueue<T> {
   private shape: { width: number; height: number } | null = null;
   private tail: Promise<void> = Promise.resolve();
   private running = 0;
+  /** DETR's all-ones `pixel_mask` for the last batch shape (tens of MB at 800×1333), kept for the next batch. */
+  private pixelMask: { n: number; width: number; height: number; tensor: ort.Tensor } | null = null;
   /** Session runs so far. */
   runs = 0;
   /** Input size of the last batch. */
@@ -218,11 +220,12 @@ export class BatchQueue<T> {
       [this.spec.input]: floatInput(runtime, session, this.spec.input, data, [n, 3, height, width]),
     };
     if (session.inputNames.includes('pixel_mask')) {
-      feeds.pixel_mask = new runtime.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [
-        n,
-        height,
-        width,
-      ]);
+      let m = this.pixelMask;
+      if (m === null || m.n !== n || m.width !== width || m.height !== height) {
+        m = { n, width, height, tensor: new runtime.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [n, height, width]) };
+        this.pixelMask = m;
+      }
+      feeds.pixel_mask = m.tensor;
     }
     const out = await session.run(feeds);
     this.runs++;
