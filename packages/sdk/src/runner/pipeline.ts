@@ -9,20 +9,11 @@ import type { BenchRun, BenchStatus } from '../types.js';
 import type { Runner, RunnerOptions } from './loop.js';
 import type { ClipOutput, GenerateContext, RunnerEvent, RunnerSummary } from './types.js';
 
-/** What the pipeline callable receives for one clip. */
-export interface PipelineInput {
-  prompt: string;
-  seed: number;
-  sampleIndex: number;
-  auxiliary: Record<string, string> | null;
-  dimensions: string[];
-  /** Aborted when the run is cancelled or the lease is lost: stop generating. */
-  signal: AbortSignal;
-  /** The task being served (ids, attempt). */
-  task: GenerateContext['task'];
-  /** Adds a line to the run's log. */
-  log: GenerateContext['log'];
-}
+/**
+ * What the pipeline callable receives for one clip: the runner's generate context (prompt, seed,
+ * sample index, auxiliary info, dimensions, the task, an abort signal and a log function).
+ */
+export type PipelineInput = GenerateContext;
 
 export type PipelineFn = (input: PipelineInput) => Promise<ClipOutput> | ClipOutput;
 
@@ -88,17 +79,7 @@ export async function runWithPipeline(
     claimWaitSeconds: 1,
     deregisterOnStop: true,
     onLog: options.onRunnerEvent,
-    generate: (ctx) =>
-      fn({
-        prompt: ctx.prompt,
-        seed: ctx.seed,
-        sampleIndex: ctx.sampleIndex,
-        auxiliary: ctx.auxiliary,
-        dimensions: ctx.dimensions,
-        signal: ctx.signal,
-        task: ctx.task,
-        log: (message, level) => ctx.log(message, level),
-      }),
+    generate: fn,
   });
   let run: BenchRun | undefined;
   let runnerFailure: Error | undefined;
