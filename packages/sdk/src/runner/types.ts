@@ -117,7 +117,7 @@ export interface GenerateContext {
   /** Aborted when the run is cancelled, the lease is lost, or the runner stops. */
   signal: AbortSignal;
   /** Adds a line to the run's log (shipped with the next heartbeat). */
-  log(message: string, level?: RunnerLogLevel): void;
+  log: (message: string, level?: RunnerLogLevel) => void;
 }
 
 export type GenerateFn = (ctx: GenerateContext) => Promise<ClipOutput> | ClipOutput;
