@@ -79,7 +79,7 @@ export async function startTestServer(
     async addModel(id: string) {
       await server.deps.db
         .insertInto('models')
-        .values({ id, name: id, description: `test model ${id}`, created_at: Date.now() })
+        .values({ id, public_id: id, name: id, description: `test model ${id}`, created_at: Date.now() })
         .execute();
     },
     async stop() {

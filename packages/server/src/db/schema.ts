@@ -3,6 +3,7 @@
  * idempotency, jobs) lives here; the Bench tables live in `schema-bench.ts`. All timestamps are
  * epoch milliseconds; JSON columns hold serialised text.
  */
+import type { JobLane } from '../ports/job-queue.js';
 import type { BenchTables } from './schema-bench.js';
 
 export interface UsersTable {
@@ -126,6 +127,12 @@ export interface JobsTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** Whose work it is (the user id; `''` when none): claims share slots fairly between keys. */
+  fairness_key: string;
+  /** `interactive` jobs of a key are claimed before its `batch` jobs. */
+  lane: JobLane;
+  /** When the job was last claimed (a key's latest claim says when it was last served). */
+  claimed_at: number | null;
 }
 
 export interface CoreTables {

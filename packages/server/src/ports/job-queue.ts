@@ -22,9 +22,27 @@ export interface JobHandler<P> {
   maxAttempts?: number;
 }
 
+/**
+ * Which lane a job waits in, within its fairness key: `interactive` (a Score/Rank clip someone is
+ * waiting for) is claimed before `batch` (a Bench clip) of the same key. Lanes do not order jobs
+ * across keys: fairness between users does that.
+ */
+export type JobLane = 'interactive' | 'batch';
+
 export interface EnqueueOptions {
   /** What the job concerns (e.g. `video:<id>`), for `cancelBySubject`. */
   subject?: string;
+  /**
+   * Whose work this is (the user id). Every adapter claims by the same fair-share rule: among the
+   * keys with a ready job, the key with the fewest jobs running now, then the key served least
+   * recently (its last claim oldest; never served first), then the key whose oldest ready job is
+   * oldest; within the chosen key, `interactive` before `batch`, then by `runAt`, then FIFO. It is
+   * work-conserving (a lone key gets every slot) and the claim stays one atomic statement.
+   * Jobs without a key share the key `''`.
+   */
+  fairnessKey?: string;
+  /** The job's lane within its fairness key (default `batch`). */
+  lane?: JobLane;
   runAt?: number;
   maxAttempts?: number;
   /** Enqueue inside this transaction, so that the job exists exactly when the caller's change commits. */

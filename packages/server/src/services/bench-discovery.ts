@@ -122,7 +122,7 @@ export class ModelCatalog {
   async upsert(model: { id: string; name: string; description: string }): Promise<void> {
     await this.db
       .insertInto('models')
-      .values({ ...model, created_at: this.now() })
+      .values({ ...model, public_id: model.id, owner_id: null, created_at: this.now() })
       .onConflict((oc) => oc.column('id').doUpdateSet({ name: model.name, description: model.description }))
       .execute();
   }

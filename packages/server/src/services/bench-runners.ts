@@ -135,6 +135,8 @@ export class RunnerService {
           .insertInto('models')
           .values({
             id: model,
+            public_id: model,
+            owner_id: null,
             name: model,
             description: `Declared by runner '${input.name}' when it registered.`,
             created_at: t,

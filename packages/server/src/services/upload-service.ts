@@ -373,7 +373,12 @@ export class UploadService {
       await this.jobs.enqueue(
         EVALUATE_VIDEO_JOB,
         { videoId },
-        { subject: `video:${videoId}`, executor: trx },
+        {
+          subject: `video:${videoId}`,
+          executor: trx,
+          fairnessKey: video.user_id,
+          lane: session.kind === 'bench' ? 'batch' : 'interactive',
+        },
       );
     });
     return this.view(videoId);

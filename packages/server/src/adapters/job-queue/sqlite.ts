@@ -75,6 +75,9 @@ export class SqliteJobQueue implements JobQueue {
         last_error: null,
         created_at: t,
         updated_at: t,
+        fairness_key: options.fairnessKey ?? '',
+        lane: options.lane ?? 'batch',
+        claimed_at: null,
       })
       .execute();
     this.wake();

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+
+/**
+ * Tenancy (issue #15).
+ *
+ * - Jobs carry a fairness key (the user whose work it is, `''` when none), a lane (`interactive`
+ *   before `batch` within a key) and when they were last claimed, so that the claim can share the
+ *   scoring slots fairly between users (see `adapters/job-queue/sqlite.ts`).
+ * - Models get an owner. `models.id` stays the row's key (what `runner_models.model_id` and
+ *   `bench_runs.model_id` reference); `models.public_id` is the id the API shows. A global model
+ *   (built in, or added by the operator) has `owner_id` NULL and `id = public_id`; a model a user's
+ *   runner declared is private to that user (`owner_id` set, `id` a random row key), so two users
+ *   may each declare the same public id and neither sees the other's.
+ *
+ * Existing rows: every model the server created from a runner's declaration (its description is
+ * the server's "Declared by runner …" text) becomes private to the users whose runners serve it —
+ * the earliest such runner's user keeps the row, every other such user gets a copy of their own
+ * that their runners and runs move to. A declared model no runner serves any more goes to the user
+ * of its earliest run; one with neither runner nor run is deleted. Other models stay global.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('jobs')
+    .addColumn('fairness_key', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('jobs')
+    .addColumn('lane', 'text', (c) => c.notNull().defaultTo('batch'))
+    .execute();
+  await db.schema.alterTable('jobs').addColumn('claimed_at', 'bigint').execute();
+  // Ready jobs per key, running jobs per key, and each key's last claim.
+  await db.schema
+    .createIndex('jobs_fair_claim')
+    .on('jobs')
+    .columns(['state', 'fairness_key', 'run_at'])
+    .execute();
+  await db.schema
+    .createIndex('jobs_fair_served')
+    .on('jobs')
+    .columns(['fairness_key', 'claimed_at'])
+    .execute();
+
+  await db.schema
+    .alterTable('models')
+    .addColumn('owner_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+    .execute();
+  await db.schema
+    .alterTable('models')
+    .addColumn('public_id', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await sql`update models set public_id = id`.execute(db);
+  await migrateDeclaredModels(db);
+  // One global model per public id, and one private model per owner and public id.
+  await db.schema
+    .createIndex('models_global_public_id')
+    .on('models')
+    .column('public_id')
+    .unique()
+    .where(sql.ref('owner_id'), 'is', null)
+    .execute();
+  await db.schema
+    .createIndex('models_private_public_id')
+    .on('models')
+    .columns(['owner_id', 'public_id'])
+    .unique()
+    .where(sql.ref('owner_id'), 'is not', null)
+    .execute();
+}
+
+async function migrateDeclaredModels(db: Kysely<unknown>): Promise<void> {
+  const declared = await sql<{ id: string; name: string; description: string; created_at: number }>`
+    select id, name, description, created_at from models where description like ${'Declared by runner %'}
+  `.execute(db);
+  for (const model of declared.rows) {
+    const runnerUsers = await sql<{ user_id: string }>`
+      select r.user_id from runner_models rm join runners r on r.id = rm.runner_id
+      where rm.model_id = ${model.id}
+      group by r.user_id order by min(r.created_at), r.user_id
+    `.execute(db);
+    let owners = runnerUsers.rows.map((r) => r.user_id);
+    if (owners.length === 0) {
+      const runUsers = await sql<{ user_id: string }>`
+        select user_id from bench_runs where model_id = ${model.id}
+        group by user_id order by min(created_at), user_id
+      `.execute(db);
+      owners = runUsers.rows.slice(0, 1).map((r) => r.user_id);
+    }
+    const [first, ...others] = owners;
+    if (first === undefined) {
+      await sql`delete from models where id = ${model.id}`.execute(db);
+      continue;
+    }
+    await sql`update models set owner_id = ${first} where id = ${model.id}`.execute(db);
+    for (const owner of others) {
+      const rowKey = newPrivateModelKey();
+      await sql`insert into models (id, name, description, created_at, owner_id, public_id)
+        values (${rowKey}, ${model.name}, ${model.description}, ${model.created_at}, ${owner}, ${model.id})`.execute(
+        db,
+      );
+      await sql`update runner_models set model_id = ${rowKey}
+        where model_id = ${model.id} and runner_id in (select id from runners where user_id = ${owner})`.execute(
+        db,
+      );
+      await sql`update bench_runs set model_id = ${rowKey}
+        where model_id = ${model.id} and user_id = ${owner}`.execute(db);
+    }
+  }
+}
+
+/** The row key of a private model: random, so it says nothing about the owner or the public id. */
+export function newPrivateModelKey(): string {
+  return `model_${randomUUID().replaceAll('-', '')}`;
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('models_private_public_id').ifExists().execute();
+  await db.schema.dropIndex('models_global_public_id').ifExists().execute();
+  await db.schema.alterTable('models').dropColumn('public_id').execute();
+  await db.schema.alterTable('models').dropColumn('owner_id').execute();
+  await db.schema.dropIndex('jobs_fair_served').ifExists().execute();
+  await db.schema.dropIndex('jobs_fair_claim').ifExists().execute();
+  await db.schema.alterTable('jobs').dropColumn('claimed_at').execute();
+  await db.schema.alterTable('jobs').dropColumn('lane').execute();
+  await db.schema.alterTable('jobs').dropColumn('fairness_key').execute();
+}
