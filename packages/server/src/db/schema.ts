@@ -3,7 +3,6 @@
  * idempotency, jobs) lives here; the Bench tables live in `schema-bench.ts`. All timestamps are
  * epoch milliseconds; JSON columns hold serialised text.
  */
-import type { JobLane } from '../ports/job-queue.js';
 import type { BenchTables } from './schema-bench.js';
 
 export interface UsersTable {
@@ -129,10 +128,12 @@ export interface JobsTable {
   updated_at: number;
   /** Whose work it is (the user id; `''` when none): claims share slots fairly between keys. */
   fairness_key: string;
-  /** `interactive` jobs of a key are claimed before its `batch` jobs. */
-  lane: JobLane;
+  /** The lane: 0 `interactive`, 1 `batch`; a key's lower priority is claimed first. */
+  priority: number;
   /** When the job was last claimed (a key's latest claim says when it was last served). */
   claimed_at: number | null;
+  /** Enqueue order: one more than the largest at insert (FIFO within a key). */
+  seq: number;
 }
 
 export interface CoreTables {

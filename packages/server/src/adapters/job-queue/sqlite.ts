@@ -1,11 +1,13 @@
 /**
- * JobQueue on the `jobs` table with an in-process pool. A claim is one atomic UPDATE … RETURNING;
+ * JobQueue on the `jobs` table with an in-process pool. A claim is one atomic UPDATE … RETURNING
+ * that shares slots fairly between users (the rule of `EnqueueOptions.fairnessKey`);
  * a running job holds a lease that its heartbeat extends. Leases that run out (the process died)
  * are put back in the queue by the reaper, and jobs cut off by a graceful shutdown are put back at
  * once, so both run again after a restart.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { JobsTable } from '../../db/schema.js';
 import type { EnqueueOptions, JobHandler, JobQueue } from '../../ports/job-queue.js';
@@ -42,6 +44,7 @@ export class SqliteJobQueue implements JobQueue {
   /** The worker's logger, given at start (nothing is logged before). */
   private log: FastifyBaseLogger | null = null;
   private pumpAgain = false;
+  private lastClaimedAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -76,8 +79,13 @@ export class SqliteJobQueue implements JobQueue {
         created_at: t,
         updated_at: t,
         fairness_key: options.fairnessKey ?? '',
-        lane: options.lane ?? 'batch',
+        priority: options.lane === 'interactive' ? 0 : 1,
         claimed_at: null,
+        seq: (eb) =>
+          eb
+            .selectFrom('jobs')
+            .select(sql<number>`coalesce(max(${sql.ref('seq')}), 0) + 1`.as('next'))
+            .$castTo<number>(),
       })
       .execute();
     this.wake();
@@ -197,35 +205,61 @@ export class SqliteJobQueue implements JobQueue {
     }
   }
 
+  /**
+   * Claims the next job by the fair-share rule of `EnqueueOptions.fairnessKey`, in one
+   * compare-and-swap statement:
+   * - `fair_keys` lists the keys with queued jobs by a loose index scan (one index seek per key,
+   *   however long a key's backlog is);
+   * - `chosen` keeps the keys with a ready job and takes the one with the fewest jobs running, then
+   *   the one served least recently (its latest claim oldest; never served first), then the one
+   *   whose next ready job has waited longest, then by key;
+   * - the UPDATE takes that key's next job (interactive lane first, then `run_at`, then enqueue
+   *   order), only if it is still queued.
+   * Every step is an index seek (`jobs_fair_ready`, `jobs_fair_next`, `jobs_fair_served`), so a
+   * claim costs O(keys · log jobs), not O(queued jobs). (`+n.run_at` keeps SQLite's planner from
+   * range-scanning `jobs_fair_ready` and sorting the key's whole backlog: the next job is read in
+   * `jobs_fair_next`'s order instead.)
+   */
   private async claim(): Promise<JobsTable | undefined> {
     const types = [...this.handlers.keys()];
     if (types.length === 0) return undefined;
     const t = this.now();
-    return this.db
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        attempts: eb('attempts', '+', 1),
-        lease_until: t + this.leaseMs,
-        locked_by: this.workerId,
-        updated_at: t,
-      }))
-      .where(
-        'id',
-        '=',
-        this.db
-          .selectFrom('jobs')
-          .select('id')
-          .where('state', '=', 'queued')
-          .where('run_at', '<=', t)
-          .where('type', 'in', types)
-          .orderBy('run_at')
-          .orderBy('created_at')
-          .limit(1),
+    // Strictly increasing within the process, so that "served least recently" has no ties.
+    const claimedAt = Math.max(t, this.lastClaimedAt + 1);
+    this.lastClaimedAt = claimedAt;
+    const typeList = sql.join(types);
+    const { rows } = await sql<JobsTable>`
+      with recursive fair_keys(k) as (
+        select min(fairness_key) from jobs where state = 'queued'
+        union all
+        select (select min(j.fairness_key) from jobs j where j.state = 'queued' and j.fairness_key > fair_keys.k)
+        from fair_keys where fair_keys.k is not null
+      ),
+      chosen(k) as (
+        select fk.k from fair_keys fk
+        where fk.k is not null
+          and exists (select 1 from jobs r where r.state = 'queued' and r.fairness_key = fk.k
+                      and r.run_at <= ${t} and r.type in (${typeList}))
+        order by
+          (select count(*) from jobs b where b.state = 'running' and b.fairness_key = fk.k),
+          coalesce((select max(s.claimed_at) from jobs s where s.fairness_key = fk.k), -1),
+          (select min(r.run_at) from jobs r where r.state = 'queued' and r.fairness_key = fk.k
+           and r.run_at <= ${t} and r.type in (${typeList})),
+          fk.k
+        limit 1
       )
-      .where('state', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst();
+      update jobs set
+        state = 'running', attempts = attempts + 1, lease_until = ${t + this.leaseMs},
+        locked_by = ${this.workerId}, claimed_at = ${claimedAt}, updated_at = ${t}
+      where id = (
+        select n.id from jobs n
+        where n.state = 'queued' and n.fairness_key = (select k from chosen)
+          and +n.run_at <= ${t} and n.type in (${typeList})
+        order by n.priority, n.run_at, n.seq
+        limit 1
+      ) and state = 'queued'
+      returning *`.execute(this.db);
+    return rows[0];
   }
 
   private launch(job: JobsTable): void {

@@ -5,9 +5,10 @@ import type { Kysely } from 'kysely';
 /**
  * Tenancy (issue #15).
  *
- * - Jobs carry a fairness key (the user whose work it is, `''` when none), a lane (`interactive`
- *   before `batch` within a key) and when they were last claimed, so that the claim can share the
- *   scoring slots fairly between users (see `adapters/job-queue/sqlite.ts`).
+ * - Jobs carry a fairness key (the user whose work it is, `''` when none), a priority (the lane:
+ *   0 `interactive` before 1 `batch` within a key) and when they were last claimed, so that the claim can share the
+ *   scoring slots fairly between users (see `adapters/job-queue/sqlite.ts`), and an enqueue
+ *   sequence number for FIFO order within a key.
  * - Models get an owner. `models.id` stays the row's key (what `runner_models.model_id` and
  *   `bench_runs.model_id` reference); `models.public_id` is the id the API shows. A global model
  *   (built in, or added by the operator) has `owner_id` NULL and `id = public_id`; a model a user's
@@ -25,16 +26,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('jobs')
     .addColumn('fairness_key', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
+  // The lane as a number: 0 interactive, 1 batch (lower first).
   await db.schema
     .alterTable('jobs')
-    .addColumn('lane', 'text', (c) => c.notNull().defaultTo('batch'))
+    .addColumn('priority', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
   await db.schema.alterTable('jobs').addColumn('claimed_at', 'bigint').execute();
-  // Ready jobs per key, running jobs per key, and each key's last claim.
+  // Enqueue order (FIFO within a key even for jobs enqueued in the same millisecond).
+  await db.schema.alterTable('jobs').addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.createIndex('jobs_by_seq').on('jobs').column('seq').execute();
+  // The keys with queued work, each key's ready and running jobs, its next job, and its last claim.
   await db.schema
-    .createIndex('jobs_fair_claim')
+    .createIndex('jobs_fair_ready')
     .on('jobs')
     .columns(['state', 'fairness_key', 'run_at'])
+    .execute();
+  await db.schema
+    .createIndex('jobs_fair_next')
+    .on('jobs')
+    .columns(['state', 'fairness_key', 'priority', 'run_at', 'seq'])
     .execute();
   await db.schema
     .createIndex('jobs_fair_served')
@@ -120,8 +130,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('models').dropColumn('public_id').execute();
   await db.schema.alterTable('models').dropColumn('owner_id').execute();
   await db.schema.dropIndex('jobs_fair_served').ifExists().execute();
-  await db.schema.dropIndex('jobs_fair_claim').ifExists().execute();
+  await db.schema.dropIndex('jobs_fair_next').ifExists().execute();
+  await db.schema.dropIndex('jobs_fair_ready').ifExists().execute();
+  await db.schema.dropIndex('jobs_by_seq').ifExists().execute();
+  await db.schema.alterTable('jobs').dropColumn('seq').execute();
   await db.schema.alterTable('jobs').dropColumn('claimed_at').execute();
-  await db.schema.alterTable('jobs').dropColumn('lane').execute();
+  await db.schema.alterTable('jobs').dropColumn('priority').execute();
   await db.schema.alterTable('jobs').dropColumn('fairness_key').execute();
 }
