@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ApiError, KNOWN_ERROR_CODES, apiErrorFor } from '../src/index.js';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
@@ -13,7 +14,14 @@ describe('generated types', () => {
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'vesta-gen-')), 'openapi.generated.ts');
     execFileSync(
       process.execPath,
-      [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi/openapi.json', '-o', out],
+      [
+        path.join(root, 'node_modules/openapi-typescript/bin/cli.js'),
+        'openapi/openapi.json',
+        '--default-non-nullable',
+        'false',
+        '-o',
+        out,
+      ],
       {
         cwd: root,
         stdio: 'pipe',
@@ -24,5 +32,28 @@ describe('generated types', () => {
       'utf8',
     );
     expect(readFileSync(out, 'utf8')).toBe(committed);
+  });
+});
+
+describe('error classes', () => {
+  it("has one class per code of the document's ErrorBody enum, and no other", () => {
+    const doc = JSON.parse(readFileSync(path.join(root, 'openapi/openapi.json'), 'utf8')) as {
+      components: { schemas: { ErrorBody: { properties: { code: { enum: string[] } } } } };
+    };
+    const documented = doc.components.schemas.ErrorBody.properties.code.enum;
+    expect([...KNOWN_ERROR_CODES].sort()).toEqual([...documented].sort());
+    for (const code of documented) {
+      const err = apiErrorFor({
+        status: 400,
+        code,
+        detail: 'x',
+        requestId: undefined,
+        headers: new Headers(),
+        method: 'GET',
+        url: 'http://x',
+      });
+      expect(err.constructor).not.toBe(ApiError);
+      expect(err.code).toBe(code);
+    }
   });
 });

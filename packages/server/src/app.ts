@@ -5,6 +5,7 @@
  */
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
+import { nameSharedSchemas } from './http/openapi-components.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import type {
@@ -141,6 +142,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       const hidden = !url.startsWith(API_PREFIX) || url === `${API_PREFIX}/openapi.json`;
       return { schema: hidden ? { ...(schema ?? {}), hide: true } : schema, url };
     },
+    // Titled route schemas become named components used by $ref (both SDKs generate from them).
+    transformObject: (documents) =>
+      'openapiObject' in documents ? nameSharedSchemas(documents.openapiObject) : documents.swaggerObject,
   });
 
   registerErrorHandling(app);

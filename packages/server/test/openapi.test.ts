@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../src/errors.js';
+import { nameSharedSchemas } from '../src/http/openapi-components.js';
 import { formatOpenApiDocument } from '../src/openapi.js';
 import { startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
@@ -84,5 +86,61 @@ describe('OpenAPI document', () => {
     const upload = ops.find((o) => o.key === 'POST /api/v1/score/{id}/videos/upload-url')!;
     expect(upload.op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key')).toBe(true);
     expect(ops.find((o) => o.key === 'POST /api/v1/score/reset')!.op.description).toContain('409 conflict');
+  });
+
+  it('names its shared schemas (components + $ref) and enumerates the error catalogue', async () => {
+    const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { properties?: Record<string, { enum?: string[] }> }> };
+    }>();
+    for (const name of [
+      'BenchRun',
+      'BenchVideo',
+      'ScoreSession',
+      'RankSession',
+      'Video',
+      'Leaderboard',
+      'RunnerTask',
+    ])
+      expect(doc.components.schemas[name], name).toBeDefined();
+    expect(doc.components.schemas.ErrorBody?.properties?.code?.enum).toEqual(ERROR_CODES);
+    const text = JSON.stringify(doc);
+    // No titled schema is left inline; every $ref points at a component that exists.
+    expect(JSON.stringify(doc.paths)).not.toContain('"title":');
+    for (const [, name] of text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g))
+      expect(doc.components.schemas[name!], name).toBeDefined();
+  });
+});
+
+describe('nameSharedSchemas', () => {
+  const use = (schema: unknown) => ({
+    get: { responses: { 200: { content: { 'application/json': { schema } } } } },
+  });
+  it('moves titled schemas to components, keeps a varying description next to the $ref', () => {
+    const a = { title: 'Thing', type: 'object', properties: { id: { type: 'string' } }, description: 'one' };
+    const out = nameSharedSchemas({
+      paths: {
+        '/a': use(a),
+        '/b': use({ ...a, description: 'two' }),
+        '/c': use({ type: 'array', items: a }),
+      },
+    });
+    expect(out.components).toEqual({
+      schemas: { Thing: { type: 'object', properties: { id: { type: 'string' } } } },
+    });
+    expect(out.paths['/b'].get.responses[200].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Thing',
+      description: 'two',
+    });
+  });
+  it('refuses two different schemas under one title', () => {
+    expect(() =>
+      nameSharedSchemas({
+        paths: {
+          '/a': use({ title: 'Thing', type: 'string' }),
+          '/b': use({ title: 'Thing', type: 'integer' }),
+        },
+      }),
+    ).toThrow(/two different schemas are both titled Thing/);
   });
 });

@@ -3,22 +3,13 @@
  * describe what went wrong on the client side (no key, no connection, timeout, abort).
  */
 
-/** Error codes the API documents. Open-ended: the server may add codes in a later release. */
-export type KnownErrorCode =
-  | 'validation_failed'
-  | 'invalid_field'
-  | 'RANK_PROMPT_MISMATCH'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'idempotency_mismatch'
-  | 'internal_error'
-  | 'upstream_unavailable'
-  | 'invalid_video'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'unsupported_media_type';
+import type { components } from '../generated/openapi.generated.js';
+
+/**
+ * Error codes the API documents: the `ErrorBody.code` enum of openapi/openapi.json, which the
+ * server generates from its error catalogue. Open-ended: a later server may add codes.
+ */
+export type KnownErrorCode = components['schemas']['ErrorBody']['code'];
 export type ErrorCode = KnownErrorCode | (string & {});
 
 /** Base class of every error the SDK throws; `code` is stable and safe to branch on. */
@@ -86,13 +77,12 @@ export class UpstreamUnavailableError extends ApiError {}
 
 /** 400 `invalid_video`: the uploaded object is not a usable video (empty, wrong container, undecodable). */
 export class InvalidVideoError extends ApiError {}
-/** 405 `method_not_allowed`: the route exists, but not with this method. */
-export class MethodNotAllowedError extends ApiError {}
 /** 413 `payload_too_large`: a body or an uploaded clip is over its size limit. */
 export class PayloadTooLargeError extends ApiError {}
 /** 415 `unsupported_media_type`: the Content-Type is not accepted (an upload PUT takes exactly the declared type). */
 export class UnsupportedMediaTypeError extends ApiError {}
 
+/** One class per documented code; the compiler fails when the document's enum and this map differ. */
 const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   validation_failed: ValidationFailedError,
   invalid_field: InvalidFieldError,
@@ -105,10 +95,12 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   internal_error: InternalError,
   upstream_unavailable: UpstreamUnavailableError,
   invalid_video: InvalidVideoError,
-  method_not_allowed: MethodNotAllowedError,
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
 };
+
+/** The codes that have their own error class, in the document's order. */
+export const KNOWN_ERROR_CODES = Object.keys(byCode) as KnownErrorCode[];
 
 /** Builds the error class that matches the server's `code` (generic {@link ApiError} otherwise). */
 export function apiErrorFor(init: ApiErrorInit): ApiError {

@@ -543,7 +543,562 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description Optional auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`): object, color, relationship, scene, appearance_style, action; object_a/object_b for multiple_objects. */
+        Auxiliary: {
+            object?: string;
+            color?: string;
+            relationship?: string;
+            scene?: string;
+            appearance_style?: string;
+            action?: string;
+            object_a?: string;
+            object_b?: string;
+        };
+        BenchLogLine: {
+            /** @description Position in the log. */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            time: string;
+            source: "server" | "runner" | "evaluator";
+            level: "info" | "warn" | "error";
+            message: string;
+        };
+        /** @description A page of the run's log lines, oldest first. */
+        BenchLogPage: {
+            items: components["schemas"]["BenchLogLine"][];
+            page: number;
+            limit: number;
+            /** @description Items in the whole list. */
+            total: number;
+            /** @description True when a later page has items. */
+            hasMore: boolean;
+        };
+        /** @description A Bench run. */
+        BenchRun: {
+            id: string;
+            name: string;
+            /** @description The run's dimensions in VBench order. */
+            dimensions: string[];
+            model_id: string;
+            /** @description The only runner allowed to take the run, or null for any runner serving the model. */
+            runner_id: string | null;
+            /** @description Clips generated per prompt. */
+            samples_per_prompt: number;
+            /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
+            prompts_per_dimension: number | null;
+            /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
+            suite_version: string | null;
+            status: components["schemas"]["BenchStatus"];
+            /** @description Progress of the run, counted over its tasks (one task = one clip). */
+            progress: {
+                /** @description Clips to generate (prompt × sample), planned when the run is created. */
+                tasks_total: number;
+                /** @description Clips uploaded by runners and accepted. */
+                tasks_generated: number;
+                /** @description Clips generated and evaluated. */
+                tasks_done: number;
+                /** @description Clips that failed for good (generation or upload). */
+                tasks_failed: number;
+                /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
+                clips_total: number;
+                /** @description Clips whose evaluation finished (scored, or its scoring failed). */
+                clips_evaluated: number;
+            };
+            /** @description Why the run failed; null otherwise. */
+            error: {
+                code: string;
+                detail: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            updated_at: string;
+            /** @description When the run left queued. */
+            started_at: string | null;
+            /** @description When the run reached a terminal status. */
+            finished_at: string | null;
+        };
+        /** @description A page of the caller's Bench runs, newest first. */
+        BenchRunPage: {
+            items: components["schemas"]["BenchRun"][];
+            page: number;
+            limit: number;
+            /** @description Items in the whole list. */
+            total: number;
+            /** @description True when a later page has items. */
+            hasMore: boolean;
+        };
+        /**
+         * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
+         * @enum {unknown}
+         */
+        BenchStatus: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
+        /** @description One clip of a Bench run and its per-dimension results. */
+        BenchVideo: {
+            task_id: string;
+            /** @description Position in the run's task list. */
+            seq: number;
+            prompt: string;
+            /** @description Auxiliary prompt info (object, color, …) for semantic dimensions. */
+            auxiliary: {
+                [key: string]: string;
+            } | null;
+            /** @description The suite prompt (`<clip group>-<nn>`). */
+            prompt_id: string | null;
+            /** @description The clip group whose dimensions this clip is scored on. */
+            clip_group: string | null;
+            /** @description The run's dimensions this clip is scored on. */
+            dimensions: string[];
+            sample_index: number;
+            seed: number;
+            /**
+             * @description pending → claimed → uploaded → evaluating → done, or failed / cancelled.
+             * @enum {unknown}
+             */
+            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
+            runner_id: string | null;
+            attempts: number;
+            /** @description The uploaded clip, once there is one. */
+            video_id: string | null;
+            error: {
+                code: string;
+                detail: string;
+            } | null;
+            scores: {
+                dimension: string;
+                value: number;
+                method: string;
+                method_version: string;
+            }[];
+            failures: {
+                dimension: string;
+                code: string;
+                detail: string;
+            }[];
+        };
+        /** @description A page of the run's clips, in task order. */
+        BenchVideoPage: {
+            items: components["schemas"]["BenchVideo"][];
+            page: number;
+            limit: number;
+            /** @description Items in the whole list. */
+            total: number;
+            /** @description True when a later page has items. */
+            hasMore: boolean;
+        };
+        /** @description An empty body is the same as {}. */
+        ClaimBody: {
+            /**
+             * @description How long to wait for a task (long-poll), 0–30 s, default 20. 0 answers at once.
+             * @default 20
+             */
+            waitSeconds?: number;
+        };
+        ClaimResponse: {
+            task: components["schemas"]["RunnerTask"];
+        };
+        CompleteBody: {
+            /** @description The lease id from the claim. */
+            leaseId: string;
+            /** @description The videoId from upload-url, after the PUT. */
+            videoId: string;
+            /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
+            logs?: components["schemas"]["RunnerLogLine"][];
+        };
+        ConfirmUploadBody: {
+            videoId: string;
+        };
+        CreateBenchRunBody: {
+            /** @description A label for the run: 1–200 characters, no control characters. */
+            name: string;
+            /** @description Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (default_method not null). Stored in VBench order. An unknown id is 400 validation_failed naming it. */
+            dimensions: string[];
+            /** @description A model id from GET /api/v1/models. An unknown id is 400 validation_failed naming it. */
+            model_id: string;
+            /** @description Optional. When given, one of the caller's registered runners serving model_id, and only it may generate the clips; when left out, any of the caller's runners serving the model may. An unknown runner, another user's, or one not serving the model is 400 validation_failed. */
+            runner_id?: string;
+            /**
+             * @description Clips generated per prompt, 1–10; default 5 as VBench samples (VBench samples 25 for temporal_flickering and keeps 5 after a static filter; Vesta uses this value for every dimension).
+             * @default 5
+             */
+            samples_per_prompt?: number;
+            /** @description At most this many prompts of each clip group (the first ones of the suite); default all. Small values make quick runs; scores from a subset are not comparable with full runs. */
+            prompts_per_dimension?: number;
+        };
+        /** @description An evaluation dimension (VBench). */
+        Dimension: {
+            id: string;
+            name: string;
+            description: string;
+            /** @description The leaderboard group it counts in. */
+            category: "quality" | "semantic";
+            higher_is_better: boolean;
+            /** @description Range of a per-clip value. */
+            range: {
+                min: number;
+                max: number;
+            };
+            methods: {
+                /** @description `vbench`: VBench protocol and model; `lite`: model-free. */
+                id: string;
+                version: string;
+                description: string;
+                /** @description What the method needs before it can run. */
+                requires: {
+                    /** @description Model ids the method needs (empty for model-free methods). */
+                    models: string[];
+                    /** @description Auxiliary prompt info keys it reads: object, color, relationship, scene, appearance_style, action. */
+                    auxiliary: string[];
+                    /** @description True when it reads the clip's text prompt. */
+                    prompt: boolean;
+                };
+                /** @description True when this server can run it now. */
+                available: boolean;
+                /** @description Why it is not available; null when it is. */
+                unavailable_reason: string | null;
+            }[];
+            /** @description The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension). */
+            default_method: string | null;
+            /** @description VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total. */
+            normalisation: {
+                min: number;
+                max: number;
+                weight: number;
+            };
+            /** @description The workflows that score it; dimensions needing a prompt suite are bench only. */
+            workflows: ("score" | "rank" | "bench")[];
+        };
+        DimensionFailure: {
+            dimension: string;
+            code: string;
+            detail: string;
+        };
+        /** @description VBench's 16 dimensions, in VBench's order. */
+        DimensionList: {
+            items: components["schemas"]["Dimension"][];
+        };
+        /** @description Vesta's own prompts for one dimension (written for Vesta, not copied from VBench). */
+        DimensionPrompts: {
+            /** @description The prompt suite version (changes whenever a prompt does). */
+            suiteVersion: string;
+            dimension: string;
+            /** @description The clip group this dimension is evaluated on; dimensions of one group share clips (VBench: subject_consistency with motion_smoothness and dynamic_degree; scene with background_consistency; overall_consistency with aesthetic_quality and imaging_quality). */
+            clipGroup: string;
+            prompts: {
+                /** @description `<clip group>-<nn>`, stable within a suite version. */
+                id: string;
+                text: string;
+                /** @description What the dimension checks: object; object ("a and b") for multiple_objects; action; color (+ object); object_a, object_b, relationship; scene; appearance_style. {} when none. */
+                auxiliary: {
+                    [key: string]: string;
+                };
+            }[];
+        };
+        ErrorBody: {
+            /**
+             * @description Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
+             * @enum {unknown}
+             */
+            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_mismatch" | "payload_too_large" | "unsupported_media_type" | "internal_error" | "upstream_unavailable";
+            /** @description Human-readable explanation; may change over time. */
+            detail: string;
+            /** @description The request id, also sent in the X-Request-Id header. */
+            requestId: string;
+        };
+        FailBody: {
+            /** @description The lease id from the claim. */
+            leaseId: string;
+            /** @description Why the clip could not be generated. */
+            error: string;
+            /**
+             * @description false: fail the task now; true (default): re-queue it while attempts remain.
+             * @default true
+             */
+            retryable?: boolean;
+            /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
+            logs?: components["schemas"]["RunnerLogLine"][];
+        };
+        FailResponse: {
+            task: components["schemas"]["RunnerTask"];
+        };
+        FramesUsed: {
+            count: number;
+            width: number;
+            height: number;
+            /** @description How frames were sampled (all, every, uniform, fps). */
+            sampling: {
+                kind: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        HeartbeatBody: {
+            /** @description The lease id from the claim. */
+            leaseId: string;
+            /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
+            logs?: components["schemas"]["RunnerLogLine"][];
+        };
+        HeartbeatResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            expiresAt: string;
+            /** @description True when the run was cancelled (or has ended): stop generating, do not upload or complete. */
+            cancelled: boolean;
+        };
+        Leaderboard: {
+            runId: string;
+            prompt: string | null;
+            /** @description How `overall` is computed. */
+            formula: string;
+            entries: components["schemas"]["LeaderboardEntry"][];
+        };
+        LeaderboardEntry: {
+            /** @description Position among scored candidates; null for unscored ones (listed last). */
+            rank: number | null;
+            videoId: string;
+            fileName: string;
+            overall: number | null;
+            scores: components["schemas"]["Score"][];
+            state: components["schemas"]["VideoState"];
+        };
+        /** @description The lease on a claimed task. */
+        Lease: {
+            /** @description The lease id: send it with every call about this task (a fencing token). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            expiresAt: string;
+            /** @description Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm). */
+            ttlSeconds: number;
+        };
+        /** @description A video generator that Bench runs can evaluate. */
+        Model: {
+            id: string;
+            name: string;
+            description: string;
+            /** @description The caller's registered runners serving the model, online ones first. */
+            runners: {
+                id: string;
+                name: string;
+                /** @description Seen in the last 60 seconds (2 × the longest claim wait). */
+                online: boolean;
+                last_seen_at: string | null;
+            }[];
+            /** @description True when at least one runner serving it is online. */
+            online: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description Every model, by id; a fresh server lists only the demo generator `vesta-demo`. */
+        ModelList: {
+            items: components["schemas"]["Model"][];
+        };
+        RankSession: {
+            /** @description The run id used in paths; a reset gives a new one. */
+            runId: string;
+            /** @enum {string} */
+            kind: "rank";
+            /** @description The locked prompt; null until the first accepted upload-url. */
+            prompt: string | null;
+            promptLocked: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            videos: components["schemas"]["Video"][];
+        };
+        RankUploadUrlBody: {
+            /** @description Name of the clip file: 1-255 characters, no path separators, no "..", no control characters. */
+            fileName: string;
+            /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
+            contentType: string;
+            /** @description Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space). */
+            prompt?: string;
+            auxiliary?: components["schemas"]["Auxiliary"];
+        };
+        RegisterRunnerBody: {
+            /** @description A label for the runner (1–100 characters, no control characters), e.g. the host name. */
+            name: string;
+            /** @description The model ids this runner generates clips for. An id not yet in GET /api/v1/models is added (name = id): runners declare the models they serve. */
+            models: string[];
+            /**
+             * @description Tasks the runner may hold at once (default 1); claims beyond it wait.
+             * @default 1
+             */
+            maxConcurrency?: number;
+            /** @description The runner software's version, for operators. */
+            version?: string;
+        };
+        /** @description A registered runner: a process that generates clips for Bench runs. */
+        Runner: {
+            id: string;
+            name: string;
+            /** @description Model ids it serves. */
+            models: string[];
+            maxConcurrency: number;
+            version: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            createdAt: string;
+            /** @description Last register, claim, heartbeat, upload-url or complete. */
+            lastSeenAt: string | null;
+            /** @description Seen within the last 60 seconds (2 × the longest claim wait). */
+            online: boolean;
+        };
+        /** @description The caller's runners, oldest first. */
+        RunnerList: {
+            items: components["schemas"]["Runner"][];
+        };
+        RunnerLogLine: {
+            /**
+             * Format: date-time
+             * @description When it happened (default: now).
+             */
+            at?: string;
+            /** @default info */
+            level?: "info" | "warn" | "error";
+            message: string;
+        };
+        /** @description A generation task: one clip (prompt × sample) of a Bench run. */
+        RunnerTask: {
+            id: string;
+            runId: string;
+            /** @description The model to generate with. */
+            modelId: string;
+            /** @description The text prompt to generate the clip from. */
+            prompt: string;
+            /** @description Auxiliary prompt info of the suite prompt (object, color, …); {} when none. */
+            auxiliary: {
+                [key: string]: string;
+            };
+            /** @description The run's dimensions the clip will be scored on. */
+            dimensions: string[];
+            /** @description Which sample of the prompt this is (0-based). */
+            sampleIndex: number;
+            /** @description The random seed to generate with (recorded with the run). */
+            seed: number;
+            /** @description This attempt, from 1. */
+            attempt: number;
+            maxAttempts: number;
+            /**
+             * @description claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
+             * @enum {unknown}
+             */
+            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
+            /** @description The lease while the task is claimed; null otherwise. */
+            lease: components["schemas"]["Lease"] | null;
+            /** @description The last failure of the task, if any. */
+            error: {
+                code: string;
+                detail: string;
+            } | null;
+        };
+        RunnerUploadUrlBody: {
+            /** @description The lease id from the claim. */
+            leaseId: string;
+            /** @description Name of the clip file: no path separators, no "..", no control characters. */
+            fileName: string;
+            /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
+            contentType: string;
+        };
+        Score: {
+            dimension: string;
+            /** @description The per-clip value in the dimension's range. */
+            value: number;
+            /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
+            method: string;
+            methodVersion: string;
+            frames: components["schemas"]["FramesUsed"];
+            models: {
+                id: string;
+                revision: string;
+            }[];
+            elapsedMs: number;
+        };
+        ScoreSession: {
+            /** @description The run id used in paths; a reset gives a new one. */
+            runId: string;
+            /** @enum {string} */
+            kind: "score";
+            /** Format: date-time */
+            createdAt: string;
+            videos: components["schemas"]["Video"][];
+        };
+        ScoreUploadUrlBody: {
+            /** @description Name of the clip file: 1-255 characters, no path separators, no "..", no control characters. */
+            fileName: string;
+            /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
+            contentType: string;
+            /** @description The text prompt the clip was made from. */
+            prompt: string;
+            auxiliary?: components["schemas"]["Auxiliary"];
+        };
+        UploadPutResponse: {
+            videoId: string;
+            /** @enum {string} */
+            state: "uploaded";
+            sizeBytes: number;
+        };
+        UploadUrlResponse: {
+            videoId: string;
+            /**
+             * Format: uri
+             * @description PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.
+             */
+            uploadUrl: string;
+            /** @enum {string} */
+            method: "PUT";
+            /** @description Headers to send with the PUT. */
+            headers: {
+                "Content-Type": string;
+            };
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description Largest body the PUT accepts. */
+            maxBytes: number;
+        };
+        Video: {
+            videoId: string;
+            fileName: string;
+            contentType: string;
+            prompt: string | null;
+            auxiliary: components["schemas"]["Auxiliary"] | null;
+            state: components["schemas"]["VideoState"];
+            error: components["schemas"]["VideoError"] | null;
+            sizeBytes: number | null;
+            /** @description Dimensions scheduled for scoring (set at confirm). */
+            dimensions: string[];
+            scores: components["schemas"]["Score"][];
+            /** @description Dimensions that could not be scored, with the engine code. */
+            failures: components["schemas"]["DimensionFailure"][];
+            /** Format: date-time */
+            createdAt: string;
+            uploadedAt: string | null;
+            confirmedAt: string | null;
+            scoredAt: string | null;
+        };
+        VideoError: {
+            /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
+            code: string;
+            detail: string;
+        };
+        /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
+        VideoState: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -567,75 +1122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The run id used in paths; a reset gives a new one. */
-                        runId: string;
-                        /** @enum {string} */
-                        kind: "score";
-                        /** Format: date-time */
-                        createdAt: string;
-                        videos: {
-                            videoId: string;
-                            fileName: string;
-                            contentType: string;
-                            prompt: string | null;
-                            auxiliary: {
-                                object?: string;
-                                color?: string;
-                                relationship?: string;
-                                scene?: string;
-                                appearance_style?: string;
-                                action?: string;
-                                object_a?: string;
-                                object_b?: string;
-                            } | null;
-                            /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                            state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                            error: {
-                                /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
-                                code: string;
-                                detail: string;
-                            } | null;
-                            sizeBytes: number | null;
-                            /** @description Dimensions scheduled for scoring (set at confirm). */
-                            dimensions: string[];
-                            scores: {
-                                dimension: string;
-                                /** @description The per-clip value in the dimension's range. */
-                                value: number;
-                                /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                                method: string;
-                                methodVersion: string;
-                                frames: {
-                                    count: number;
-                                    width: number;
-                                    height: number;
-                                    /** @description How frames were sampled (all, every, uniform, fps). */
-                                    sampling: {
-                                        kind: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                models: {
-                                    id: string;
-                                    revision: string;
-                                }[];
-                                elapsedMs: number;
-                            }[];
-                            /** @description Dimensions that could not be scored, with the engine code. */
-                            failures: {
-                                dimension: string;
-                                code: string;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            uploadedAt: string | null;
-                            confirmedAt: string | null;
-                            scoredAt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ScoreSession"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -644,14 +1131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -660,14 +1140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -676,14 +1149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -706,75 +1172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The run id used in paths; a reset gives a new one. */
-                        runId: string;
-                        /** @enum {string} */
-                        kind: "score";
-                        /** Format: date-time */
-                        createdAt: string;
-                        videos: {
-                            videoId: string;
-                            fileName: string;
-                            contentType: string;
-                            prompt: string | null;
-                            auxiliary: {
-                                object?: string;
-                                color?: string;
-                                relationship?: string;
-                                scene?: string;
-                                appearance_style?: string;
-                                action?: string;
-                                object_a?: string;
-                                object_b?: string;
-                            } | null;
-                            /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                            state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                            error: {
-                                /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
-                                code: string;
-                                detail: string;
-                            } | null;
-                            sizeBytes: number | null;
-                            /** @description Dimensions scheduled for scoring (set at confirm). */
-                            dimensions: string[];
-                            scores: {
-                                dimension: string;
-                                /** @description The per-clip value in the dimension's range. */
-                                value: number;
-                                /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                                method: string;
-                                methodVersion: string;
-                                frames: {
-                                    count: number;
-                                    width: number;
-                                    height: number;
-                                    /** @description How frames were sampled (all, every, uniform, fps). */
-                                    sampling: {
-                                        kind: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                models: {
-                                    id: string;
-                                    revision: string;
-                                }[];
-                                elapsedMs: number;
-                            }[];
-                            /** @description Dimensions that could not be scored, with the engine code. */
-                            failures: {
-                                dimension: string;
-                                code: string;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            uploadedAt: string | null;
-                            confirmedAt: string | null;
-                            scoredAt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ScoreSession"];
                 };
             };
             /** @description Bad request (code: invalid_field) */
@@ -783,14 +1181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -799,14 +1190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict) */
@@ -815,14 +1199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -831,14 +1208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -847,14 +1217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -874,25 +1237,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Name of the clip file: 1-255 characters, no path separators, no "..", no control characters. */
-                    fileName: string;
-                    /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
-                    contentType: string;
-                    /** @description The text prompt the clip was made from. */
-                    prompt: string;
-                    /** @description Optional auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`): object, color, relationship, scene, appearance_style, action; object_a/object_b for multiple_objects. */
-                    auxiliary?: {
-                        object?: string;
-                        color?: string;
-                        relationship?: string;
-                        scene?: string;
-                        appearance_style?: string;
-                        action?: string;
-                        object_a?: string;
-                        object_b?: string;
-                    };
-                };
+                "application/json": components["schemas"]["ScoreUploadUrlBody"];
             };
         };
         responses: {
@@ -902,24 +1247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        videoId: string;
-                        /**
-                         * Format: uri
-                         * @description PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.
-                         */
-                        uploadUrl: string;
-                        /** @enum {string} */
-                        method: "PUT";
-                        /** @description Headers to send with the PUT. */
-                        headers: {
-                            "Content-Type": string;
-                        };
-                        /** Format: date-time */
-                        expiresAt: string;
-                        /** @description Largest body the PUT accepts. */
-                        maxBytes: number;
-                    };
+                    "application/json": components["schemas"]["UploadUrlResponse"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field) */
@@ -928,14 +1256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -944,14 +1265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -960,14 +1274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -976,14 +1283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -992,14 +1292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Payload too large (code: payload_too_large) */
@@ -1008,14 +1301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unsupported media type (code: unsupported_media_type) */
@@ -1024,14 +1310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -1040,14 +1319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -1056,14 +1328,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1083,9 +1348,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    videoId: string;
-                };
+                "application/json": components["schemas"]["ConfirmUploadBody"];
             };
         };
         responses: {
@@ -1095,67 +1358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        videoId: string;
-                        fileName: string;
-                        contentType: string;
-                        prompt: string | null;
-                        auxiliary: {
-                            object?: string;
-                            color?: string;
-                            relationship?: string;
-                            scene?: string;
-                            appearance_style?: string;
-                            action?: string;
-                            object_a?: string;
-                            object_b?: string;
-                        } | null;
-                        /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                        state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                        error: {
-                            /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
-                            code: string;
-                            detail: string;
-                        } | null;
-                        sizeBytes: number | null;
-                        /** @description Dimensions scheduled for scoring (set at confirm). */
-                        dimensions: string[];
-                        scores: {
-                            dimension: string;
-                            /** @description The per-clip value in the dimension's range. */
-                            value: number;
-                            /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                            method: string;
-                            methodVersion: string;
-                            frames: {
-                                count: number;
-                                width: number;
-                                height: number;
-                                /** @description How frames were sampled (all, every, uniform, fps). */
-                                sampling: {
-                                    kind: string;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            models: {
-                                id: string;
-                                revision: string;
-                            }[];
-                            elapsedMs: number;
-                        }[];
-                        /** @description Dimensions that could not be scored, with the engine code. */
-                        failures: {
-                            dimension: string;
-                            code: string;
-                            detail: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedAt: string | null;
-                        confirmedAt: string | null;
-                        scoredAt: string | null;
-                    };
+                    "application/json": components["schemas"]["Video"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field | invalid_video) */
@@ -1164,14 +1367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -1180,14 +1376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -1196,14 +1385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -1212,14 +1394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -1228,14 +1403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unsupported media type (code: unsupported_media_type) */
@@ -1244,14 +1412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -1260,14 +1421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -1276,14 +1430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1303,78 +1450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The run id used in paths; a reset gives a new one. */
-                        runId: string;
-                        /** @enum {string} */
-                        kind: "rank";
-                        /** @description The locked prompt; null until the first accepted upload-url. */
-                        prompt: string | null;
-                        promptLocked: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        videos: {
-                            videoId: string;
-                            fileName: string;
-                            contentType: string;
-                            prompt: string | null;
-                            auxiliary: {
-                                object?: string;
-                                color?: string;
-                                relationship?: string;
-                                scene?: string;
-                                appearance_style?: string;
-                                action?: string;
-                                object_a?: string;
-                                object_b?: string;
-                            } | null;
-                            /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                            state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                            error: {
-                                /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
-                                code: string;
-                                detail: string;
-                            } | null;
-                            sizeBytes: number | null;
-                            /** @description Dimensions scheduled for scoring (set at confirm). */
-                            dimensions: string[];
-                            scores: {
-                                dimension: string;
-                                /** @description The per-clip value in the dimension's range. */
-                                value: number;
-                                /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                                method: string;
-                                methodVersion: string;
-                                frames: {
-                                    count: number;
-                                    width: number;
-                                    height: number;
-                                    /** @description How frames were sampled (all, every, uniform, fps). */
-                                    sampling: {
-                                        kind: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                models: {
-                                    id: string;
-                                    revision: string;
-                                }[];
-                                elapsedMs: number;
-                            }[];
-                            /** @description Dimensions that could not be scored, with the engine code. */
-                            failures: {
-                                dimension: string;
-                                code: string;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            uploadedAt: string | null;
-                            confirmedAt: string | null;
-                            scoredAt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RankSession"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -1383,14 +1459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -1399,14 +1468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -1415,14 +1477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1445,78 +1500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The run id used in paths; a reset gives a new one. */
-                        runId: string;
-                        /** @enum {string} */
-                        kind: "rank";
-                        /** @description The locked prompt; null until the first accepted upload-url. */
-                        prompt: string | null;
-                        promptLocked: boolean;
-                        /** Format: date-time */
-                        createdAt: string;
-                        videos: {
-                            videoId: string;
-                            fileName: string;
-                            contentType: string;
-                            prompt: string | null;
-                            auxiliary: {
-                                object?: string;
-                                color?: string;
-                                relationship?: string;
-                                scene?: string;
-                                appearance_style?: string;
-                                action?: string;
-                                object_a?: string;
-                                object_b?: string;
-                            } | null;
-                            /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                            state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                            error: {
-                                /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
-                                code: string;
-                                detail: string;
-                            } | null;
-                            sizeBytes: number | null;
-                            /** @description Dimensions scheduled for scoring (set at confirm). */
-                            dimensions: string[];
-                            scores: {
-                                dimension: string;
-                                /** @description The per-clip value in the dimension's range. */
-                                value: number;
-                                /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                                method: string;
-                                methodVersion: string;
-                                frames: {
-                                    count: number;
-                                    width: number;
-                                    height: number;
-                                    /** @description How frames were sampled (all, every, uniform, fps). */
-                                    sampling: {
-                                        kind: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                models: {
-                                    id: string;
-                                    revision: string;
-                                }[];
-                                elapsedMs: number;
-                            }[];
-                            /** @description Dimensions that could not be scored, with the engine code. */
-                            failures: {
-                                dimension: string;
-                                code: string;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            uploadedAt: string | null;
-                            confirmedAt: string | null;
-                            scoredAt: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RankSession"];
                 };
             };
             /** @description Bad request (code: invalid_field) */
@@ -1525,14 +1509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -1541,14 +1518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict) */
@@ -1557,14 +1527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -1573,14 +1536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -1589,14 +1545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1616,25 +1565,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Name of the clip file: 1-255 characters, no path separators, no "..", no control characters. */
-                    fileName: string;
-                    /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
-                    contentType: string;
-                    /** @description Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space). */
-                    prompt?: string;
-                    /** @description Optional auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`): object, color, relationship, scene, appearance_style, action; object_a/object_b for multiple_objects. */
-                    auxiliary?: {
-                        object?: string;
-                        color?: string;
-                        relationship?: string;
-                        scene?: string;
-                        appearance_style?: string;
-                        action?: string;
-                        object_a?: string;
-                        object_b?: string;
-                    };
-                };
+                "application/json": components["schemas"]["RankUploadUrlBody"];
             };
         };
         responses: {
@@ -1644,24 +1575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        videoId: string;
-                        /**
-                         * Format: uri
-                         * @description PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.
-                         */
-                        uploadUrl: string;
-                        /** @enum {string} */
-                        method: "PUT";
-                        /** @description Headers to send with the PUT. */
-                        headers: {
-                            "Content-Type": string;
-                        };
-                        /** Format: date-time */
-                        expiresAt: string;
-                        /** @description Largest body the PUT accepts. */
-                        maxBytes: number;
-                    };
+                    "application/json": components["schemas"]["UploadUrlResponse"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field | RANK_PROMPT_MISMATCH) */
@@ -1670,14 +1584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -1686,14 +1593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -1702,14 +1602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -1718,14 +1611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -1734,14 +1620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Payload too large (code: payload_too_large) */
@@ -1750,14 +1629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unsupported media type (code: unsupported_media_type) */
@@ -1766,14 +1638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -1782,14 +1647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -1798,14 +1656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1825,9 +1676,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    videoId: string;
-                };
+                "application/json": components["schemas"]["ConfirmUploadBody"];
             };
         };
         responses: {
@@ -1837,67 +1686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        videoId: string;
-                        fileName: string;
-                        contentType: string;
-                        prompt: string | null;
-                        auxiliary: {
-                            object?: string;
-                            color?: string;
-                            relationship?: string;
-                            scene?: string;
-                            appearance_style?: string;
-                            action?: string;
-                            object_a?: string;
-                            object_b?: string;
-                        } | null;
-                        /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                        state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                        error: {
-                            /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
-                            code: string;
-                            detail: string;
-                        } | null;
-                        sizeBytes: number | null;
-                        /** @description Dimensions scheduled for scoring (set at confirm). */
-                        dimensions: string[];
-                        scores: {
-                            dimension: string;
-                            /** @description The per-clip value in the dimension's range. */
-                            value: number;
-                            /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                            method: string;
-                            methodVersion: string;
-                            frames: {
-                                count: number;
-                                width: number;
-                                height: number;
-                                /** @description How frames were sampled (all, every, uniform, fps). */
-                                sampling: {
-                                    kind: string;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            };
-                            models: {
-                                id: string;
-                                revision: string;
-                            }[];
-                            elapsedMs: number;
-                        }[];
-                        /** @description Dimensions that could not be scored, with the engine code. */
-                        failures: {
-                            dimension: string;
-                            code: string;
-                            detail: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        uploadedAt: string | null;
-                        confirmedAt: string | null;
-                        scoredAt: string | null;
-                    };
+                    "application/json": components["schemas"]["Video"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field | invalid_video) */
@@ -1906,14 +1695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -1922,14 +1704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -1938,14 +1713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -1954,14 +1722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -1970,14 +1731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unsupported media type (code: unsupported_media_type) */
@@ -1986,14 +1740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -2002,14 +1749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -2018,14 +1758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2048,45 +1781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runId: string;
-                        prompt: string | null;
-                        /** @description How `overall` is computed. */
-                        formula: string;
-                        entries: {
-                            /** @description Position among scored candidates; null for unscored ones (listed last). */
-                            rank: number | null;
-                            videoId: string;
-                            fileName: string;
-                            overall: number | null;
-                            scores: {
-                                dimension: string;
-                                /** @description The per-clip value in the dimension's range. */
-                                value: number;
-                                /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                                method: string;
-                                methodVersion: string;
-                                frames: {
-                                    count: number;
-                                    width: number;
-                                    height: number;
-                                    /** @description How frames were sampled (all, every, uniform, fps). */
-                                    sampling: {
-                                        kind: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                models: {
-                                    id: string;
-                                    revision: string;
-                                }[];
-                                elapsedMs: number;
-                            }[];
-                            /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                            state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Leaderboard"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -2095,14 +1790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -2111,14 +1799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -2127,14 +1808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict) */
@@ -2143,14 +1817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -2159,14 +1826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -2175,14 +1835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2206,12 +1859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        videoId: string;
-                        /** @enum {string} */
-                        state: "uploaded";
-                        sizeBytes: number;
-                    };
+                    "application/json": components["schemas"]["UploadPutResponse"];
                 };
             };
             /** @description Bad request (code: validation_failed) */
@@ -2220,14 +1868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -2236,14 +1877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -2252,14 +1886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -2268,14 +1895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict) */
@@ -2284,14 +1904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Payload too large (code: payload_too_large) */
@@ -2300,14 +1913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unsupported media type (code: unsupported_media_type) */
@@ -2316,14 +1922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -2332,14 +1931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -2348,14 +1940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2380,68 +1965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            id: string;
-                            name: string;
-                            /** @description The run's dimensions in VBench order. */
-                            dimensions: string[];
-                            model_id: string;
-                            /** @description The only runner allowed to take the run, or null for any runner serving the model. */
-                            runner_id: string | null;
-                            /** @description Clips generated per prompt. */
-                            samples_per_prompt: number;
-                            /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
-                            prompts_per_dimension: number | null;
-                            /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
-                            suite_version: string | null;
-                            /**
-                             * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
-                             * @enum {unknown}
-                             */
-                            status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
-                            /** @description Progress of the run, counted over its tasks (one task = one clip). */
-                            progress: {
-                                /** @description Clips to generate (prompt × sample), planned when the run is created. */
-                                tasks_total: number;
-                                /** @description Clips uploaded by runners and accepted. */
-                                tasks_generated: number;
-                                /** @description Clips generated and evaluated. */
-                                tasks_done: number;
-                                /** @description Clips that failed for good (generation or upload). */
-                                tasks_failed: number;
-                                /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
-                                clips_total: number;
-                                /** @description Clips whose evaluation finished (scored, or its scoring failed). */
-                                clips_evaluated: number;
-                            };
-                            /** @description Why the run failed; null otherwise. */
-                            error: {
-                                code: string;
-                                detail: string;
-                            } | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            updated_at: string;
-                            /** @description When the run left queued. */
-                            started_at: string | null;
-                            /** @description When the run reached a terminal status. */
-                            finished_at: string | null;
-                        }[];
-                        page: number;
-                        limit: number;
-                        /** @description Items in the whole list. */
-                        total: number;
-                        /** @description True when a later page has items. */
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["BenchRunPage"];
                 };
             };
             /** @description Bad request (code: validation_failed) */
@@ -2450,14 +1974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -2466,14 +1983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -2482,14 +1992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -2498,14 +2001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2522,23 +2018,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A label for the run: 1–200 characters, no control characters. */
-                    name: string;
-                    /** @description Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (default_method not null). Stored in VBench order. An unknown id is 400 validation_failed naming it. */
-                    dimensions: string[];
-                    /** @description A model id from GET /api/v1/models. An unknown id is 400 validation_failed naming it. */
-                    model_id: string;
-                    /** @description Optional. When given, one of the caller's registered runners serving model_id, and only it may generate the clips; when left out, any of the caller's runners serving the model may. An unknown runner, another user's, or one not serving the model is 400 validation_failed. */
-                    runner_id?: string;
-                    /**
-                     * @description Clips generated per prompt, 1–10; default 5 as VBench samples (VBench samples 25 for temporal_flickering and keeps 5 after a static filter; Vesta uses this value for every dimension).
-                     * @default 5
-                     */
-                    samples_per_prompt?: number;
-                    /** @description At most this many prompts of each clip group (the first ones of the suite); default all. Small values make quick runs; scores from a subset are not comparable with full runs. */
-                    prompts_per_dimension?: number;
-                };
+                "application/json": components["schemas"]["CreateBenchRunBody"];
             };
         };
         responses: {
@@ -2548,60 +2028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The run's dimensions in VBench order. */
-                        dimensions: string[];
-                        model_id: string;
-                        /** @description The only runner allowed to take the run, or null for any runner serving the model. */
-                        runner_id: string | null;
-                        /** @description Clips generated per prompt. */
-                        samples_per_prompt: number;
-                        /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
-                        prompts_per_dimension: number | null;
-                        /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
-                        suite_version: string | null;
-                        /**
-                         * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
-                         * @enum {unknown}
-                         */
-                        status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
-                        /** @description Progress of the run, counted over its tasks (one task = one clip). */
-                        progress: {
-                            /** @description Clips to generate (prompt × sample), planned when the run is created. */
-                            tasks_total: number;
-                            /** @description Clips uploaded by runners and accepted. */
-                            tasks_generated: number;
-                            /** @description Clips generated and evaluated. */
-                            tasks_done: number;
-                            /** @description Clips that failed for good (generation or upload). */
-                            tasks_failed: number;
-                            /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
-                            clips_total: number;
-                            /** @description Clips whose evaluation finished (scored, or its scoring failed). */
-                            clips_evaluated: number;
-                        };
-                        /** @description Why the run failed; null otherwise. */
-                        error: {
-                            code: string;
-                            detail: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        updated_at: string;
-                        /** @description When the run left queued. */
-                        started_at: string | null;
-                        /** @description When the run reached a terminal status. */
-                        finished_at: string | null;
-                    };
+                    "application/json": components["schemas"]["BenchRun"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field) */
@@ -2610,14 +2037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -2626,14 +2046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -2642,14 +2055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Payload too large (code: payload_too_large) */
@@ -2658,14 +2064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unsupported media type (code: unsupported_media_type) */
@@ -2674,14 +2073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -2690,14 +2082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -2706,14 +2091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2736,60 +2114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The run's dimensions in VBench order. */
-                        dimensions: string[];
-                        model_id: string;
-                        /** @description The only runner allowed to take the run, or null for any runner serving the model. */
-                        runner_id: string | null;
-                        /** @description Clips generated per prompt. */
-                        samples_per_prompt: number;
-                        /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
-                        prompts_per_dimension: number | null;
-                        /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
-                        suite_version: string | null;
-                        /**
-                         * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
-                         * @enum {unknown}
-                         */
-                        status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
-                        /** @description Progress of the run, counted over its tasks (one task = one clip). */
-                        progress: {
-                            /** @description Clips to generate (prompt × sample), planned when the run is created. */
-                            tasks_total: number;
-                            /** @description Clips uploaded by runners and accepted. */
-                            tasks_generated: number;
-                            /** @description Clips generated and evaluated. */
-                            tasks_done: number;
-                            /** @description Clips that failed for good (generation or upload). */
-                            tasks_failed: number;
-                            /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
-                            clips_total: number;
-                            /** @description Clips whose evaluation finished (scored, or its scoring failed). */
-                            clips_evaluated: number;
-                        };
-                        /** @description Why the run failed; null otherwise. */
-                        error: {
-                            code: string;
-                            detail: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        updated_at: string;
-                        /** @description When the run left queued. */
-                        started_at: string | null;
-                        /** @description When the run reached a terminal status. */
-                        finished_at: string | null;
-                    };
+                    "application/json": components["schemas"]["BenchRun"];
                 };
             };
             /** @description Bad request (code: validation_failed) */
@@ -2798,14 +2123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -2814,14 +2132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -2830,14 +2141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -2846,14 +2150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -2862,14 +2159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -2878,14 +2168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2915,14 +2198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -2931,14 +2207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -2947,14 +2216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -2963,14 +2225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict) */
@@ -2979,14 +2234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -2995,14 +2243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3011,14 +2252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3044,60 +2278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description The run's dimensions in VBench order. */
-                        dimensions: string[];
-                        model_id: string;
-                        /** @description The only runner allowed to take the run, or null for any runner serving the model. */
-                        runner_id: string | null;
-                        /** @description Clips generated per prompt. */
-                        samples_per_prompt: number;
-                        /** @description The per-clip-group prompt limit; null: every prompt of the suite. */
-                        prompts_per_dimension: number | null;
-                        /** @description The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts). */
-                        suite_version: string | null;
-                        /**
-                         * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
-                         * @enum {unknown}
-                         */
-                        status: "queued" | "generating" | "evaluating" | "completed" | "failed" | "cancelled";
-                        /** @description Progress of the run, counted over its tasks (one task = one clip). */
-                        progress: {
-                            /** @description Clips to generate (prompt × sample), planned when the run is created. */
-                            tasks_total: number;
-                            /** @description Clips uploaded by runners and accepted. */
-                            tasks_generated: number;
-                            /** @description Clips generated and evaluated. */
-                            tasks_done: number;
-                            /** @description Clips that failed for good (generation or upload). */
-                            tasks_failed: number;
-                            /** @description Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks. */
-                            clips_total: number;
-                            /** @description Clips whose evaluation finished (scored, or its scoring failed). */
-                            clips_evaluated: number;
-                        };
-                        /** @description Why the run failed; null otherwise. */
-                        error: {
-                            code: string;
-                            detail: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        updated_at: string;
-                        /** @description When the run left queued. */
-                        started_at: string | null;
-                        /** @description When the run reached a terminal status. */
-                        finished_at: string | null;
-                    };
+                    "application/json": components["schemas"]["BenchRun"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field) */
@@ -3106,14 +2287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -3122,14 +2296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -3138,14 +2305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -3154,14 +2314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -3170,14 +2323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3186,14 +2332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3202,14 +2341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3237,56 +2369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            task_id: string;
-                            /** @description Position in the run's task list. */
-                            seq: number;
-                            prompt: string;
-                            /** @description Auxiliary prompt info (object, color, …) for semantic dimensions. */
-                            auxiliary: {
-                                [key: string]: string;
-                            } | null;
-                            /** @description The suite prompt (`<clip group>-<nn>`). */
-                            prompt_id: string | null;
-                            /** @description The clip group whose dimensions this clip is scored on. */
-                            clip_group: string | null;
-                            /** @description The run's dimensions this clip is scored on. */
-                            dimensions: string[];
-                            sample_index: number;
-                            seed: number;
-                            /**
-                             * @description pending → claimed → uploaded → evaluating → done, or failed / cancelled.
-                             * @enum {unknown}
-                             */
-                            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
-                            runner_id: string | null;
-                            attempts: number;
-                            /** @description The uploaded clip, once there is one. */
-                            video_id: string | null;
-                            error: {
-                                code: string;
-                                detail: string;
-                            } | null;
-                            scores: {
-                                dimension: string;
-                                value: number;
-                                method: string;
-                                method_version: string;
-                            }[];
-                            failures: {
-                                dimension: string;
-                                code: string;
-                                detail: string;
-                            }[];
-                        }[];
-                        page: number;
-                        limit: number;
-                        /** @description Items in the whole list. */
-                        total: number;
-                        /** @description True when a later page has items. */
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["BenchVideoPage"];
                 };
             };
             /** @description Bad request (code: validation_failed) */
@@ -3295,14 +2378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -3311,14 +2387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -3327,14 +2396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -3343,14 +2405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3359,14 +2414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3375,14 +2423,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3414,14 +2455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -3430,14 +2464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -3446,14 +2473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -3462,14 +2482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3478,14 +2491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3494,14 +2500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3529,26 +2528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** @description Position in the log. */
-                            seq: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            time: string;
-                            source: "server" | "runner" | "evaluator";
-                            level: "info" | "warn" | "error";
-                            message: string;
-                        }[];
-                        page: number;
-                        limit: number;
-                        /** @description Items in the whole list. */
-                        total: number;
-                        /** @description True when a later page has items. */
-                        hasMore: boolean;
-                    };
+                    "application/json": components["schemas"]["BenchLogPage"];
                 };
             };
             /** @description Bad request (code: validation_failed) */
@@ -3557,14 +2537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -3573,14 +2546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -3589,14 +2555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -3605,14 +2564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3621,14 +2573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3637,14 +2582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3664,50 +2602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description The leaderboard group it counts in. */
-                            category: "quality" | "semantic";
-                            higher_is_better: boolean;
-                            /** @description Range of a per-clip value. */
-                            range: {
-                                min: number;
-                                max: number;
-                            };
-                            methods: {
-                                /** @description `vbench`: VBench protocol and model; `lite`: model-free. */
-                                id: string;
-                                version: string;
-                                description: string;
-                                /** @description What the method needs before it can run. */
-                                requires: {
-                                    /** @description Model ids the method needs (empty for model-free methods). */
-                                    models: string[];
-                                    /** @description Auxiliary prompt info keys it reads: object, color, relationship, scene, appearance_style, action. */
-                                    auxiliary: string[];
-                                    /** @description True when it reads the clip's text prompt. */
-                                    prompt: boolean;
-                                };
-                                /** @description True when this server can run it now. */
-                                available: boolean;
-                                /** @description Why it is not available; null when it is. */
-                                unavailable_reason: string | null;
-                            }[];
-                            /** @description The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension). */
-                            default_method: string | null;
-                            /** @description VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total. */
-                            normalisation: {
-                                min: number;
-                                max: number;
-                                weight: number;
-                            };
-                            /** @description The workflows that score it; dimensions needing a prompt suite are bench only. */
-                            workflows: ("score" | "rank" | "bench")[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DimensionList"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -3716,14 +2611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3732,14 +2620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3748,14 +2629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3778,22 +2652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The prompt suite version (changes whenever a prompt does). */
-                        suiteVersion: string;
-                        dimension: string;
-                        /** @description The clip group this dimension is evaluated on; dimensions of one group share clips (VBench: subject_consistency with motion_smoothness and dynamic_degree; scene with background_consistency; overall_consistency with aesthetic_quality and imaging_quality). */
-                        clipGroup: string;
-                        prompts: {
-                            /** @description `<clip group>-<nn>`, stable within a suite version. */
-                            id: string;
-                            text: string;
-                            /** @description What the dimension checks: object; object ("a and b") for multiple_objects; action; color (+ object); object_a, object_b, relationship; scene; appearance_style. {} when none. */
-                            auxiliary: {
-                                [key: string]: string;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DimensionPrompts"];
                 };
             };
             /** @description Bad request (code: validation_failed) */
@@ -3802,14 +2661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -3818,14 +2670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -3834,14 +2679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3850,14 +2688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3866,14 +2697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3893,25 +2717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description The caller's registered runners serving the model, online ones first. */
-                            runners: {
-                                id: string;
-                                name: string;
-                                /** @description Seen in the last 60 seconds (2 × the longest claim wait). */
-                                online: boolean;
-                                last_seen_at: string | null;
-                            }[];
-                            /** @description True when at least one runner serving it is online. */
-                            online: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ModelList"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -3920,14 +2726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3936,14 +2735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -3952,14 +2744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3979,25 +2764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            id: string;
-                            name: string;
-                            /** @description Model ids it serves. */
-                            models: string[];
-                            maxConcurrency: number;
-                            version: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            createdAt: string;
-                            /** @description Last register, claim, heartbeat, upload-url or complete. */
-                            lastSeenAt: string | null;
-                            /** @description Seen within the last 60 seconds (2 × the longest claim wait). */
-                            online: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RunnerList"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -4006,14 +2773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -4022,14 +2782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -4038,14 +2791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4062,19 +2808,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A label for the runner (1–100 characters, no control characters), e.g. the host name. */
-                    name: string;
-                    /** @description The model ids this runner generates clips for. An id not yet in GET /api/v1/models is added (name = id): runners declare the models they serve. */
-                    models: string[];
-                    /**
-                     * @description Tasks the runner may hold at once (default 1); claims beyond it wait.
-                     * @default 1
-                     */
-                    maxConcurrency?: number;
-                    /** @description The runner software's version, for operators. */
-                    version?: string;
-                };
+                "application/json": components["schemas"]["RegisterRunnerBody"];
             };
         };
         responses: {
@@ -4084,23 +2818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description Model ids it serves. */
-                        models: string[];
-                        maxConcurrency: number;
-                        version: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        createdAt: string;
-                        /** @description Last register, claim, heartbeat, upload-url or complete. */
-                        lastSeenAt: string | null;
-                        /** @description Seen within the last 60 seconds (2 × the longest claim wait). */
-                        online: boolean;
-                    };
+                    "application/json": components["schemas"]["Runner"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field) */
@@ -4109,14 +2827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -4125,14 +2836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -4141,14 +2845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -4157,14 +2854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -4173,14 +2863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4203,23 +2886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        name: string;
-                        /** @description Model ids it serves. */
-                        models: string[];
-                        maxConcurrency: number;
-                        version: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        createdAt: string;
-                        /** @description Last register, claim, heartbeat, upload-url or complete. */
-                        lastSeenAt: string | null;
-                        /** @description Seen within the last 60 seconds (2 × the longest claim wait). */
-                        online: boolean;
-                    };
+                    "application/json": components["schemas"]["Runner"];
                 };
             };
             /** @description Bad request (code: validation_failed) */
@@ -4228,14 +2895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -4244,14 +2904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -4260,14 +2913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -4276,14 +2922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -4292,14 +2931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -4308,14 +2940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4345,14 +2970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -4361,14 +2979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -4377,14 +2988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -4393,14 +2997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -4409,14 +3006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -4425,14 +3015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4450,13 +3033,7 @@ export interface operations {
         /** @description An empty body is the same as {}. */
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description How long to wait for a task (long-poll), 0–30 s, default 20. 0 answers at once.
-                     * @default 20
-                     */
-                    waitSeconds?: number;
-                };
+                "application/json": components["schemas"]["ClaimBody"];
             };
         };
         responses: {
@@ -4466,52 +3043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A generation task: one clip (prompt × sample) of a Bench run. */
-                        task: {
-                            id: string;
-                            runId: string;
-                            /** @description The model to generate with. */
-                            modelId: string;
-                            /** @description The text prompt to generate the clip from. */
-                            prompt: string;
-                            /** @description Auxiliary prompt info of the suite prompt (object, color, …); {} when none. */
-                            auxiliary: {
-                                [key: string]: string;
-                            };
-                            /** @description The run's dimensions the clip will be scored on. */
-                            dimensions: string[];
-                            /** @description Which sample of the prompt this is (0-based). */
-                            sampleIndex: number;
-                            /** @description The random seed to generate with (recorded with the run). */
-                            seed: number;
-                            /** @description This attempt, from 1. */
-                            attempt: number;
-                            maxAttempts: number;
-                            /**
-                             * @description claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
-                             * @enum {unknown}
-                             */
-                            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
-                            /** @description The lease while the task is claimed; null otherwise. */
-                            lease: {
-                                /** @description The lease id: send it with every call about this task (a fencing token). */
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                expiresAt: string;
-                                /** @description Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm). */
-                                ttlSeconds: number;
-                            } | null;
-                            /** @description The last failure of the task, if any. */
-                            error: {
-                                code: string;
-                                detail: string;
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["ClaimResponse"];
                 };
             };
             /** @description No task arrived before the wait ended (or the server is shutting down). */
@@ -4527,14 +3059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -4543,14 +3068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -4559,14 +3077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -4575,14 +3086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -4591,14 +3095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -4607,14 +3104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4631,21 +3121,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The lease id from the claim. */
-                    leaseId: string;
-                    /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
-                    logs?: {
-                        /**
-                         * Format: date-time
-                         * @description When it happened (default: now).
-                         */
-                        at?: string;
-                        /** @default info */
-                        level?: "info" | "warn" | "error";
-                        message: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["HeartbeatBody"];
             };
         };
         responses: {
@@ -4655,15 +3131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601, UTC.
-                         */
-                        expiresAt: string;
-                        /** @description True when the run was cancelled (or has ended): stop generating, do not upload or complete. */
-                        cancelled: boolean;
-                    };
+                    "application/json": components["schemas"]["HeartbeatResponse"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field) */
@@ -4672,14 +3140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -4688,14 +3149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -4704,14 +3158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -4720,14 +3167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict) */
@@ -4736,14 +3176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -4752,14 +3185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -4768,14 +3194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4795,14 +3214,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The lease id from the claim. */
-                    leaseId: string;
-                    /** @description Name of the clip file: no path separators, no "..", no control characters. */
-                    fileName: string;
-                    /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
-                    contentType: string;
-                };
+                "application/json": components["schemas"]["RunnerUploadUrlBody"];
             };
         };
         responses: {
@@ -4812,24 +3224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        videoId: string;
-                        /**
-                         * Format: uri
-                         * @description PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.
-                         */
-                        uploadUrl: string;
-                        /** @enum {string} */
-                        method: "PUT";
-                        /** @description Headers to send with the PUT. */
-                        headers: {
-                            "Content-Type": string;
-                        };
-                        /** Format: date-time */
-                        expiresAt: string;
-                        /** @description Largest body the PUT accepts. */
-                        maxBytes: number;
-                    };
+                    "application/json": components["schemas"]["UploadUrlResponse"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field) */
@@ -4838,14 +3233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -4854,14 +3242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -4870,14 +3251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -4886,14 +3260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -4902,14 +3269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -4918,14 +3278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -4934,14 +3287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4961,23 +3307,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The lease id from the claim. */
-                    leaseId: string;
-                    /** @description The videoId from upload-url, after the PUT. */
-                    videoId: string;
-                    /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
-                    logs?: {
-                        /**
-                         * Format: date-time
-                         * @description When it happened (default: now).
-                         */
-                        at?: string;
-                        /** @default info */
-                        level?: "info" | "warn" | "error";
-                        message: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["CompleteBody"];
             };
         };
         responses: {
@@ -4988,111 +3318,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A generation task: one clip (prompt × sample) of a Bench run. */
-                        task: {
-                            id: string;
-                            runId: string;
-                            /** @description The model to generate with. */
-                            modelId: string;
-                            /** @description The text prompt to generate the clip from. */
-                            prompt: string;
-                            /** @description Auxiliary prompt info of the suite prompt (object, color, …); {} when none. */
-                            auxiliary: {
-                                [key: string]: string;
-                            };
-                            /** @description The run's dimensions the clip will be scored on. */
-                            dimensions: string[];
-                            /** @description Which sample of the prompt this is (0-based). */
-                            sampleIndex: number;
-                            /** @description The random seed to generate with (recorded with the run). */
-                            seed: number;
-                            /** @description This attempt, from 1. */
-                            attempt: number;
-                            maxAttempts: number;
-                            /**
-                             * @description claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
-                             * @enum {unknown}
-                             */
-                            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
-                            /** @description The lease while the task is claimed; null otherwise. */
-                            lease: {
-                                /** @description The lease id: send it with every call about this task (a fencing token). */
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                expiresAt: string;
-                                /** @description Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm). */
-                                ttlSeconds: number;
-                            } | null;
-                            /** @description The last failure of the task, if any. */
-                            error: {
-                                code: string;
-                                detail: string;
-                            } | null;
-                        };
-                        video: {
-                            videoId: string;
-                            fileName: string;
-                            contentType: string;
-                            prompt: string | null;
-                            auxiliary: {
-                                object?: string;
-                                color?: string;
-                                relationship?: string;
-                                scene?: string;
-                                appearance_style?: string;
-                                action?: string;
-                                object_a?: string;
-                                object_b?: string;
-                            } | null;
-                            /** @description awaiting_upload → uploaded → queued → scoring → scored | failed */
-                            state: "awaiting_upload" | "uploaded" | "queued" | "scoring" | "scored" | "failed";
-                            error: {
-                                /** @description An engine error code such as not_a_video, truncated, unsupported_codec. */
-                                code: string;
-                                detail: string;
-                            } | null;
-                            sizeBytes: number | null;
-                            /** @description Dimensions scheduled for scoring (set at confirm). */
-                            dimensions: string[];
-                            scores: {
-                                dimension: string;
-                                /** @description The per-clip value in the dimension's range. */
-                                value: number;
-                                /** @description `vbench` (VBench protocol and model) or `lite` (model-free). */
-                                method: string;
-                                methodVersion: string;
-                                frames: {
-                                    count: number;
-                                    width: number;
-                                    height: number;
-                                    /** @description How frames were sampled (all, every, uniform, fps). */
-                                    sampling: {
-                                        kind: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                };
-                                models: {
-                                    id: string;
-                                    revision: string;
-                                }[];
-                                elapsedMs: number;
-                            }[];
-                            /** @description Dimensions that could not be scored, with the engine code. */
-                            failures: {
-                                dimension: string;
-                                code: string;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            uploadedAt: string | null;
-                            confirmedAt: string | null;
-                            scoredAt: string | null;
-                        };
+                        task: components["schemas"]["RunnerTask"];
+                        video: components["schemas"]["Video"];
                     };
                 };
             };
@@ -5102,14 +3329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -5118,14 +3338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -5134,14 +3347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -5150,14 +3356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -5166,14 +3365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -5182,14 +3374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -5198,14 +3383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -5225,28 +3403,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The lease id from the claim. */
-                    leaseId: string;
-                    /** @description Why the clip could not be generated. */
-                    error: string;
-                    /**
-                     * @description false: fail the task now; true (default): re-queue it while attempts remain.
-                     * @default true
-                     */
-                    retryable?: boolean;
-                    /** @description Log lines to add to the run's log (source `runner`), at most 100 per call. */
-                    logs?: {
-                        /**
-                         * Format: date-time
-                         * @description When it happened (default: now).
-                         */
-                        at?: string;
-                        /** @default info */
-                        level?: "info" | "warn" | "error";
-                        message: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["FailBody"];
             };
         };
         responses: {
@@ -5256,52 +3413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description A generation task: one clip (prompt × sample) of a Bench run. */
-                        task: {
-                            id: string;
-                            runId: string;
-                            /** @description The model to generate with. */
-                            modelId: string;
-                            /** @description The text prompt to generate the clip from. */
-                            prompt: string;
-                            /** @description Auxiliary prompt info of the suite prompt (object, color, …); {} when none. */
-                            auxiliary: {
-                                [key: string]: string;
-                            };
-                            /** @description The run's dimensions the clip will be scored on. */
-                            dimensions: string[];
-                            /** @description Which sample of the prompt this is (0-based). */
-                            sampleIndex: number;
-                            /** @description The random seed to generate with (recorded with the run). */
-                            seed: number;
-                            /** @description This attempt, from 1. */
-                            attempt: number;
-                            maxAttempts: number;
-                            /**
-                             * @description claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
-                             * @enum {unknown}
-                             */
-                            state: "pending" | "claimed" | "uploaded" | "evaluating" | "done" | "failed" | "cancelled";
-                            /** @description The lease while the task is claimed; null otherwise. */
-                            lease: {
-                                /** @description The lease id: send it with every call about this task (a fencing token). */
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                expiresAt: string;
-                                /** @description Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm). */
-                                ttlSeconds: number;
-                            } | null;
-                            /** @description The last failure of the task, if any. */
-                            error: {
-                                code: string;
-                                detail: string;
-                            } | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["FailResponse"];
                 };
             };
             /** @description Bad request (code: validation_failed | invalid_field) */
@@ -5310,14 +3422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key (code: unauthorized) */
@@ -5326,14 +3431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not the caller's resource (code: forbidden) */
@@ -5342,14 +3440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found (code: not_found) */
@@ -5358,14 +3449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
@@ -5374,14 +3458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -5390,14 +3467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
@@ -5406,14 +3476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Stable error code: validation_failed, invalid_field, RANK_PROMPT_MISMATCH, invalid_video, unauthorized, forbidden, not_found, conflict, idempotency_mismatch, payload_too_large, unsupported_media_type, internal_error, upstream_unavailable. */
-                        code: string;
-                        /** @description Human-readable explanation; may change over time. */
-                        detail: string;
-                        /** @description The request id, also sent in the X-Request-Id header. */
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -6,11 +6,14 @@ import type { ErrorCode } from '../../errors.js';
 
 export const ErrorBody = Type.Object(
   {
-    code: Type.String({ description: `Stable error code: ${ERROR_CODES.join(', ')}.` }),
+    code: Type.Enum(ERROR_CODES, {
+      description:
+        'Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.',
+    }),
     detail: Type.String({ description: 'Human-readable explanation; may change over time.' }),
     requestId: Type.String({ description: 'The request id, also sent in the X-Request-Id header.' }),
   },
-  { description: 'Every error response.' },
+  { title: 'ErrorBody', description: 'Every error response.' },
 );
 
 export const RunIdParams = Type.Object(
@@ -41,6 +44,7 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
   for (const [status, cs] of byStatus) {
     out[status] = Type.Object(ErrorBody.properties, {
+      title: 'ErrorBody',
       description: `${STATUS_TEXT[status] ?? 'Error'} (code: ${cs.join(' | ')})`,
     });
   }

@@ -42,6 +42,7 @@ export const Auxiliary = Type.Object(
     object_b: auxValue(),
   },
   {
+    title: 'Auxiliary',
     additionalProperties: false,
     description:
       "Optional auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`): object, color, relationship, scene, appearance_style, action; object_a/object_b for multiple_objects.",
@@ -57,84 +58,105 @@ export const VideoState = Type.Union(
     Type.Literal('scored'),
     Type.Literal('failed'),
   ],
-  { description: 'awaiting_upload → uploaded → queued → scoring → scored | failed' },
+  { title: 'VideoState', description: 'awaiting_upload → uploaded → queued → scoring → scored | failed' },
 );
 
-export const FramesUsed = Type.Object({
-  count: Type.Integer(),
-  width: Type.Integer(),
-  height: Type.Integer(),
-  sampling: Type.Object(
-    { kind: Type.String() },
-    { additionalProperties: true, description: 'How frames were sampled (all, every, uniform, fps).' },
-  ),
-});
+export const FramesUsed = Type.Object(
+  {
+    count: Type.Integer(),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    sampling: Type.Object(
+      { kind: Type.String() },
+      { additionalProperties: true, description: 'How frames were sampled (all, every, uniform, fps).' },
+    ),
+  },
+  { title: 'FramesUsed' },
+);
 
-export const Score = Type.Object({
-  dimension: Type.String(),
-  value: Type.Number({ description: "The per-clip value in the dimension's range." }),
-  method: Type.String({ description: '`vbench` (VBench protocol and model) or `lite` (model-free).' }),
-  methodVersion: Type.String(),
-  frames: FramesUsed,
-  models: Type.Array(Type.Object({ id: Type.String(), revision: Type.String() })),
-  elapsedMs: Type.Number(),
-});
+export const Score = Type.Object(
+  {
+    dimension: Type.String(),
+    value: Type.Number({ description: "The per-clip value in the dimension's range." }),
+    method: Type.String({ description: '`vbench` (VBench protocol and model) or `lite` (model-free).' }),
+    methodVersion: Type.String(),
+    frames: FramesUsed,
+    models: Type.Array(Type.Object({ id: Type.String(), revision: Type.String() })),
+    elapsedMs: Type.Number(),
+  },
+  { title: 'Score' },
+);
 export type ScoreView = Static<typeof Score>;
 
-export const DimensionFailure = Type.Object({
-  dimension: Type.String(),
-  code: Type.String(),
-  detail: Type.String(),
-});
+export const DimensionFailure = Type.Object(
+  {
+    dimension: Type.String(),
+    code: Type.String(),
+    detail: Type.String(),
+  },
+  { title: 'DimensionFailure' },
+);
 
-export const VideoError = Type.Object({
-  code: Type.String({
-    description: 'An engine error code such as not_a_video, truncated, unsupported_codec.',
-  }),
-  detail: Type.String(),
-});
+export const VideoError = Type.Object(
+  {
+    code: Type.String({
+      description: 'An engine error code such as not_a_video, truncated, unsupported_codec.',
+    }),
+    detail: Type.String(),
+  },
+  { title: 'VideoError' },
+);
 
-export const Video = Type.Object({
-  videoId: Type.String(),
-  fileName: Type.String(),
-  contentType: Type.String(),
-  prompt: Type.Union([Type.String(), Type.Null()]),
-  auxiliary: Type.Union([Auxiliary, Type.Null()]),
-  state: VideoState,
-  error: Type.Union([VideoError, Type.Null()]),
-  sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
-  dimensions: Type.Array(Type.String(), {
-    description: 'Dimensions scheduled for scoring (set at confirm).',
-  }),
-  scores: Type.Array(Score),
-  failures: Type.Array(DimensionFailure, {
-    description: 'Dimensions that could not be scored, with the engine code.',
-  }),
-  createdAt: Type.String({ format: 'date-time' }),
-  uploadedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  confirmedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  scoredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
+export const Video = Type.Object(
+  {
+    videoId: Type.String(),
+    fileName: Type.String(),
+    contentType: Type.String(),
+    prompt: Type.Union([Type.String(), Type.Null()]),
+    auxiliary: Type.Union([Auxiliary, Type.Null()]),
+    state: VideoState,
+    error: Type.Union([VideoError, Type.Null()]),
+    sizeBytes: Type.Union([Type.Integer(), Type.Null()]),
+    dimensions: Type.Array(Type.String(), {
+      description: 'Dimensions scheduled for scoring (set at confirm).',
+    }),
+    scores: Type.Array(Score),
+    failures: Type.Array(DimensionFailure, {
+      description: 'Dimensions that could not be scored, with the engine code.',
+    }),
+    createdAt: Type.String({ format: 'date-time' }),
+    uploadedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    confirmedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    scoredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { title: 'Video' },
+);
 export type VideoView = Static<typeof Video>;
 
-export const ScoreSession = Type.Object({
-  runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
-  kind: Type.Literal('score'),
-  createdAt: Type.String({ format: 'date-time' }),
-  videos: Type.Array(Video),
-});
+export const ScoreSession = Type.Object(
+  {
+    runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
+    kind: Type.Literal('score'),
+    createdAt: Type.String({ format: 'date-time' }),
+    videos: Type.Array(Video),
+  },
+  { title: 'ScoreSession' },
+);
 export type ScoreSessionView = Static<typeof ScoreSession>;
 
-export const RankSession = Type.Object({
-  runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
-  kind: Type.Literal('rank'),
-  prompt: Type.Union([Type.String(), Type.Null()], {
-    description: 'The locked prompt; null until the first accepted upload-url.',
-  }),
-  promptLocked: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  videos: Type.Array(Video),
-});
+export const RankSession = Type.Object(
+  {
+    runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
+    kind: Type.Literal('rank'),
+    prompt: Type.Union([Type.String(), Type.Null()], {
+      description: 'The locked prompt; null until the first accepted upload-url.',
+    }),
+    promptLocked: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+    videos: Type.Array(Video),
+  },
+  { title: 'RankSession' },
+);
 export type RankSessionView = Static<typeof RankSession>;
 
 const fileNameSchema = Type.String({
@@ -159,7 +181,7 @@ export const ScoreUploadUrlBody = Type.Object(
     }),
     auxiliary: Type.Optional(Auxiliary),
   },
-  { additionalProperties: false },
+  { title: 'ScoreUploadUrlBody', additionalProperties: false },
 );
 
 export const RankUploadUrlBody = Type.Object(
@@ -176,50 +198,62 @@ export const RankUploadUrlBody = Type.Object(
     ),
     auxiliary: Type.Optional(Auxiliary),
   },
-  { additionalProperties: false },
+  { title: 'RankUploadUrlBody', additionalProperties: false },
 );
 export type UploadUrlInput = Static<typeof RankUploadUrlBody>;
 
-export const UploadUrlResponse = Type.Object({
-  videoId: Type.String(),
-  uploadUrl: Type.String({
-    format: 'uri',
-    description:
-      'PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.',
-  }),
-  method: Type.Literal('PUT'),
-  headers: Type.Object({ 'Content-Type': Type.String() }, { description: 'Headers to send with the PUT.' }),
-  expiresAt: Type.String({ format: 'date-time' }),
-  maxBytes: Type.Integer({ description: 'Largest body the PUT accepts.' }),
-});
+export const UploadUrlResponse = Type.Object(
+  {
+    videoId: Type.String(),
+    uploadUrl: Type.String({
+      format: 'uri',
+      description:
+        'PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.',
+    }),
+    method: Type.Literal('PUT'),
+    headers: Type.Object({ 'Content-Type': Type.String() }, { description: 'Headers to send with the PUT.' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+    maxBytes: Type.Integer({ description: 'Largest body the PUT accepts.' }),
+  },
+  { title: 'UploadUrlResponse' },
+);
 export type UploadUrlView = Static<typeof UploadUrlResponse>;
 
 export const ConfirmUploadBody = Type.Object(
   { videoId: Type.String({ minLength: 1, maxLength: 64 }) },
-  { additionalProperties: false },
+  { title: 'ConfirmUploadBody', additionalProperties: false },
 );
 
-export const LeaderboardEntry = Type.Object({
-  rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
-    description: 'Position among scored candidates; null for unscored ones (listed last).',
-  }),
-  videoId: Type.String(),
-  fileName: Type.String(),
-  overall: Type.Union([Type.Number(), Type.Null()]),
-  scores: Type.Array(Score),
-  state: VideoState,
-});
+export const LeaderboardEntry = Type.Object(
+  {
+    rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description: 'Position among scored candidates; null for unscored ones (listed last).',
+    }),
+    videoId: Type.String(),
+    fileName: Type.String(),
+    overall: Type.Union([Type.Number(), Type.Null()]),
+    scores: Type.Array(Score),
+    state: VideoState,
+  },
+  { title: 'LeaderboardEntry' },
+);
 
-export const Leaderboard = Type.Object({
-  runId: Type.String(),
-  prompt: Type.Union([Type.String(), Type.Null()]),
-  formula: Type.String({ description: 'How `overall` is computed.' }),
-  entries: Type.Array(LeaderboardEntry),
-});
+export const Leaderboard = Type.Object(
+  {
+    runId: Type.String(),
+    prompt: Type.Union([Type.String(), Type.Null()]),
+    formula: Type.String({ description: 'How `overall` is computed.' }),
+    entries: Type.Array(LeaderboardEntry),
+  },
+  { title: 'Leaderboard' },
+);
 export type LeaderboardView = Static<typeof Leaderboard>;
 
-export const UploadPutResponse = Type.Object({
-  videoId: Type.String(),
-  state: Type.Literal('uploaded'),
-  sizeBytes: Type.Integer(),
-});
+export const UploadPutResponse = Type.Object(
+  {
+    videoId: Type.String(),
+    state: Type.Literal('uploaded'),
+    sizeBytes: Type.Integer(),
+  },
+  { title: 'UploadPutResponse' },
+);

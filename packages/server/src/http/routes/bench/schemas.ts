@@ -68,6 +68,7 @@ export const BenchIdParams = Type.Object(
 );
 
 export const BenchStatusSchema = Type.Enum(BENCH_STATUSES, {
+  title: 'BenchStatus',
   description:
     'queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.',
 });
@@ -121,7 +122,7 @@ export const CreateBenchRunBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'CreateBenchRunBody', additionalProperties: false },
 );
 export type CreateBenchRunBodyT = Static<typeof CreateBenchRunBody>;
 
@@ -169,10 +170,10 @@ export const BenchRun = Type.Object(
       description: 'When the run reached a terminal status.',
     }),
   },
-  { description: 'A Bench run.' },
+  { title: 'BenchRun', description: 'A Bench run.' },
 );
 
-function pageOf<T extends Parameters<typeof Type.Array>[0]>(item: T, description: string) {
+function pageOf<T extends Parameters<typeof Type.Array>[0]>(item: T, title: string, description: string) {
   return Type.Object(
     {
       items: Type.Array(item),
@@ -181,11 +182,15 @@ function pageOf<T extends Parameters<typeof Type.Array>[0]>(item: T, description
       total: Type.Integer({ description: 'Items in the whole list.' }),
       hasMore: Type.Boolean({ description: 'True when a later page has items.' }),
     },
-    { description },
+    { title, description },
   );
 }
 
-export const BenchRunPage = pageOf(BenchRun, "A page of the caller's Bench runs, newest first.");
+export const BenchRunPage = pageOf(
+  BenchRun,
+  'BenchRunPage',
+  "A page of the caller's Bench runs, newest first.",
+);
 
 export const BenchVideo = Type.Object(
   {
@@ -225,17 +230,28 @@ export const BenchVideo = Type.Object(
       Type.Object({ dimension: Type.String(), code: Type.String(), detail: Type.String() }),
     ),
   },
-  { description: 'One clip of a Bench run and its per-dimension results.' },
+  { title: 'BenchVideo', description: 'One clip of a Bench run and its per-dimension results.' },
 );
 
-export const BenchVideoPage = pageOf(BenchVideo, "A page of the run's clips, in task order.");
+export const BenchVideoPage = pageOf(
+  BenchVideo,
+  'BenchVideoPage',
+  "A page of the run's clips, in task order.",
+);
 
-export const BenchLogLine = Type.Object({
-  seq: Type.Integer({ description: 'Position in the log.' }),
-  time: Timestamp,
-  source: Type.Union([Type.Literal('server'), Type.Literal('runner'), Type.Literal('evaluator')]),
-  level: Type.Union([Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]),
-  message: Type.String(),
-});
+export const BenchLogLine = Type.Object(
+  {
+    seq: Type.Integer({ description: 'Position in the log.' }),
+    time: Timestamp,
+    source: Type.Union([Type.Literal('server'), Type.Literal('runner'), Type.Literal('evaluator')]),
+    level: Type.Union([Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]),
+    message: Type.String(),
+  },
+  { title: 'BenchLogLine' },
+);
 
-export const BenchLogPage = pageOf(BenchLogLine, "A page of the run's log lines, oldest first.");
+export const BenchLogPage = pageOf(
+  BenchLogLine,
+  'BenchLogPage',
+  "A page of the run's log lines, oldest first.",
+);

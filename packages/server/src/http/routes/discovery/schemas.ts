@@ -55,12 +55,12 @@ export const Dimension = Type.Object(
       description: 'The workflows that score it; dimensions needing a prompt suite are bench only.',
     }),
   },
-  { description: 'An evaluation dimension (VBench).' },
+  { title: 'Dimension', description: 'An evaluation dimension (VBench).' },
 );
 
 export const DimensionList = Type.Object(
   { items: Type.Array(Dimension) },
-  { description: "VBench's 16 dimensions, in VBench's order." },
+  { title: 'DimensionList', description: "VBench's 16 dimensions, in VBench's order." },
 );
 
 export const Model = Type.Object(
@@ -80,12 +80,15 @@ export const Model = Type.Object(
     online: Type.Boolean({ description: 'True when at least one runner serving it is online.' }),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { description: 'A video generator that Bench runs can evaluate.' },
+  { title: 'Model', description: 'A video generator that Bench runs can evaluate.' },
 );
 
 export const ModelList = Type.Object(
   { items: Type.Array(Model) },
-  { description: 'Every model, by id; a fresh server lists only the demo generator `vesta-demo`.' },
+  {
+    title: 'ModelList',
+    description: 'Every model, by id; a fresh server lists only the demo generator `vesta-demo`.',
+  },
 );
 
 export const DimensionIdParams = Type.Object(
@@ -118,5 +121,8 @@ export const DimensionPrompts = Type.Object(
       }),
     ),
   },
-  { description: "Vesta's own prompts for one dimension (written for Vesta, not copied from VBench)." },
+  {
+    title: 'DimensionPrompts',
+    description: "Vesta's own prompts for one dimension (written for Vesta, not copied from VBench).",
+  },
 );

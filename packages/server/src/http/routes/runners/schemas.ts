@@ -57,7 +57,7 @@ export const RegisterRunnerBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'RegisterRunnerBody', additionalProperties: false },
 );
 
 export const Runner = Type.Object(
@@ -75,12 +75,12 @@ export const Runner = Type.Object(
       description: `Seen within the last ${2 * MAX_CLAIM_WAIT_SECONDS} seconds (2 × the longest claim wait).`,
     }),
   },
-  { description: 'A registered runner: a process that generates clips for Bench runs.' },
+  { title: 'Runner', description: 'A registered runner: a process that generates clips for Bench runs.' },
 );
 
 export const RunnerList = Type.Object(
   { items: Type.Array(Runner) },
-  { description: "The caller's runners, oldest first." },
+  { title: 'RunnerList', description: "The caller's runners, oldest first." },
 );
 
 export const ClaimBody = Type.Object(
@@ -94,7 +94,7 @@ export const ClaimBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, description: 'An empty body is the same as {}.' },
+  { title: 'ClaimBody', additionalProperties: false, description: 'An empty body is the same as {}.' },
 );
 
 export const Lease = Type.Object(
@@ -107,7 +107,7 @@ export const Lease = Type.Object(
       description: 'Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm).',
     }),
   },
-  { description: 'The lease on a claimed task.' },
+  { title: 'Lease', description: 'The lease on a claimed task.' },
 );
 
 export const RunnerTask = Type.Object(
@@ -137,10 +137,10 @@ export const RunnerTask = Type.Object(
       description: 'The last failure of the task, if any.',
     }),
   },
-  { description: 'A generation task: one clip (prompt × sample) of a Bench run.' },
+  { title: 'RunnerTask', description: 'A generation task: one clip (prompt × sample) of a Bench run.' },
 );
 
-export const ClaimResponse = Type.Object({ task: RunnerTask });
+export const ClaimResponse = Type.Object({ task: RunnerTask }, { title: 'ClaimResponse' });
 
 export const RunnerLogLine = Type.Object(
   {
@@ -150,7 +150,7 @@ export const RunnerLogLine = Type.Object(
     ),
     message: Type.String({ minLength: 1, maxLength: 4000 }),
   },
-  { additionalProperties: false },
+  { title: 'RunnerLogLine', additionalProperties: false },
 );
 const Logs = Type.Optional(
   Type.Array(RunnerLogLine, {
@@ -160,14 +160,20 @@ const Logs = Type.Optional(
 );
 const LeaseId = Type.String({ minLength: 1, maxLength: 64, description: 'The lease id from the claim.' });
 
-export const HeartbeatBody = Type.Object({ leaseId: LeaseId, logs: Logs }, { additionalProperties: false });
-export const HeartbeatResponse = Type.Object({
-  expiresAt: Timestamp,
-  cancelled: Type.Boolean({
-    description:
-      'True when the run was cancelled (or has ended): stop generating, do not upload or complete.',
-  }),
-});
+export const HeartbeatBody = Type.Object(
+  { leaseId: LeaseId, logs: Logs },
+  { title: 'HeartbeatBody', additionalProperties: false },
+);
+export const HeartbeatResponse = Type.Object(
+  {
+    expiresAt: Timestamp,
+    cancelled: Type.Boolean({
+      description:
+        'True when the run was cancelled (or has ended): stop generating, do not upload or complete.',
+    }),
+  },
+  { title: 'HeartbeatResponse' },
+);
 
 export const RunnerUploadUrlBody = Type.Object(
   {
@@ -183,7 +189,7 @@ export const RunnerUploadUrlBody = Type.Object(
       description: `Media type of the clip; one of ${VIDEO_CONTENT_TYPES.join(', ')}.`,
     }),
   },
-  { additionalProperties: false },
+  { title: 'RunnerUploadUrlBody', additionalProperties: false },
 );
 
 export const CompleteBody = Type.Object(
@@ -196,7 +202,7 @@ export const CompleteBody = Type.Object(
     }),
     logs: Logs,
   },
-  { additionalProperties: false },
+  { title: 'CompleteBody', additionalProperties: false },
 );
 
 export const FailBody = Type.Object(
@@ -215,7 +221,7 @@ export const FailBody = Type.Object(
     ),
     logs: Logs,
   },
-  { additionalProperties: false },
+  { title: 'FailBody', additionalProperties: false },
 );
 
-export const FailResponse = Type.Object({ task: RunnerTask });
+export const FailResponse = Type.Object({ task: RunnerTask }, { title: 'FailResponse' });
