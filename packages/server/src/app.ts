@@ -20,6 +20,7 @@ import { AppError } from './errors.js';
 import type { AppDeps, RouteModule } from './http/app-deps.js';
 import { API_PREFIX, registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, jsonDepthExceeds } from './http/framework-errors.js';
 import { IdempotencyHeaders, registerIdempotency } from './http/idempotency.js';
 import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
@@ -39,6 +40,9 @@ export interface BuildAppOptions {
 }
 
 export type App = FastifyInstance;
+
+/** The router's limit on one path parameter (ids are at most 64 characters). */
+export const MAX_PARAM_LENGTH = 100;
 
 export const OPENAPI_INFO = {
   title: 'Vesta — Video Evaluation Service',
@@ -71,7 +75,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Router and HTTP-parser errors answer through the catalogue too (http/framework-errors.ts).
+    frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH),
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
 
@@ -85,6 +92,17 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    // Nesting is bounded before parsing: a few KB of brackets must not reach the validator's recursion.
+    if (jsonDepthExceeds(text, config.jsonMaxDepth)) {
+      done(
+        new AppError(
+          'validation_failed',
+          `the JSON body is nested deeper than ${config.jsonMaxDepth} levels (VESTA_JSON_MAX_DEPTH)`,
+        ),
+        undefined,
+      );
       return;
     }
     try {
@@ -117,6 +135,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       'Content-Disposition',
     ],
     maxAge: 600,
+    // An OPTIONS without Origin / Access-Control-Request-Method is a plain OPTIONS, answered 204
+    // like a preflight, not a text/plain 400 outside the catalogue.
+    strictPreflight: false,
   });
 
   // Every registered route, for tooling and the tests that walk them all.

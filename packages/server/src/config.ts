@@ -31,6 +31,8 @@ export interface ServerConfig {
   uploadUrlTtlSeconds: number;
   /** Largest JSON request body, in bytes. */
   bodyLimitBytes: number;
+  /** Deepest nesting (objects and arrays) a JSON body may have; deeper is 400 before parsing. */
+  jsonMaxDepth: number;
   /** Origins allowed by CORS; `['*']` allows any (API keys travel in headers, never cookies). */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -104,6 +106,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const uploadMaxBytes = int('VESTA_UPLOAD_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024);
   const uploadUrlTtlSeconds = int('VESTA_UPLOAD_URL_TTL_SECONDS', 900, 10, 7 * 24 * 3600);
   const bodyLimitBytes = int('VESTA_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024);
+  const jsonMaxDepth = int('VESTA_JSON_MAX_DEPTH', 32, 2, 1000);
 
   const corsRaw = str('VESTA_CORS_ORIGINS') ?? '*';
   const corsOrigins = corsRaw
@@ -163,6 +166,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     uploadMaxBytes,
     uploadUrlTtlSeconds,
     bodyLimitBytes,
+    jsonMaxDepth,
     corsOrigins,
     logLevel: logLevel ?? 'info',
     engine,

@@ -20,15 +20,27 @@ export const ERROR_CATALOGUE = {
     when: "Authenticated, but the resource is not the caller's; or an expired upload URL.",
   },
   not_found: { status: 404, when: 'Resource missing or route unknown.' },
+  request_timeout: {
+    status: 408,
+    when: 'The request (headers or body) was not received in time; the connection is closed.',
+  },
   conflict: {
     status: 409,
     when: 'A state precondition failed (including a duplicate request still in progress, sent with Retry-After).',
   },
   idempotency_mismatch: { status: 409, when: 'An Idempotency-Key is reused with a different body.' },
   payload_too_large: { status: 413, when: 'A JSON body or an uploaded clip is over its size limit.' },
+  uri_too_long: {
+    status: 414,
+    when: "A path parameter is longer than the router's limit (no resource has such an id).",
+  },
   unsupported_media_type: {
     status: 415,
     when: 'The Content-Type is not accepted by the route (JSON routes take application/json; an upload PUT takes exactly the declared type).',
+  },
+  headers_too_large: {
+    status: 431,
+    when: "The request line and headers together are over the server's limit (16 KiB by default); the connection is closed.",
   },
   internal_error: { status: 500, when: 'Server fault; retry with backoff.' },
   upstream_unavailable: {

@@ -22,7 +22,7 @@ export function registerServeCommand(program: Command, host: CommandHost = proce
     )
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, HOST, VESTA_DATA_DIR, VESTA_PUBLIC_URL, VESTA_UPLOAD_MAX_BYTES, VESTA_UPLOAD_URL_TTL_SECONDS,\nVESTA_BODY_LIMIT_BYTES, VESTA_CORS_ORIGINS, VESTA_LOG_LEVEL, VESTA_ENGINE_THREADS, VESTA_JOB_CONCURRENCY,\nVESTA_SHUTDOWN_GRACE_SECONDS, VESTA_RUNNER_LEASE_SECONDS, VESTA_RUNNER_MAX_ATTEMPTS (docs/api.md lists them all).\n\nExample:\n  $ PORT=9090 VESTA_DATA_DIR=/var/lib/vesta vesta serve\n',
+      '\nEnvironment: PORT, HOST, VESTA_DATA_DIR, VESTA_PUBLIC_URL, VESTA_UPLOAD_MAX_BYTES, VESTA_UPLOAD_URL_TTL_SECONDS,\nVESTA_BODY_LIMIT_BYTES, VESTA_JSON_MAX_DEPTH, VESTA_CORS_ORIGINS, VESTA_LOG_LEVEL, VESTA_ENGINE_THREADS, VESTA_JOB_CONCURRENCY,\nVESTA_SHUTDOWN_GRACE_SECONDS, VESTA_RUNNER_LEASE_SECONDS, VESTA_RUNNER_MAX_ATTEMPTS (docs/api.md lists them all).\n\nExample:\n  $ PORT=9090 VESTA_DATA_DIR=/var/lib/vesta vesta serve\n',
     )
     .action(async (opts: { port?: string; host?: string; dataDir?: string }) => {
       const env = { ...host.io.env };

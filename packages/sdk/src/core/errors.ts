@@ -81,6 +81,12 @@ export class InvalidVideoError extends ApiError {}
 export class PayloadTooLargeError extends ApiError {}
 /** 415 `unsupported_media_type`: the Content-Type is not accepted (an upload PUT takes exactly the declared type). */
 export class UnsupportedMediaTypeError extends ApiError {}
+/** 408 `request_timeout`: the request was not received in time (the connection was closed). */
+export class RequestTimeoutError extends ApiError {}
+/** 414 `uri_too_long`: a path parameter is longer than the router's limit. */
+export class UriTooLongError extends ApiError {}
+/** 431 `headers_too_large`: the request line and headers are over the server's limit. */
+export class HeadersTooLargeError extends ApiError {}
 
 /** One class per documented code; the compiler fails when the document's enum and this map differ. */
 const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
@@ -97,6 +103,9 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   invalid_video: InvalidVideoError,
   payload_too_large: PayloadTooLargeError,
   unsupported_media_type: UnsupportedMediaTypeError,
+  request_timeout: RequestTimeoutError,
+  uri_too_long: UriTooLongError,
+  headers_too_large: HeadersTooLargeError,
 };
 
 /** The codes that have their own error class, in the document's order. */

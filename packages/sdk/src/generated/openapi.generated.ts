@@ -809,7 +809,7 @@ export interface components {
              * @description Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
              * @enum {unknown}
              */
-            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "idempotency_mismatch" | "payload_too_large" | "unsupported_media_type" | "internal_error" | "upstream_unavailable";
+            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description Human-readable explanation; may change over time. */
             detail: string;
             /** @description The request id, also sent in the X-Request-Id header. */

@@ -100,7 +100,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     sendError(
       request,
       reply,
-      new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`),
+      new AppError('not_found', `no route ${request.method} ${shortPath(request.url)}`),
     ),
   );
+}
+
+/** The path of a URL for an error detail: never the query string, at most 100 characters. */
+function shortPath(url: string): string {
+  const p = url.split('?')[0] ?? '';
+  return p.length > 100 ? `${p.slice(0, 100)}… (${p.length} characters)` : p;
 }

@@ -3,8 +3,7 @@
  * as a stream into the blob store, and confirm (verify the object, then enqueue scoring).
  */
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable, Writable } from 'node:stream';
 import type { Engine } from '@vesta/engine';
 import { EngineError } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
@@ -194,8 +193,8 @@ export class UploadService {
       throw isUpstreamFailure(e) ? upstreamUnavailable('the blob store cannot be written to', e) : e;
     }
     // Bytes are counted as they arrive (a listener, not a Transform stage that every chunk would
-    // pass through); past the limit the write side fails, which fails the pipeline (the request
-    // stays open for the 413), and the partial object is thrown away below.
+    // pass through); past the limit the write side fails, which fails the copy (the request stays
+    // open for the 413), and the partial object is thrown away below.
     let bytes = 0;
     const limit = grant.maxBytes;
     const sink = write.stream;
@@ -206,7 +205,7 @@ export class UploadService {
     };
     body.on('data', count);
     try {
-      await pipeline(body, sink);
+      await copyInto(body, sink);
       if (bytes > limit)
         throw new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`);
       if (bytes === 0) throw validationFailed('the PUT body is empty; send the clip bytes');
@@ -410,4 +409,40 @@ export function checkContentType(value: string): VideoContentType {
       `contentType must be one of ${VIDEO_CONTENT_TYPES.join(', ')}; got ${JSON.stringify(value)}`,
     );
   return found;
+}
+
+/**
+ * Copies a request body into a blob write. Unlike `stream.pipeline`, a failure of the write side
+ * (storage full or gone, or the size limit) leaves the request stream alone: the error is answered
+ * on the open connection (which then closes, see the error handler) instead of resetting it. A
+ * failure of the request side (the client went away) throws the write away.
+ */
+function copyInto(body: Readable, sink: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const settle = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      body.off('error', onBodyError);
+      body.off('aborted', onBodyError);
+      sink.off('error', onSinkError);
+      sink.off('finish', onFinish);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onSinkError = (error: Error): void => {
+      body.unpipe(sink);
+      settle(error);
+    };
+    const onBodyError = (error?: Error): void => {
+      sink.destroy();
+      settle(error ?? new Error('the client closed the connection before the body ended'));
+    };
+    const onFinish = (): void => settle();
+    body.once('error', onBodyError);
+    body.once('aborted', onBodyError);
+    sink.once('error', onSinkError);
+    sink.once('finish', onFinish);
+    body.pipe(sink);
+  });
 }

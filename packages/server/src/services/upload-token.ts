@@ -1,7 +1,7 @@
 /**
  * Upload URL tokens: an HMAC-SHA256 over (video id, content type, max bytes, expiry) with a secret
  * generated once into the data directory. The token is the PUT's credential; a changed byte in it
- * fails the signature check.
+ * fails the signature check, and each grant has exactly one accepted spelling.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
@@ -45,8 +45,11 @@ export class UploadTokenSigner {
     const dot = token.indexOf('.');
     if (dot <= 0 || token.length > 2048) return null;
     const body = token.slice(0, dot);
-    const mac = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.mac(body), 'base64url');
+    // The signature is compared as text, not as decoded bytes: base64url decoding ignores the unused
+    // low bits of the last character, so a byte comparison would accept several spellings of one
+    // token. Exactly the spelling `sign` produced is accepted. (The body is signed as text already.)
+    const mac = Buffer.from(token.slice(dot + 1), 'utf8');
+    const expected = Buffer.from(this.mac(body), 'utf8');
     if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return null;
     try {
       const parsed: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
