@@ -59,6 +59,7 @@ export async function addModel(
       .selectFrom('models')
       .select('id')
       .where('id', '=', input.id)
+      .where('owner_id', 'is', null)
       .executeTakeFirst();
     await new ModelCatalog({ db: opened.db }).upsert({ id: input.id, name, description });
     return { id: input.id, name, description, created: !existing };

@@ -126,9 +126,10 @@ describe('runners', () => {
       runners: [{ id: runner.id, online: true }],
     });
     expect(models.find((m) => m.id === 'vesta-demo')?.name).toMatch(/demo.*not a real model/);
-    // Another user sees the model but not this user's runner.
+    // A declared model is private: another user sees neither it nor this user's runner.
     const theirs = (await call('GET', '/api/v1/models', other)).json().items as Json[];
-    expect(theirs.find((m) => m.id === 'fresh-model')).toMatchObject({ runners: [], online: false });
+    expect(theirs.find((m) => m.id === 'fresh-model')).toBeUndefined();
+    expect(theirs.find((m) => m.id === 'vesta-demo')).toMatchObject({ runners: [], online: false });
 
     const bad = await call('POST', '/api/v1/runners', key, { name: 'x', models: [] });
     expect(bad.status).toBe(400);

@@ -77,7 +77,7 @@ export function registerAdminCommands(program: Command, host: CommandHost = proc
     .option('--data-dir <dir>', 'data directory of the service (env VESTA_DATA_DIR, default ./.vesta)')
     .addHelpText(
       'after',
-      "\nRunners also add the models they declare when they register. Example:\n  $ vesta admin add-model --id my-model --name 'My model v2' --description 'In-house text-to-video, 512 px'\n",
+      "\nThese models are global (every user sees them); a model a user's runner declares is private to that user. Example:\n  $ vesta admin add-model --id my-model --name 'My model v2' --description 'In-house text-to-video, 512 px'\n",
     )
     .action(async (opts: { id: string; name: string; description: string; dataDir?: string }) => {
       const dataDir = dataDirFor(host, opts.dataDir);

@@ -381,7 +381,7 @@ export interface paths {
         };
         /**
          * List the models
-         * @description Video generators that Bench runs can evaluate, each with the caller's registered runners serving it and whether one is online (seen in the last 60 seconds, 2 × the longest claim wait). The built-in `vesta-demo` is a procedural demo generator (not a real model) for trying a run without a GPU. Operators add models (`vesta admin add-model`), and runners declare the ones they serve when they register.
+         * @description Video generators that Bench runs can evaluate, each with the caller's registered runners serving it and whether one is online (seen in the last 60 seconds, 2 × the longest claim wait). The built-in `vesta-demo` is a procedural demo generator (not a real model) for trying a run without a GPU. Global models (built in, or added by operators with `vesta admin add-model`) are listed for every user; a model id that one of the caller's runners declared is private to the caller and listed for the caller only (for any other user it does not exist).
          */
         get: operations["listModels"];
         put?: never;
@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Register a runner
-         * @description Registers a process that generates clips for Bench runs and returns its `id`. The runner acts for the user whose X-API-Key registered it: it claims only tasks of that user's runs whose model is one of `models`, and whose run names no runner or names this one. A model id not yet listed by GET /api/v1/models is added (name = id): runners declare the models they serve. Each call registers a new runner; send an `Idempotency-Key` so that a retried registration replays the first answer.
+         * @description Registers a process that generates clips for Bench runs and returns its `id`. The runner acts for the user whose X-API-Key registered it: it claims only tasks of that user's runs whose model is one of `models`, and whose run names no runner or names this one. Runners declare the models they serve: an id that is neither a global model (built in or added by the operator) nor one of the caller's own private models becomes a private model of the caller (name = id), listed by GET /api/v1/models for the caller only; to every other user it does not exist, and another user may declare the same id for a model of their own. Each call registers a new runner; send an `Idempotency-Key` so that a retried registration replays the first answer.
          */
         post: operations["registerRunner"];
         delete?: never;
@@ -903,7 +903,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description Every model, by id; a fresh server lists only the demo generator `vesta-demo`. */
+        /** @description The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`. */
         ModelList: {
             items: components["schemas"]["Model"][];
         };
@@ -931,7 +931,7 @@ export interface components {
         RegisterRunnerBody: {
             /** @description A label for the runner (1–100 characters, no control characters), e.g. the host name. */
             name: string;
-            /** @description The model ids this runner generates clips for. An id not yet in GET /api/v1/models is added (name = id): runners declare the models they serve. */
+            /** @description The model ids this runner generates clips for. An id that names neither a global model nor one of the caller's private models becomes a private model of the caller (name = id), which no other user sees. */
             models: string[];
             /**
              * @description Tasks the runner may hold at once (default 1); claims beyond it wait.
@@ -2711,7 +2711,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every model, by id; a fresh server lists only the demo generator `vesta-demo`. */
+            /** @description The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -17,8 +17,8 @@ import type { BenchStatus } from '../domain/bench-state.js';
 /**
  * A model. `id` is the row's key (what runs and runner links reference); `public_id` is the id the
  * API shows. Global models (built in or added by the operator) have no owner and `id = public_id`;
- * a model a user's runner declared is private to `owner_id` and its `id` is a random key
- * (migration `0005-tenancy.ts`).
+ * a model a user's runner declared is private to `owner_id` (see `services/model-keys.ts`;
+ * migration `0005-tenancy.ts`).
  */
 export interface ModelsTable {
   id: string;

@@ -5,6 +5,7 @@
 import type { DimensionInfo } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
 import { isRunnerOnline } from './bench-runners.js';
+import { publicModelId } from './model-keys.js';
 
 export interface DimensionView {
   id: string;
@@ -84,11 +85,20 @@ export class ModelCatalog {
   }
 
   /**
-   * Every model, by id, each with the caller's runners serving it (online ones first, then by
-   * id): only a user's own runners generate that user's runs, so other users' are not shown.
+   * The models the caller may see (global ones and their own private ones, which shadow a global
+   * model of the same id: `model-keys.ts`), by id, each with the caller's runners serving it
+   * (online ones first, then by id): only a user's own runners generate that user's runs, so
+   * other users' are not shown.
    */
   async list(userId: string): Promise<ModelView[]> {
-    const models = await this.db.selectFrom('models').selectAll().orderBy('id').execute();
+    const visible = await this.db
+      .selectFrom('models')
+      .selectAll()
+      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', userId)]))
+      .orderBy('public_id')
+      .execute();
+    const own = new Set(visible.filter((m) => m.owner_id !== null).map((m) => m.public_id));
+    const models = visible.filter((m) => m.owner_id !== null || !own.has(m.public_id));
     const links = await this.db
       .selectFrom('runner_models')
       .innerJoin('runners', 'runners.id', 'runner_models.runner_id')
@@ -108,7 +118,7 @@ export class ModelCatalog {
         }))
         .sort((a, b) => Number(b.online) - Number(a.online) || a.id.localeCompare(b.id));
       return {
-        id: m.id,
+        id: publicModelId(m.id),
         name: m.name,
         description: m.description,
         runners,
@@ -118,7 +128,7 @@ export class ModelCatalog {
     });
   }
 
-  /** Adds or updates a model (operators: `vesta admin add-model`; runners add unknown ids when they register). */
+  /** Adds or updates a global model (operators: `vesta admin add-model`). */
   async upsert(model: { id: string; name: string; description: string }): Promise<void> {
     await this.db
       .insertInto('models')

@@ -29,6 +29,7 @@ import type { BenchService } from './bench-runs.js';
 import type { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload-service.js';
 import type { VideoService } from './video-service.js';
+import { privateModelKey, publicModelId, resolveModelKey } from './model-keys.js';
 
 /** Claims long-poll at most this long. */
 export const MAX_CLAIM_WAIT_SECONDS = 30;
@@ -124,25 +125,37 @@ export class RunnerService {
 
   // ---- runners ------------------------------------------------------------------------------
 
-  /** Registers a runner of `userId`; a model id not yet known is added (name = id). */
+  /**
+   * Registers a runner of `userId`. Each declared id names the user's private model or else the
+   * global one (`model-keys.ts`); an id that names neither becomes a private model of the user
+   * (name = id), which no other user sees.
+   */
   async register(userId: string, input: RegisterRunnerInput): Promise<RunnerView> {
-    const models = [...new Set(input.models)];
+    const declared = [...new Set(input.models)];
     const t = this.now();
     const id = `runner_${randomUUID().replaceAll('-', '')}`;
     await this.db.transaction().execute(async (trx) => {
-      for (const model of models) {
+      const models: string[] = [];
+      for (const model of declared) {
+        const known = await resolveModelKey(trx, userId, model);
+        if (known !== undefined) {
+          models.push(known);
+          continue;
+        }
+        const key = privateModelKey(userId, model);
         await trx
           .insertInto('models')
           .values({
-            id: model,
+            id: key,
             public_id: model,
-            owner_id: null,
+            owner_id: userId,
             name: model,
-            description: `Declared by runner '${input.name}' when it registered.`,
+            description: `Declared by your runner '${input.name}' when it registered.`,
             created_at: t,
           })
           .onConflict((oc) => oc.column('id').doNothing())
           .execute();
+        models.push(key);
       }
       await trx
         .insertInto('runners')
@@ -247,7 +260,10 @@ export class RunnerService {
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
-      models: links.filter((l) => l.runner_id === r.id).map((l) => l.model_id),
+      models: links
+        .filter((l) => l.runner_id === r.id)
+        .map((l) => publicModelId(l.model_id))
+        .sort(),
       maxConcurrency: r.max_concurrency,
       version: r.version,
       createdAt: iso(r.created_at),
@@ -705,7 +721,7 @@ export class RunnerService {
     return {
       id: task.id,
       runId: task.run_id,
-      modelId: run.model_id,
+      modelId: publicModelId(run.model_id),
       prompt: task.prompt,
       auxiliary: task.auxiliary === null ? {} : (JSON.parse(task.auxiliary) as Record<string, string>),
       dimensions: JSON.parse(task.dimensions) as string[],

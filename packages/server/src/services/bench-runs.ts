@@ -32,6 +32,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { buildScorecard, scorecardCsv } from './bench-scorecard.js';
 import type { ClipScore } from './bench-scorecard.js';
+import { publicModelId, resolveModelKey } from './model-keys.js';
 
 export interface BenchProgress {
   /** Clips the run will generate (prompt × sample); 0 until the run's tasks are planned. */
@@ -170,12 +171,9 @@ export class BenchService {
 
   async create(userId: string, input: CreateBenchRunInput): Promise<BenchRunView> {
     const dimensions = this.checkDimensions(input.dimensions);
-    const model = await this.db
-      .selectFrom('models')
-      .select('id')
-      .where('id', '=', input.model_id)
-      .executeTakeFirst();
-    if (!model) {
+    // Another user's private model answers exactly as an id nobody declared (`model-keys.ts`).
+    const modelKey = await resolveModelKey(this.db, userId, input.model_id);
+    if (modelKey === undefined) {
       throw validationFailed(`unknown model_id '${input.model_id}'; GET /api/v1/models lists the models`);
     }
     const runnerId = input.runner_id ?? null;
@@ -183,9 +181,7 @@ export class BenchService {
       const runner = await this.db
         .selectFrom('runners')
         .leftJoin('runner_models', (j) =>
-          j
-            .onRef('runner_models.runner_id', '=', 'runners.id')
-            .on('runner_models.model_id', '=', input.model_id),
+          j.onRef('runner_models.runner_id', '=', 'runners.id').on('runner_models.model_id', '=', modelKey),
         )
         .select(['runners.id', 'runner_models.model_id'])
         .where('runners.id', '=', runnerId)
@@ -207,7 +203,7 @@ export class BenchService {
       id: `bench_${randomUUID()}`,
       user_id: userId,
       name: input.name,
-      model_id: input.model_id,
+      model_id: modelKey,
       runner_id: runnerId,
       dimensions: JSON.stringify(dimensions),
       status: 'queued',
@@ -284,7 +280,7 @@ export class BenchService {
           time: now,
           source: 'server',
           level: 'info',
-          message: `run created: model ${row.model_id}, ${dimensions.length} dimension(s): ${dimensions.join(', ')}${runnerId ? `, runner ${runnerId}` : ''}; ${tasks.length} clip(s) to generate (${plan.length} prompt(s) of suite ${PROMPT_SUITE_VERSION} × ${samples} sample(s))`,
+          message: `run created: model ${input.model_id}, ${dimensions.length} dimension(s): ${dimensions.join(', ')}${runnerId ? `, runner ${runnerId}` : ''}; ${tasks.length} clip(s) to generate (${plan.length} prompt(s) of suite ${PROMPT_SUITE_VERSION} × ${samples} sample(s))`,
         })
         .execute();
     });
@@ -718,7 +714,7 @@ export class BenchService {
       id: row.id,
       name: row.name,
       dimensions: parseJson<string[]>(row.dimensions, []),
-      model_id: row.model_id,
+      model_id: publicModelId(row.model_id),
       runner_id: row.runner_id,
       samples_per_prompt: row.samples_per_prompt,
       prompts_per_dimension: row.prompts_per_dimension,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 
@@ -12,14 +11,15 @@ import type { Kysely } from 'kysely';
  * - Models get an owner. `models.id` stays the row's key (what `runner_models.model_id` and
  *   `bench_runs.model_id` reference); `models.public_id` is the id the API shows. A global model
  *   (built in, or added by the operator) has `owner_id` NULL and `id = public_id`; a model a user's
- *   runner declared is private to that user (`owner_id` set, `id` a random row key), so two users
- *   may each declare the same public id and neither sees the other's.
+ *   runner declared is private to that user (`owner_id` set, `id` = `@<owner>/<public id>`, see
+ *   `services/model-keys.ts`), so two users may each declare the same public id and neither sees
+ *   the other's.
  *
  * Existing rows: every model the server created from a runner's declaration (its description is
- * the server's "Declared by runner …" text) becomes private to the users whose runners serve it —
- * the earliest such runner's user keeps the row, every other such user gets a copy of their own
- * that their runners and runs move to. A declared model no runner serves any more goes to the user
- * of its earliest run; one with neither runner nor run is deleted. Other models stay global.
+ * the server's "Declared by runner …" text) becomes private to the users whose runners serve it:
+ * each gets a copy of their own that their runners and runs move to (runs of other users follow
+ * the earliest such user's copy). A declared model no runner serves any more goes to the user of
+ * its earliest run; one with neither runner nor run is deleted. Other models stay global.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -33,7 +33,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.alterTable('jobs').addColumn('claimed_at', 'bigint').execute();
   // Enqueue order (FIFO within a key even for jobs enqueued in the same millisecond).
-  await db.schema.alterTable('jobs').addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('jobs')
+    .addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('jobs_by_seq').on('jobs').column('seq').execute();
   // The keys with queued work, each key's ready and running jobs, its next job, and its last claim.
   await db.schema
@@ -97,14 +100,14 @@ async function migrateDeclaredModels(db: Kysely<unknown>): Promise<void> {
       `.execute(db);
       owners = runUsers.rows.slice(0, 1).map((r) => r.user_id);
     }
-    const [first, ...others] = owners;
+    const [first] = owners;
     if (first === undefined) {
       await sql`delete from models where id = ${model.id}`.execute(db);
       continue;
     }
-    await sql`update models set owner_id = ${first} where id = ${model.id}`.execute(db);
-    for (const owner of others) {
-      const rowKey = newPrivateModelKey();
+    // Every owner gets a copy under a private key; their runners and runs move to it.
+    for (const owner of owners) {
+      const rowKey = `@${owner}/${model.id}`;
       await sql`insert into models (id, name, description, created_at, owner_id, public_id)
         values (${rowKey}, ${model.name}, ${model.description}, ${model.created_at}, ${owner}, ${model.id})`.execute(
         db,
@@ -116,12 +119,13 @@ async function migrateDeclaredModels(db: Kysely<unknown>): Promise<void> {
       await sql`update bench_runs set model_id = ${rowKey}
         where model_id = ${model.id} and user_id = ${owner}`.execute(db);
     }
+    // Runs of other users that named the model before it was private keep pointing at the first
+    // owner's copy (their views show the same public id); the shared row goes.
+    await sql`update bench_runs set model_id = ${`@${first}/${model.id}`} where model_id = ${model.id}`.execute(
+      db,
+    );
+    await sql`delete from models where id = ${model.id}`.execute(db);
   }
-}
-
-/** The row key of a private model: random, so it says nothing about the owner or the public id. */
-export function newPrivateModelKey(): string {
-  return `model_${randomUUID().replaceAll('-', '')}`;
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -14,7 +14,7 @@ export function listModelsRoute(app: TypedApp, models: ModelCatalog): void {
         summary: 'List the models',
         description:
           "Video generators that Bench runs can evaluate, each with the caller's registered runners serving it and whether one is online (seen in the last 60 seconds, 2 × the longest claim wait). " +
-          'The built-in `vesta-demo` is a procedural demo generator (not a real model) for trying a run without a GPU. Operators add models (`vesta admin add-model`), and runners declare the ones they serve when they register.',
+          "The built-in `vesta-demo` is a procedural demo generator (not a real model) for trying a run without a GPU. Global models (built in, or added by operators with `vesta admin add-model`) are listed for every user; a model id that one of the caller's runners declared is private to the caller and listed for the caller only (for any other user it does not exist).",
         response: { 200: ModelList, ...errorResponses('unauthorized') },
       },
     },

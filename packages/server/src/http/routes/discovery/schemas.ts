@@ -87,7 +87,8 @@ export const ModelList = Type.Object(
   { items: Type.Array(Model) },
   {
     title: 'ModelList',
-    description: 'Every model, by id; a fresh server lists only the demo generator `vesta-demo`.',
+    description:
+      "The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`.",
   },
 );
 

@@ -41,7 +41,7 @@ export function runnerRoutes(app: TypedApp, runners: RunnerService): void {
         summary: 'Register a runner',
         description:
           "Registers a process that generates clips for Bench runs and returns its `id`. The runner acts for the user whose X-API-Key registered it: it claims only tasks of that user's runs whose model is one of `models`, and whose run names no runner or names this one. " +
-          'A model id not yet listed by GET /api/v1/models is added (name = id): runners declare the models they serve. Each call registers a new runner; send an `Idempotency-Key` so that a retried registration replays the first answer.',
+          "Runners declare the models they serve: an id that is neither a global model (built in or added by the operator) nor one of the caller's own private models becomes a private model of the caller (name = id), listed by GET /api/v1/models for the caller only; to every other user it does not exist, and another user may declare the same id for a model of their own. Each call registers a new runner; send an `Idempotency-Key` so that a retried registration replays the first answer.",
         body: RegisterRunnerBody,
         response: {
           201: Runner,

@@ -39,7 +39,7 @@ export const RegisterRunnerBody = Type.Object(
       maxItems: 32,
       uniqueItems: true,
       description:
-        'The model ids this runner generates clips for. An id not yet in GET /api/v1/models is added (name = id): runners declare the models they serve.',
+        "The model ids this runner generates clips for. An id that names neither a global model nor one of the caller's private models becomes a private model of the caller (name = id), which no other user sees.",
     }),
     maxConcurrency: Type.Optional(
       Type.Integer({
