@@ -64,10 +64,10 @@ export function dashboardKeysUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/dashboard/api-keys`;
 }
 
-/** What works while the dashboard is not built yet (README, "API keys"). */
+/** The operator's fallback on the server host (README, "API keys"). */
 export function beforeDashboard(verb: 'create' | 'revoke'): string {
   const command = verb === 'create' ? 'create-key --user NAME' : 'revoke-key PREFIX';
-  return `until the dashboard ships, the server operator runs \`vesta admin ${command}\` on the server host`;
+  return `sign in there; on the server host the operator can also run \`vesta admin ${command}\``;
 }
 
 /** The JSON written to stderr for every error under `--json`. */

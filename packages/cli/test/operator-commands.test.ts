@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
+import { AccountService, ApiKeyService, openDatabase } from '@vesta/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerAdminCommands } from '../src/commands/admin.js';
 import type { CommandHost } from '../src/commands/host.js';
@@ -77,6 +78,70 @@ describe('vesta admin', () => {
     const bad = await runAdmin(['admin', 'create-key', '--user', 'no spaces allowed', '--data-dir', dataDir]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stdout).toBe('');
+  });
+});
+
+/** Signs in on the data directory's database the way the dashboard does; true when accepted. */
+async function canSignIn(dataDir: string, email: string, password: string): Promise<boolean> {
+  const opened = await openDatabase(dataDir);
+  try {
+    const keys = new ApiKeyService(opened.db);
+    const accounts = new AccountService(opened.db, keys, {
+      sessionIdleMs: 60_000,
+      sessionMaxMs: 60_000,
+      inviteTtlMs: 1,
+    });
+    await accounts.signIn({ email, password }, { ip: '127.0.0.1', userAgent: undefined });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await opened.close();
+  }
+}
+
+describe('vesta admin accounts', () => {
+  it('create-user, reset-password and disable-user manage dashboard accounts; create-key users keep working', async () => {
+    const dataDir = tempDir();
+    const env = { VESTA_DATA_DIR: dataDir };
+    const made = await runAdmin(['admin', 'create-user', '--email', 'Ops@Example.com', '--admin'], env);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const password = made.stdout.trim();
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(made.stderr).toContain('created admin ops@example.com');
+    expect(await canSignIn(dataDir, 'ops@example.com', password)).toBe(true);
+    const taken = await runAdmin(['admin', 'create-user', '--email', 'ops@example.com'], env);
+    expect(taken.exitCode).toBe(2);
+    expect(taken.stderr).toContain('already exists');
+    const badEmail = await runAdmin(['admin', 'create-user', '--email', 'not-an-email'], env);
+    expect(badEmail.exitCode).toBe(2);
+
+    // A key-only user gets an email and a password; the key it had still works.
+    const key = (await runAdmin(['admin', 'create-key', '--user', 'alice'], env)).stdout.trim();
+    const upgraded = await runAdmin(
+      ['admin', 'create-user', '--email', 'alice@example.com', '--name', 'alice'],
+      env,
+    );
+    expect(upgraded.exitCode, upgraded.stderr).toBe(0);
+    expect(await canSignIn(dataDir, 'alice@example.com', upgraded.stdout.trim())).toBe(true);
+
+    const reset = await runAdmin(['admin', 'reset-password', '--email', 'ops@example.com'], env);
+    expect(reset.exitCode).toBe(0);
+    expect(await canSignIn(dataDir, 'ops@example.com', password)).toBe(false);
+    expect(await canSignIn(dataDir, 'ops@example.com', reset.stdout.trim())).toBe(true);
+    const unknown = await runAdmin(['admin', 'reset-password', '--email', 'nobody@example.com'], env);
+    expect(unknown.exitCode).toBe(2);
+
+    const opened = await openDatabase(dataDir);
+    const keys = new ApiKeyService(opened.db, Date.now, { cacheTtlMs: 0 });
+    expect(await keys.authenticate(key)).not.toBeNull();
+    const disabled = await runAdmin(['admin', 'disable-user', '--user', 'alice'], env);
+    expect(disabled.exitCode, disabled.stderr).toBe(0);
+    expect(await keys.authenticate(key)).toBeNull();
+    await opened.close();
+    expect(await canSignIn(dataDir, 'alice@example.com', upgraded.stdout.trim())).toBe(false);
+    const neither = await runAdmin(['admin', 'disable-user'], env);
+    expect(neither.exitCode).toBe(2);
   });
 });
 

@@ -3,6 +3,11 @@
  * database directly, so they work whether or not the service is running.
  */
 import { openDatabase } from './db/connection.js';
+import { randomBytes } from 'node:crypto';
+import type { UserRole } from './db/schema.js';
+import { AppError } from './errors.js';
+import { AccountService } from './services/account-service.js';
+import type { UserView } from './services/account-service.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import type { CreatedKey } from './services/api-key-service.js';
 import { ModelCatalog } from './services/bench-discovery.js';
@@ -25,6 +30,65 @@ export async function revokeApiKey(dataDir: string, prefix: string): Promise<boo
   } finally {
     await opened.close();
   }
+}
+
+/** The account service on the data directory's database (sessions/invite lifetimes do not matter here). */
+async function withAccounts<T>(
+  dataDir: string,
+  fn: (accounts: AccountService, keys: ApiKeyService) => Promise<T>,
+): Promise<T> {
+  const opened = await openDatabase(dataDir);
+  try {
+    const keys = new ApiKeyService(opened.db);
+    const accounts = new AccountService(opened.db, keys, {
+      sessionIdleMs: 1,
+      sessionMaxMs: 1,
+      inviteTtlMs: 1,
+    });
+    return await fn(accounts, keys);
+  } catch (e) {
+    // Catalogue errors (bad email, short password, taken email, unknown user) are the operator's input.
+    if (e instanceof AppError) throw new RangeError(e.detail);
+    throw e;
+  } finally {
+    await opened.close();
+  }
+}
+
+/** A random password for an operator-made account (printed once). */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/**
+ * Creates a dashboard account (or gives an email and password to the existing key-only user
+ * `name`). Throws a RangeError naming the problem for bad input or a taken email.
+ */
+export function createUser(
+  dataDir: string,
+  input: { email: string; password: string; role: UserRole; name?: string },
+): Promise<UserView> {
+  return withAccounts(dataDir, (accounts) => accounts.createUser(input));
+}
+
+/** Sets a new password for the account with this email and signs all its sessions out. */
+export function resetPassword(dataDir: string, email: string, password: string): Promise<void> {
+  return withAccounts(dataDir, (accounts) => accounts.resetPassword(email, password));
+}
+
+/** Disables a user (by email, or by user name): sessions and keys revoked, sign-in refused. */
+export function disableUser(
+  dataDir: string,
+  who: { email?: string; name?: string },
+): Promise<{ id: string; name: string }> {
+  return withAccounts(dataDir, async (accounts) => {
+    const user =
+      who.email !== undefined
+        ? await accounts.findByEmail(who.email)
+        : await accounts.findByName(who.name ?? '');
+    await accounts.disable(user.id);
+    return user;
+  });
 }
 
 export interface AddModelInput {

@@ -3,6 +3,7 @@
  * logs), the error catalogue's handler, the OpenAPI document, and every route module listed in
  * `http/routes/index.ts`.
  */
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { nameSharedSchemas } from './http/openapi-components.js';
@@ -156,8 +157,19 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     openapi: {
       openapi: '3.1.0',
       info: OPENAPI_INFO,
-      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
-      security: [{ ApiKey: [] }],
+      components: {
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          DashboardSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'vesta_session',
+            description:
+              "The web dashboard's session (HttpOnly cookie set by sign-in). Accepted only from the dashboard's own origin; state-changing requests also need the session's X-CSRF-Token.",
+          },
+        },
+      },
+      security: [{ ApiKey: [] }, { DashboardSession: [] }],
     },
     transform: ({ schema, url }) => {
       const hidden = !url.startsWith(API_PREFIX) || url === `${API_PREFIX}/openapi.json`;
@@ -169,7 +181,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   registerErrorHandling(app);
-  registerAuth(app, deps.services.apiKeys);
+  // Cookies are parsed only where a route asks (the session check); never on key requests.
+  await app.register(cookie, { hook: false });
+  registerAuth(app, {
+    apiKeys: deps.services.apiKeys,
+    accounts: deps.services.accounts,
+    publicOrigin: new URL(config.publicUrl).origin,
+  });
   registerIdempotency(app, deps.db);
 
   // Routes that take no body: any field sent is one the route does not accept.

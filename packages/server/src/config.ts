@@ -52,6 +52,12 @@ export interface ServerConfig {
   runnerLeaseSeconds: number;
   /** Bench runners: attempts of a generation task (lease expiries and retryable failures) before it fails. */
   runnerMaxAttempts: number;
+  /** Dashboard sessions: signed out after this many minutes unused (VESTA_SESSION_IDLE_MINUTES). */
+  sessionIdleMinutes: number;
+  /** Dashboard sessions: signed out this many hours after sign-in, used or not (VESTA_SESSION_MAX_HOURS). */
+  sessionMaxHours: number;
+  /** Dashboard invite links work for this many hours (VESTA_INVITE_TTL_HOURS). */
+  inviteTtlHours: number;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +162,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const shutdownGraceSeconds = int('VESTA_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600);
   const runnerLeaseSeconds = int('VESTA_RUNNER_LEASE_SECONDS', 60, 1, 3600);
   const runnerMaxAttempts = int('VESTA_RUNNER_MAX_ATTEMPTS', 3, 1, 20);
+  const sessionIdleMinutes = int('VESTA_SESSION_IDLE_MINUTES', 720, 1, 30 * 24 * 60);
+  const sessionMaxHours = int('VESTA_SESSION_MAX_HOURS', 168, 1, 365 * 24);
+  const inviteTtlHours = int('VESTA_INVITE_TTL_HOURS', 72, 1, 30 * 24);
 
   if (problems.length > 0 || models === undefined) throw new ConfigError(problems);
   return {
@@ -176,5 +185,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shutdownGraceSeconds,
     runnerLeaseSeconds,
     runnerMaxAttempts,
+    sessionIdleMinutes,
+    sessionMaxHours,
+    inviteTtlHours,
   };
 }

@@ -38,6 +38,10 @@ export const ERROR_CATALOGUE = {
     status: 415,
     when: 'The Content-Type is not accepted by the route (JSON routes take application/json; an upload PUT takes exactly the declared type).',
   },
+  rate_limited: {
+    status: 429,
+    when: 'Too many attempts (failed dashboard sign-ins, per account and per IP); honour Retry-After.',
+  },
   headers_too_large: {
     status: 431,
     when: "The request line and headers together are over the server's limit (16 KiB by default); the connection is closed.",

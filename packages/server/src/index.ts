@@ -11,7 +11,16 @@ export type { ErrorCode } from './errors.js';
 export { openDatabase } from './db/connection.js';
 export { ApiKeyService, DISPLAY_PREFIX_LENGTH } from './services/api-key-service.js';
 export type { CreatedKey } from './services/api-key-service.js';
+export { AccountService } from './services/account-service.js';
 export type { AppDeps, RouteModule, TypedApp } from './http/app-deps.js';
-export { createApiKey, revokeApiKey, addModel } from './admin.js';
+export {
+  createApiKey,
+  revokeApiKey,
+  addModel,
+  createUser,
+  resetPassword,
+  disableUser,
+  generatePassword,
+} from './admin.js';
 export type { AddModelInput } from './admin.js';
 export { buildOpenApiDocument, formatOpenApiDocument } from './openapi.js';

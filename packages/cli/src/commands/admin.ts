@@ -2,10 +2,23 @@
  * `vesta admin …`: operator commands run on the server's host, against its data directory.
  * `create-key --user NAME` prints only the new key on stdout (creating the user if needed);
  * `revoke-key PREFIX` revokes the key with that display prefix;
- * `add-model --id ID --name N [--description D]` adds (or updates) a model Bench runs can evaluate.
+ * `add-model --id ID --name N [--description D]` adds (or updates) a model Bench runs can evaluate;
+ * `create-user`, `reset-password` and `disable-user` manage dashboard accounts (for recovery: a
+ * lost admin password, or a user to lock out at once). A password is read from stdin with
+ * `--password-stdin`, or generated and printed once on stdout.
  */
 import type { Command } from 'commander';
-import { ConfigError, addModel, createApiKey, loadConfig, revokeApiKey } from '@vesta/server';
+import {
+  ConfigError,
+  addModel,
+  createApiKey,
+  createUser,
+  disableUser,
+  generatePassword,
+  loadConfig,
+  resetPassword,
+  revokeApiKey,
+} from '@vesta/server';
 import { processHost } from './host.js';
 import type { CommandHost } from './host.js';
 
@@ -20,6 +33,29 @@ function dataDirFor(host: CommandHost, option: string | undefined): string | nul
       return null;
     }
     throw e;
+  }
+}
+
+/** The password from stdin (first line) or a generated one that must be printed. */
+async function passwordFrom(
+  host: CommandHost,
+  fromStdin: boolean | undefined,
+): Promise<{ password: string; generated: boolean }> {
+  if (!fromStdin) return { password: generatePassword(), generated: true };
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  void host;
+  return { password: Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '', generated: false };
+}
+
+async function operatorStep(host: CommandHost, command: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    host.io.stderr.write(`vesta admin ${command}: ${e.message}\n`);
+    host.exitCode = 2;
   }
 }
 
@@ -95,5 +131,90 @@ export function registerAdminCommands(program: Command, host: CommandHost = proc
         host.io.stderr.write(`vesta admin add-model: ${e.message}\n`);
         host.exitCode = 2;
       }
+    });
+
+  admin
+    .command('create-user')
+    .description(
+      'Create a dashboard account (the first admin closes first-run setup); prints a generated password once',
+    )
+    .requiredOption('--email <email>', 'sign-in email')
+    .option('--admin', 'make the account an admin', false)
+    .option(
+      '--name <name>',
+      'user name; an existing key-only user of this name (from create-key) gets the email and password',
+    )
+    .option('--password-stdin', 'read the password from the first line of stdin instead of generating one')
+    .option('--data-dir <dir>', 'data directory of the service (env VESTA_DATA_DIR, default ./.vesta)')
+    .addHelpText(
+      'after',
+      '\nExample (recovery when nobody can sign in):\n  $ vesta admin create-user --email ops@example.com --admin\n',
+    )
+    .action(
+      async (opts: {
+        email: string;
+        admin: boolean;
+        name?: string;
+        passwordStdin?: boolean;
+        dataDir?: string;
+      }) => {
+        const dataDir = dataDirFor(host, opts.dataDir);
+        if (dataDir === null) return;
+        await operatorStep(host, 'create-user', async () => {
+          const { password, generated } = await passwordFrom(host, opts.passwordStdin);
+          const user = await createUser(dataDir, {
+            email: opts.email,
+            password,
+            role: opts.admin ? 'admin' : 'user',
+            ...(opts.name === undefined ? {} : { name: opts.name }),
+          });
+          if (generated) host.io.stdout.write(`${password}\n`);
+          host.io.stderr.write(
+            `created ${user.role} ${user.email ?? ''} (user ${user.name})${generated ? '; the password above is shown once' : ''}\n`,
+          );
+        });
+      },
+    );
+
+  admin
+    .command('reset-password')
+    .description(
+      'Set a new password for an account and sign all its sessions out; prints a generated password once',
+    )
+    .requiredOption('--email <email>', 'sign-in email of the account')
+    .option('--password-stdin', 'read the password from the first line of stdin instead of generating one')
+    .option('--data-dir <dir>', 'data directory of the service (env VESTA_DATA_DIR, default ./.vesta)')
+    .action(async (opts: { email: string; passwordStdin?: boolean; dataDir?: string }) => {
+      const dataDir = dataDirFor(host, opts.dataDir);
+      if (dataDir === null) return;
+      await operatorStep(host, 'reset-password', async () => {
+        const { password, generated } = await passwordFrom(host, opts.passwordStdin);
+        await resetPassword(dataDir, opts.email, password);
+        if (generated) host.io.stdout.write(`${password}\n`);
+        host.io.stderr.write(`password reset for ${opts.email}; its sessions are signed out\n`);
+      });
+    });
+
+  admin
+    .command('disable-user')
+    .description('Disable a user: no sign-in; every dashboard session and API key of theirs is revoked')
+    .option('--email <email>', 'sign-in email of the account')
+    .option('--user <name>', 'user name (for key-only users made by create-key)')
+    .option('--data-dir <dir>', 'data directory of the service (env VESTA_DATA_DIR, default ./.vesta)')
+    .action(async (opts: { email?: string; user?: string; dataDir?: string }) => {
+      if ((opts.email === undefined) === (opts.user === undefined)) {
+        host.io.stderr.write('vesta admin disable-user: give exactly one of --email or --user\n');
+        host.exitCode = 2;
+        return;
+      }
+      const dataDir = dataDirFor(host, opts.dataDir);
+      if (dataDir === null) return;
+      await operatorStep(host, 'disable-user', async () => {
+        const user = await disableUser(dataDir, {
+          ...(opts.email === undefined ? {} : { email: opts.email }),
+          ...(opts.user === undefined ? {} : { name: opts.user }),
+        });
+        host.io.stderr.write(`disabled user ${user.name}: sessions and keys revoked\n`);
+      });
     });
 }

@@ -88,6 +88,9 @@ export class UriTooLongError extends ApiError {}
 /** 431 `headers_too_large`: the request line and headers are over the server's limit. */
 export class HeadersTooLargeError extends ApiError {}
 
+/** 429 `rate_limited`: too many attempts (failed dashboard sign-ins); honour `Retry-After`. */
+export class RateLimitedError extends ApiError {}
+
 /** One class per documented code; the compiler fails when the document's enum and this map differ. */
 const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   validation_failed: ValidationFailedError,
@@ -106,6 +109,7 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   request_timeout: RequestTimeoutError,
   uri_too_long: UriTooLongError,
   headers_too_large: HeadersTooLargeError,
+  rate_limited: RateLimitedError,
 };
 
 /** The codes that have their own error class, in the document's order. */

@@ -5,10 +5,19 @@
  */
 import type { BenchTables } from './schema-bench.js';
 
+export type UserRole = 'admin' | 'user';
+
 export interface UsersTable {
   id: string;
   name: string;
   created_at: number;
+  /** Lower-cased sign-in email; null for users made by `vesta admin create-key` only. */
+  email: string | null;
+  /** `scrypt$…` (services/passwords.ts); null: cannot sign in to the dashboard. */
+  password_hash: string | null;
+  role: UserRole;
+  /** Set when an admin disabled the user: no sign-in, sessions and keys revoked. */
+  disabled_at: number | null;
 }
 
 export interface ApiKeysTable {
@@ -20,6 +29,46 @@ export interface ApiKeysTable {
   hash: string;
   created_at: number;
   revoked_at: number | null;
+  /** Label given in the dashboard; null for keys made by `vesta admin create-key`. */
+  name: string | null;
+  /** After this time the key answers 401; null: never expires. */
+  expires_at: number | null;
+  /** Last successful check, written in batches (to within a minute or so; services/api-key-service.ts). */
+  last_used_at: number | null;
+}
+
+/** A signed-in dashboard browser. Only the SHA-256 of the cookie's token is stored. */
+export interface WebSessionsTable {
+  /** Public id (listing, revoking); not the cookie's token. */
+  id: string;
+  token_hash: string;
+  user_id: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: number;
+  /** Updated at most once a minute; the idle expiry counts from here. */
+  last_seen_at: number;
+  /** Absolute expiry, fixed at sign-in. */
+  expires_at: number;
+}
+
+export interface InvitesTable {
+  id: string;
+  /** SHA-256 of the single-use token carried by the invite link. */
+  token_hash: string;
+  email: string;
+  role: UserRole;
+  created_by: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** One row (id 1) once the first admin exists; its primary key makes setup race-safe. */
+export interface AccountSetupTable {
+  id: number;
+  completed_at: number;
 }
 
 /** `bench`: the holder of one Bench run's clips (its id is the run id; never current, never reset). */
@@ -145,6 +194,9 @@ export interface CoreTables {
   score_failures: ScoreFailuresTable;
   idempotency_records: IdempotencyTable;
   jobs: JobsTable;
+  web_sessions: WebSessionsTable;
+  invites: InvitesTable;
+  account_setup: AccountSetupTable;
 }
 
 export interface Database extends CoreTables, BenchTables {}

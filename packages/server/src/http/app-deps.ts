@@ -15,6 +15,7 @@ import type { ServerConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
+import type { AccountService } from '../services/account-service.js';
 import type { ApiKeyService } from '../services/api-key-service.js';
 import type { BenchArea } from '../services/bench-area.js';
 import type { SessionService } from '../services/session-service.js';
@@ -23,6 +24,7 @@ import type { VideoService } from '../services/video-service.js';
 
 export interface CoreServices {
   apiKeys: ApiKeyService;
+  accounts: AccountService;
   sessions: SessionService;
   uploads: UploadService;
   videos: VideoService;
@@ -68,8 +70,15 @@ export type RouteModule = (app: TypedApp, options: RouteModuleOptions) => void;
 /** Route-level options read by the app's hooks (auth, idempotency, the auth walker test). */
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: no X-API-Key (health, metrics, docs, the token-authenticated upload PUT). */
-    auth?: boolean;
+    /**
+     * false: no X-API-Key (health, metrics, docs, the token-authenticated upload PUT);
+     * 'session': only a signed-in dashboard session (key management, account, users).
+     */
+    auth?: boolean | 'session';
+    /** true: refuse cross-origin browsers (public dashboard routes: setup, sign-in, invites). */
+    sameOrigin?: boolean;
+    /** true: only an admin's dashboard session. */
+    admin?: boolean;
     /** true: a state-changing POST that honours Idempotency-Key. */
     idempotent?: boolean;
     /** The kind of resource the `{id}` path parameter names (e.g. `score-session`), for ownership tests. */

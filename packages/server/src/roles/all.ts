@@ -17,6 +17,7 @@ import { pruneIdempotencyRecords } from '../http/idempotency.js';
 import { buildJobHandlers } from '../jobs/catalogue.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import { evaluateVideoJob } from '../jobs/evaluate-video.js';
+import { AccountService } from '../services/account-service.js';
 import { ApiKeyService } from '../services/api-key-service.js';
 import { createBenchArea } from '../services/bench-area.js';
 import { SessionService } from '../services/session-service.js';
@@ -91,6 +92,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     leaseSeconds: config.runnerLeaseSeconds,
     maxAttempts: config.runnerMaxAttempts,
   });
+  const apiKeys = new ApiKeyService(db);
+  const accounts = new AccountService(db, apiKeys, {
+    sessionIdleMs: config.sessionIdleMinutes * 60_000,
+    sessionMaxMs: config.sessionMaxHours * 3600_000,
+    inviteTtlMs: config.inviteTtlHours * 3600_000,
+  });
   const deps: AppDeps = {
     config,
     db,
@@ -98,7 +105,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     jobs,
     engine,
     services: {
-      apiKeys: new ApiKeyService(db),
+      apiKeys,
+      accounts,
       videos,
       sessions: new SessionService(db, blobs, jobs, videos),
       uploads,
@@ -173,6 +181,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       const graceMs = config.shutdownGraceSeconds * 1000;
       await Promise.all([app.close(), jobs.stop(graceMs)]);
       await engine.close();
+      await apiKeys
+        .close()
+        .catch((e: unknown) => app.log.warn({ err: e }, 'writing key last-used times failed'));
       await opened.close();
     })();
     return closing;

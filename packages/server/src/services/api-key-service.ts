@@ -8,6 +8,12 @@
  * request. A key revoked through this service stops working at once; a key revoked by another
  * process on the same database (`vesta admin revoke-key` on the host) stops working within
  * `AUTH_CACHE_TTL_MS`. Failed checks are never cached, and the whole key is never kept.
+ *
+ * Keys made in the dashboard have a name and may expire; an expired key, or a key of a disabled
+ * user, answers 401 like a revoked one. `last_used_at` costs the hot path nothing: it is noted in
+ * memory only when a check reads the database (a cache miss, at most once per `cacheTtlMs` per
+ * key), and the notes are written in one batch every `LAST_USED_FLUSH_MS` (and at close). So the
+ * dashboard's "last used" is right to within a minute or so.
  */
 import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connection.js';
@@ -23,6 +29,10 @@ const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 export const AUTH_CACHE_TTL_MS = 5000;
 /** Most keys remembered at once (the oldest entry goes first). */
 export const AUTH_CACHE_MAX_ENTRIES = 10_000;
+/** How often the noted last-used times are written. */
+export const LAST_USED_FLUSH_MS = 30_000;
+/** Longest name of a dashboard key. */
+export const KEY_NAME_MAX = 100;
 
 export interface ApiKeyServiceOptions {
   /** How long a successful check is remembered (0 disables the cache). */
@@ -42,7 +52,22 @@ export interface CreatedKey {
   prefix: string;
   userId: string;
   userName: string;
+  /** The key's row id (for listing and revoking in the dashboard). */
+  id: string;
 }
+
+export interface ApiKeyView {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  /** True once `expiresAt` has passed (the key answers 401). */
+  expired: boolean;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** SHA-256 of a key as hex (the one-shot `crypto.hash` where this Node has it: no Hash object). */
 const sha256Hex: (s: string) => string =
@@ -56,6 +81,9 @@ export class ApiKeyService {
   private readonly cache = new Map<string, CachedKey>();
   private readonly cacheTtlMs: number;
   private readonly cacheMaxEntries: number;
+  /** Key id → when it last authenticated, not yet written. */
+  private readonly lastUsed = new Map<string, number>();
+  private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
@@ -70,14 +98,25 @@ export class ApiKeyService {
       db
         .selectFrom('api_keys')
         .innerJoin('users', 'users.id', 'api_keys.user_id')
-        .select(['api_keys.hash', 'api_keys.revoked_at', 'users.id', 'users.name'])
+        .select([
+          'api_keys.id as keyId',
+          'api_keys.hash',
+          'api_keys.revoked_at',
+          'api_keys.expires_at',
+          'users.id',
+          'users.name',
+          'users.disabled_at',
+        ])
         .where('api_keys.prefix', '=', '?'),
       1,
     );
   }
 
   /** Creates a key for `userName`, creating the user when it does not exist yet. */
-  async createKey(userName: string): Promise<CreatedKey> {
+  async createKey(
+    userName: string,
+    options: { name?: string; expiresAt?: number | null } = {},
+  ): Promise<CreatedKey> {
     if (!USER_NAME.test(userName))
       throw new RangeError('user name must be 1-64 characters of letters, digits, ".", "_", "@" or "-"');
     return this.db.transaction().execute(async (trx) => {
@@ -90,7 +129,14 @@ export class ApiKeyService {
         user = { id: randomUUID(), name: userName };
         await trx
           .insertInto('users')
-          .values({ ...user, created_at: this.now() })
+          .values({
+            ...user,
+            created_at: this.now(),
+            email: null,
+            password_hash: null,
+            role: 'user',
+            disabled_at: null,
+          })
           .execute();
       }
       for (;;) {
@@ -102,20 +148,110 @@ export class ApiKeyService {
           .where('prefix', '=', prefix)
           .executeTakeFirst();
         if (taken) continue;
+        const id = randomUUID();
         await trx
           .insertInto('api_keys')
           .values({
-            id: randomUUID(),
+            id,
             user_id: user.id,
             prefix,
             hash: sha256Hex(key),
             created_at: this.now(),
             revoked_at: null,
+            name: options.name ?? null,
+            expires_at: options.expiresAt ?? null,
+            last_used_at: null,
           })
           .execute();
-        return { key, prefix, userId: user.id, userName: user.name };
+        return { key, prefix, userId: user.id, userName: user.name, id };
       }
     });
+  }
+
+  /** A key for a dashboard user (by id), with a name and an optional expiry. */
+  async createKeyFor(
+    userId: string,
+    options: { name: string; expiresAt: number | null },
+  ): Promise<CreatedKey> {
+    const user = await this.db
+      .selectFrom('users')
+      .select('name')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return this.createKey(user.name, options);
+  }
+
+  /** The user's keys that are not revoked (expired ones included, marked), newest first. */
+  async list(userId: string): Promise<ApiKeyView[]> {
+    await this.flushLastUsed();
+    const t = this.now();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      prefix: r.prefix,
+      createdAt: iso(r.created_at)!,
+      lastUsedAt: iso(r.last_used_at),
+      expiresAt: iso(r.expires_at),
+      expired: r.expires_at !== null && Number(r.expires_at) <= t,
+    }));
+  }
+
+  /** The owner of a key row that is not revoked, or undefined. */
+  async ownerOf(keyId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('user_id')
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
+  /** Revokes a key by its row id; it stops working here at once. */
+  async revokeById(keyId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('prefix')
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+    return row ? this.revokeKey(row.prefix) : false;
+  }
+
+  /** Revokes every key of a user (disabling them). */
+  async revokeAllOf(userId: string): Promise<void> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select('prefix')
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    for (const row of rows) await this.revokeKey(row.prefix);
+    for (const [digest, entry] of this.cache) if (entry.user.id === userId) this.cache.delete(digest);
+  }
+
+  /** Writes the noted last-used times in one transaction. */
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = [...this.lastUsed];
+    this.lastUsed.clear();
+    await this.db.transaction().execute(async (trx) => {
+      for (const [id, t] of batch)
+        await trx.updateTable('api_keys').set({ last_used_at: t }).where('id', '=', id).execute();
+    });
+  }
+
+  /** Stops the flush timer and writes what is pending. */
+  async close(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.flushLastUsed();
   }
 
   /**
@@ -153,16 +289,29 @@ export class ApiKeyService {
     const [row] = await this.keyByPrefix(prefix);
     const expected = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(32);
     const match = timingSafeEqual(Buffer.from(digest, 'hex'), expected);
-    if (!row || !match || row.revoked_at !== null) return null;
+    if (!row || !match || row.revoked_at !== null || row.disabled_at !== null) return null;
+    const expiresAt = row.expires_at === null ? Infinity : Number(row.expires_at);
+    if (expiresAt <= t) return null;
     const user = { id: row.id, name: row.name };
+    this.noteUsed(row.keyId, t);
     if (this.cacheTtlMs > 0) {
       if (this.cache.size >= this.cacheMaxEntries) {
         const oldest = this.cache.keys().next();
         if (!oldest.done) this.cache.delete(oldest.value);
       }
-      this.cache.set(digest, { user, prefix, expiresAt: t + this.cacheTtlMs });
+      this.cache.set(digest, { user, prefix, expiresAt: Math.min(expiresAt, t + this.cacheTtlMs) });
     }
     return user;
+  }
+
+  private noteUsed(keyId: string, t: number): void {
+    this.lastUsed.set(keyId, t);
+    if (this.flushTimer === undefined) {
+      this.flushTimer = setInterval(() => {
+        this.flushLastUsed().catch(() => undefined);
+      }, LAST_USED_FLUSH_MS);
+      this.flushTimer.unref();
+    }
   }
 
   private cachedByDigest(digest: string): AuthenticatedUser | undefined {

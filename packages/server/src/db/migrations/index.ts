@@ -2,7 +2,7 @@
  * Every migration, in order. Each has a stable name (never renamed once shipped); they run at
  * start through Kysely's Migrator. Bench adds `0002-bench`; the runner protocol `0003-runners`;
  * per-state task counters on each run `0004-bench-progress`; model owners and fair job claims
- * `0005-tenancy`.
+ * `0005-tenancy`; dashboard accounts, web sessions, invites and key metadata `0006-accounts`.
  */
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
@@ -10,6 +10,7 @@ import * as bench from './0002-bench.js';
 import * as runners from './0003-runners.js';
 import * as benchProgress from './0004-bench-progress.js';
 import * as tenancy from './0005-tenancy.js';
+import * as accounts from './0006-accounts.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
   { name: '0001-core', migration: core },
@@ -17,4 +18,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> =
   { name: '0003-runners', migration: runners },
   { name: '0004-bench-progress', migration: benchProgress },
   { name: '0005-tenancy', migration: tenancy },
+  { name: '0006-accounts', migration: accounts },
 ];

@@ -45,7 +45,7 @@ const SECTIONS: ReadonlyArray<{ title: string; pages: readonly string[] }> = [
     title: 'API reference',
     pages: ['api', 'errors', 'score', 'rank', 'bench', 'dimensions-api', 'runners', 'uploads'],
   },
-  { title: 'Guides', pages: ['dimensions', 'decoding', 'sdk', 'cli', 'python'] },
+  { title: 'Guides', pages: ['dashboard', 'dimensions', 'decoding', 'sdk', 'cli', 'python'] },
   { title: 'Optional', pages: ['architecture', 'benchmarks', 'changelog'] },
 ];
 const FALLBACK_SECTION = 'Guides';

@@ -19,6 +19,7 @@ import { benchRoutes } from './bench/index.js';
 import { discoveryRoutes } from './discovery/index.js';
 import { runnerProtocolRoutes } from './runners/index.js';
 import { docsSiteRoutes } from '../docs/docs-site.route.js';
+import { accountRoutes } from './accounts/index.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
   healthRoutes,
@@ -41,6 +42,8 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   discoveryRoutes,
   // Runner protocol (issue #5)
   runnerProtocolRoutes,
+  // Dashboard accounts, sessions, API keys, users and invites (issue #10)
+  accountRoutes,
   // Documentation site (outside /api/v1, no key)
   docsSiteRoutes,
 ];

@@ -29,6 +29,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  429: 'Too many attempts; retry after Retry-After seconds',
   500: 'Internal error',
   503: 'A dependency is unavailable; retry after Retry-After seconds',
 };
