@@ -473,7 +473,58 @@ const WALK: Record<string, () => Promise<void>> = {
       'failRunnerTask',
     );
   },
+
+  // ---- Dashboard accounts (accounts.test.ts walks them with sessions): B's key is refused on every
+  // session-only route, and the public ones tell B nothing of A.
+  getSetupState: async () => {
+    const r = await call('GET', '/api/v1/auth/setup', keyB);
+    expect(r.status).toBe(200);
+    expectNothingOfA(r, 'getSetupState');
+  },
+  setupFirstAdmin: async () => {
+    const r = await call('POST', '/api/v1/auth/setup', keyB, { email: 'b@example.com', password: 'short' });
+    expect(r.status).toBe(400);
+    expectNothingOfA(r, 'setupFirstAdmin');
+  },
+  signIn: async () => {
+    const r = await call('POST', '/api/v1/auth/sign-in', keyB, {
+      email: 'acme@example.com',
+      password: 'guess',
+    });
+    expect(r.status).toBe(401);
+    expectNothingOfA(r, 'signIn');
+  },
+  acceptInvite: async () => {
+    const r = await call('POST', '/api/v1/auth/accept-invite', keyB, {
+      token: 'guess',
+      password: 'long enough pw',
+    });
+    expect(r.status).toBe(401);
+    expectNothingOfA(r, 'acceptInvite');
+  },
+  getCurrentSession: () => sessionOnly('GET', '/api/v1/auth/session'),
+  signOut: () => sessionOnly('POST', '/api/v1/auth/sign-out'),
+  changePassword: () =>
+    sessionOnly('POST', '/api/v1/account/password', { currentPassword: 'x', newPassword: 'long enough pw' }),
+  listWebSessions: () => sessionOnly('GET', '/api/v1/account/sessions'),
+  revokeWebSession: () => sessionOnly('DELETE', `/api/v1/account/sessions/${a.userId}`),
+  listApiKeys: () => sessionOnly('GET', '/api/v1/api-keys'),
+  createApiKey: () => sessionOnly('POST', '/api/v1/api-keys', { name: 'b' }),
+  revokeApiKey: () => sessionOnly('DELETE', `/api/v1/api-keys/${a.userId}`),
+  listUsers: () => sessionOnly('GET', '/api/v1/users'),
+  disableUser: () => sessionOnly('POST', `/api/v1/users/${a.userId}/disable`),
+  listInvites: () => sessionOnly('GET', '/api/v1/invites'),
+  createInvite: () => sessionOnly('POST', '/api/v1/invites', { email: 'b2@example.com' }),
+  revokeInvite: () => sessionOnly('DELETE', `/api/v1/invites/${a.userId}`),
 };
+
+/** A session-only route refuses B's key (401) and says nothing of A. */
+async function sessionOnly(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<void> {
+  const r = await call(method, url, keyB, body);
+  expect(r.status, `${method} ${url}: ${r.text}`).toBe(401);
+  expect(r.json().code).toBe('unauthorized');
+  expectNothingOfA(r, `${method} ${url}`);
+}
 
 describe('the two-user walk', () => {
   it('classifies every operation of the OpenAPI document', () => {
