@@ -1,0 +1,323 @@
+"""The Python SDK against a real Vesta server (real engine, real corpus clips)."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import threading
+import unittest
+import urllib.request
+from typing import Any, List
+
+from tests.support.server import FlakyProxy, Server, corpus_clip, free_port
+
+import vesta
+
+server: Server
+
+
+def setUpModule() -> None:
+    global server
+    # A short lease, so heartbeats (every ttl/3) run often and a cancel is seen within a second.
+    server = Server({"VESTA_RUNNER_LEASE_SECONDS": "3"}, keys=6)
+
+
+def tearDownModule() -> None:
+    server.stop()
+
+
+def raw_get(path: str, key: str) -> Any:
+    req = urllib.request.Request(server.base_url + path, headers={"X-API-Key": key})
+    with urllib.request.urlopen(req, timeout=30) as res:
+        return json.loads(res.read())
+
+
+CLIP = "real__sam2-dog-walk.mp4"
+
+
+class ScoreAndRank(unittest.TestCase):
+    def test_score_upload_wait_shows_real_scores_with_progress(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[0], base_url=server.base_url)
+        events: List[dict] = []
+        result = client.score.upload(corpus_clip(CLIP), prompt="a dog walking", wait=True, progress=events.append)
+        self.assertEqual(result.state, "scored")
+        video = result.video
+        assert video is not None
+        scores = {s["dimension"]: s["value"] for s in video["scores"]}
+        self.assertIn("subject_consistency", scores)
+        self.assertTrue(all(isinstance(v, float) or isinstance(v, int) for v in scores.values()))
+        self.assertTrue(0.0 < scores["subject_consistency"] <= 1.0)
+        size = os.path.getsize(corpus_clip(CLIP))
+        uploads = [e for e in events if e["phase"] == "upload"]
+        self.assertEqual(uploads[-1], {"phase": "upload", "loaded": size, "total": size})
+        self.assertIn({"phase": "wait", "videoId": result.video_id, "state": "scored"}, events)
+        # The session lists the same scores.
+        session = client.score.get_or_create()
+        listed = next(v for v in session["videos"] if v["videoId"] == result.video_id)
+        self.assertEqual({s["dimension"]: s["value"] for s in listed["scores"]}, scores)
+
+    def test_upload_from_bytes_and_binary_file_object(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[1], base_url=server.base_url)
+        with open(corpus_clip(CLIP), "rb") as f:
+            data = f.read()
+        a = client.score.upload(data, prompt="a dog walking")
+        self.assertEqual(a.state, "queued")
+        with open(corpus_clip(CLIP), "rb") as f:
+            b = client.score.upload(f, prompt="a dog walking")
+        c = client.score.upload(io.BytesIO(data), prompt="a dog walking", file_name="dog.mp4")
+        session = client.score.get_or_create()
+        names = {v["videoId"]: (v["fileName"], v["sizeBytes"]) for v in session["videos"]}
+        self.assertEqual(names[a.video_id], ("clip.mp4", len(data)))
+        self.assertEqual(names[b.video_id], (CLIP, len(data)))
+        self.assertEqual(names[c.video_id], ("dog.mp4", len(data)))
+
+    def test_rank_order_equals_ranked_and_prompt_lock(self) -> None:
+        key = server.keys[2]
+        client = vesta.Vesta(api_key=key, base_url=server.base_url)
+        first = client.rank.upload(corpus_clip("runway-gen2__snail-macro.mp4"), prompt="a snail, macro shot", wait=True)
+        second = client.rank.upload(corpus_clip("show-1__snail-macro.mp4"), wait=True)  # prompt locked: optional
+        with self.assertRaises(vesta.RankPromptMismatchError) as caught:
+            client.rank.upload(corpus_clip("show-1__toad-karate.mp4"), prompt="a toad doing karate")
+        self.assertEqual((caught.exception.status, caught.exception.code), (400, "RANK_PROMPT_MISMATCH"))
+        self.assertTrue(caught.exception.request_id)
+        board = client.rank.get_ranked(first.run_id)
+        raw = raw_get(f"/api/v1/rank/{first.run_id}/ranked", key)
+        self.assertEqual([e["videoId"] for e in board["entries"]], [e["videoId"] for e in raw["entries"]])
+        self.assertEqual(board, raw)
+        self.assertEqual({e["videoId"] for e in board["entries"]}, {first.video_id, second.video_id})
+        self.assertEqual([e["rank"] for e in board["entries"]], [1, 2])
+        self.assertEqual(client.rank.get_ranked(), board)  # the current session by default
+        reset = client.rank.reset()
+        self.assertNotEqual(reset["runId"], first.run_id)
+        self.assertEqual(reset["videos"], [])
+
+
+def frames(seed: int, count: int = 12, size: int = 64) -> List[vesta.Frame]:
+    """A small rendered clip: a bright square moving over a gradient (deterministic per seed)."""
+    out = []
+    for t in range(count):
+        rows = []
+        x0 = (seed + t * 3) % (size - 16)
+        for y in range(size):
+            row = bytearray()
+            for x in range(size):
+                inside = x0 <= x < x0 + 16 and 24 <= y < 40
+                row += bytes((250, 240, 60)) if inside else bytes(((x * 4) % 256, (y * 4) % 256, 128))
+            rows.append(bytes(row))
+        out.append(vesta.Frame(size, size, b"".join(rows)))
+    return out
+
+
+class Pipelines(unittest.TestCase):
+    def test_run_with_pipeline_rendering_frames_completes_with_correct_csv(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[3], base_url=server.base_url)
+        seen: List[Any] = []
+
+        def render(prompt: str, seed: int, context: vesta.PipelineContext) -> List[vesta.Frame]:
+            seen.append((prompt, seed, context.sample_index, context.run_id))
+            context.log(f"rendering {prompt!r}")
+            return frames(seed)
+
+        progress: List[str] = []
+        run = client.bench.run_with_pipeline(
+            render, dimensions=["subject_consistency", "motion_smoothness"], run_name="py pipeline",
+            model_id="py-frames-model", samples_per_prompt=1, prompts_per_dimension=1,
+            on_progress=lambda r: progress.append(r["status"]),
+        )
+        self.assertEqual(run["status"], "completed", run)
+        self.assertEqual(run["progress"]["tasks_failed"], 0)
+        self.assertEqual(len(seen), run["progress"]["tasks_total"])
+        self.assertEqual(progress[-1], "completed")
+        videos = list(client.bench.all_videos(run["id"]))
+        self.assertTrue(all(v["state"] == "done" for v in videos))
+        # The CSV's per-dimension value is the mean of the clips' scores.
+        csv = client.bench.csv(run["id"]).splitlines()
+        header = csv[0].split(",")
+        rows = {r.split(",")[0]: r.split(",") for r in csv[1:]}
+        for dim in ("subject_consistency", "motion_smoothness"):
+            values = [s["value"] for v in videos for s in v["scores"] if s["dimension"] == dim]
+            self.assertTrue(values)
+            mean = sum(values) / len(values)
+            col = next(i for i, h in enumerate(header) if h in ("score", "value", "mean", "raw"))
+            self.assertAlmostEqual(float(rows[dim][col]), mean, places=4)
+        logs = [l["message"] for l in client.bench.all_logs(run["id"])]
+        self.assertTrue(any("rendering" in m for m in logs), logs)
+        # The runner deregistered itself.
+        self.assertEqual(client.runners.list()["items"], [])
+
+    def test_raising_or_wrong_output_fails_the_task_with_its_message_in_the_logs(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[4], base_url=server.base_url)
+        cases = [
+            (lambda p, s, c: (_ for _ in ()).throw(vesta.GenerationError("CUDA out of memory", retryable=False)), "CUDA out of memory"),
+            (lambda p, s, c: None, "returned nothing"),
+            (lambda p, s, c: 42, "returned a int"),
+        ]
+        for fn, message in cases:
+            run = client.bench.run_with_pipeline(fn, dimensions=["subject_consistency"], run_name="bad", model_id="py-bad",
+                                                 samples_per_prompt=1, prompts_per_dimension=1)
+            self.assertEqual(run["status"], "failed", run)
+            logs = " | ".join(l["message"] for l in client.bench.all_logs(run["id"]))
+            self.assertIn(message, logs)
+
+    def test_cancellation_mid_run_and_ctrl_c(self) -> None:
+        key = server.keys[5]
+        client = vesta.Vesta(api_key=key, base_url=server.base_url)
+        other = vesta.Vesta(api_key=key, base_url=server.base_url)
+        noticed = threading.Event()
+
+        def slow(prompt: str, seed: int, context: vesta.PipelineContext) -> List[vesta.Frame]:
+            other.bench.cancel(context.run_id)  # someone cancels the run while this clip renders
+            if context.cancelled.wait(15):  # the heartbeat thread learns of it
+                noticed.set()
+            return frames(seed)
+
+        run = client.bench.run_with_pipeline(slow, dimensions=["subject_consistency"], run_name="cancel me",
+                                             model_id="py-cancel", samples_per_prompt=2, prompts_per_dimension=1)
+        self.assertEqual(run["status"], "cancelled")
+        self.assertTrue(noticed.is_set())
+        self.assertEqual(client.bench.get(run["id"])["progress"]["tasks_generated"], 0)
+
+        def interrupted(prompt: str, seed: int, context: vesta.PipelineContext) -> Any:
+            raise KeyboardInterrupt  # what Ctrl-C raises in the main thread
+
+        with self.assertRaises(KeyboardInterrupt):
+            client.bench.run_with_pipeline(interrupted, dimensions=["subject_consistency"], run_name="ctrl-c",
+                                           model_id="py-cancel", samples_per_prompt=1, prompts_per_dimension=1)
+        latest = next(iter(client.bench.list()))
+        self.assertEqual((latest["name"], latest["status"]), ("ctrl-c", "cancelled"))
+        self.assertEqual(client.runners.list()["items"], [])
+        client.bench.delete(latest["id"])
+        with self.assertRaises(vesta.NotFoundError):
+            client.bench.get(latest["id"])
+
+
+class Retries(unittest.TestCase):
+    def test_5xx_then_recovery_is_retried_with_one_idempotency_key(self) -> None:
+        proxy = FlakyProxy(server.base_url, failures=2, status=503, match="/api/v1/score/reset", retry_after="0")
+        try:
+            client = vesta.Vesta(api_key=server.keys[0], base_url=proxy.base_url, max_retries=3)
+            session = client.score.reset()
+            self.assertTrue(session["runId"])
+            attempts = [r for r in proxy.seen if r["path"] == "/api/v1/score/reset"]
+            self.assertEqual([a["failed"] for a in attempts], [True, True, False])
+            keys = {a["headers"].get("Idempotency-Key") for a in attempts}
+            self.assertEqual(len(keys), 1)
+            self.assertTrue(all(a["headers"].get("X-Service-Source") == "sdk" for a in attempts))
+        finally:
+            proxy.stop()
+
+    def test_dropped_connections_and_interrupted_upload_are_retried(self) -> None:
+        proxy = FlakyProxy(server.base_url, failures=1, status=0, match="/api/v1/dimensions")
+        try:
+            client = vesta.Vesta(api_key=server.keys[0], base_url=proxy.base_url)
+            self.assertTrue(client.dimensions.list()["items"])
+            self.assertEqual([r["failed"] for r in proxy.seen], [True, False])
+        finally:
+            proxy.stop()
+
+    def test_interrupted_upload_is_retried_from_the_start(self) -> None:
+        # A server whose upload URLs point at the proxy; the first PUT is cut after 1 KiB.
+        port = free_port()
+        own = Server({"VESTA_PUBLIC_URL": f"http://127.0.0.1:{port}"}, keys=1)
+        proxy = FlakyProxy(own.base_url, failures=1, match="/api/v1/uploads/", method="PUT", cut_body=True, port=port)
+        try:
+            client = vesta.Vesta(api_key=own.keys[0], base_url=proxy.base_url)
+            result = client.score.upload(corpus_clip(CLIP), prompt="a dog walking")
+            puts = [r for r in proxy.seen if r["method"] == "PUT"]
+            self.assertEqual([p["failed"] for p in puts], [True, False])
+            self.assertEqual(puts[0]["path"], puts[1]["path"])
+            listed = next(v for v in client.score.get_or_create()["videos"] if v["videoId"] == result.video_id)
+            self.assertEqual(listed["sizeBytes"], os.path.getsize(corpus_clip(CLIP)))
+        finally:
+            proxy.stop()
+            own.stop()
+
+    def test_idempotency_mismatch_is_not_retried(self) -> None:
+        proxy = FlakyProxy(server.base_url, failures=0)
+        try:
+            client = vesta.Vesta(api_key=server.keys[4], base_url=proxy.base_url, max_retries=3)
+            client.runners.register("idem", ["py-idem"])
+            first = client.bench.create("idem", "py-idem", ["subject_consistency"], idempotency_key="same-key-1")
+            replay = client.bench.create("idem", "py-idem", ["subject_consistency"], idempotency_key="same-key-1")
+            self.assertEqual(first["id"], replay["id"])
+            before = len(proxy.seen)
+            with self.assertRaises(vesta.IdempotencyMismatchError) as caught:
+                client.bench.create("other", "py-idem", ["subject_consistency"], idempotency_key="same-key-1")
+            self.assertEqual(caught.exception.status, 409)
+            self.assertEqual(len(proxy.seen) - before, 1)
+            client.bench.cancel(first["id"])
+        finally:
+            proxy.stop()
+
+
+class BadInput(unittest.TestCase):
+    def test_missing_key_names_the_variable(self) -> None:
+        os.environ.pop("MY_VESTA_KEY", None)
+        with self.assertRaises(vesta.MissingApiKeyError) as caught:
+            vesta.Vesta(api_key_env="MY_VESTA_KEY", base_url=server.base_url)
+        self.assertIn("MY_VESTA_KEY", str(caught.exception))
+        os.environ["MY_VESTA_KEY"] = server.keys[0]
+        try:
+            self.assertTrue(vesta.Vesta(api_key_env="MY_VESTA_KEY", base_url=server.base_url).score.get_or_create()["runId"])
+        finally:
+            del os.environ["MY_VESTA_KEY"]
+
+    def test_wrong_base_url(self) -> None:
+        with self.assertRaises(ValueError):
+            vesta.Vesta(api_key="k", base_url="localhost:8080")
+        client = vesta.Vesta(api_key="k", base_url=f"http://127.0.0.1:{free_port()}", max_retries=1)
+        with self.assertRaises(vesta.ApiConnectionError) as caught:
+            client.dimensions.list()
+        self.assertIn("after 2 attempts", str(caught.exception))
+
+    def test_key_never_shown(self) -> None:
+        secret = "vk_not_a_real_key_0123456789"
+        client = vesta.Vesta(api_key=secret, base_url=server.base_url)
+        self.assertNotIn(secret, repr(client))
+        with self.assertRaises(vesta.UnauthorizedError) as caught:
+            client.score.get_or_create()
+        err = caught.exception
+        self.assertEqual((err.status, err.code), (401, "unauthorized"))
+        self.assertNotIn(secret, str(err) + repr(err) + repr(vars(err)))
+
+    def test_bad_files_fail_before_anything_is_created(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[2], base_url=server.base_url)
+        before = len(client.score.get_or_create()["videos"])
+        with tempfile.TemporaryDirectory() as tmp:
+            unreadable = os.path.join(tmp, "locked.mp4")
+            with open(unreadable, "wb") as f:
+                f.write(b"\0" * 100)
+            os.chmod(unreadable, 0)
+            if os.access(unreadable, os.R_OK):  # root reads anything: a path through a file cannot be opened
+                unreadable = os.path.join(unreadable, "clip.mp4")
+            empty = os.path.join(tmp, "empty.mp4")
+            open(empty, "wb").close()
+            for bad, words in [
+                (os.path.join(tmp, "missing.mp4"), "No such file"),
+                (tmp, "is a directory"),
+                (unreadable, ""),
+                (empty, "empty"),
+                (12345, "Cannot upload a int"),
+                (io.StringIO("text"), "text mode"),
+            ]:
+                with self.assertRaises(vesta.UploadSourceError, msg=str(bad)) as caught:
+                    client.score.upload(bad, prompt="p")  # type: ignore[arg-type]
+                self.assertIn(words, str(caught.exception))
+        with self.assertRaises(vesta.UploadSourceError):
+            client.score.upload(corpus_clip(CLIP), prompt="")
+        self.assertEqual(len(client.score.get_or_create()["videos"]), before)
+
+    def test_bad_bench_input_gets_the_catalogue_code(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[2], base_url=server.base_url)
+        with self.assertRaises(vesta.ValidationFailedError) as caught:
+            client.bench.create("x", "no-such-model", ["subject_consistency"])
+        self.assertIn("no-such-model", caught.exception.detail)
+        with self.assertRaises(vesta.NotFoundError):
+            client.bench.get("bench_missing")
+        with self.assertRaises(TypeError):
+            client.bench.run_with_pipeline("not callable", dimensions=["subject_consistency"], run_name="x", model_id="m")  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    unittest.main()

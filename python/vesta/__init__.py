@@ -1,0 +1,65 @@
+"""Vesta: the Python SDK of the Video Evaluation Service (no dependencies beyond the standard library).
+
+    import vesta
+    client = vesta.Vesta()                      # key from VESTA_API_KEY
+    result = client.score.upload("clip.mp4", prompt="a cat surfing", wait=True)
+    print(result.video["scores"])
+
+See docs/python.md for every call.
+"""
+from ._client import (
+    DEFAULT_API_KEY_ENV,
+    DEFAULT_BASE_URL,
+    BenchResource,
+    DimensionsResource,
+    ModelsResource,
+    RankResource,
+    RunnersResource,
+    ScoreResource,
+    UploadResult,
+    Vesta,
+)
+from ._exceptions import (
+    ApiConnectionError,
+    ApiError,
+    ApiTimeoutError,
+    GenerationError,
+    MissingApiKeyError,
+    PipelineOutputError,
+    ScoringFailedError,
+    UploadSourceError,
+    VestaError,
+    WaitTimeoutError,
+)
+from ._generated import (
+    ERROR_CLASSES,
+    ERROR_CODES,
+    ConflictError,
+    ForbiddenError,
+    IdempotencyMismatchError,
+    InternalError,
+    InvalidFieldError,
+    InvalidVideoError,
+    NotFoundError,
+    PayloadTooLargeError,
+    RankPromptMismatchError,
+    UnauthorizedError,
+    UnsupportedMediaTypeError,
+    UpstreamUnavailableError,
+    ValidationFailedError,
+)
+from ._runner import PipelineContext
+from ._video import Frame, encode_frames, find_ffmpeg
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_API_KEY_ENV", "DEFAULT_BASE_URL", "BenchResource", "DimensionsResource", "ModelsResource",
+    "RankResource", "RunnersResource", "ScoreResource", "UploadResult", "Vesta",
+    "ApiConnectionError", "ApiError", "ApiTimeoutError", "GenerationError", "MissingApiKeyError",
+    "PipelineOutputError", "ScoringFailedError", "UploadSourceError", "VestaError", "WaitTimeoutError",
+    "ERROR_CLASSES", "ERROR_CODES", "ConflictError", "ForbiddenError", "IdempotencyMismatchError",
+    "InternalError", "InvalidFieldError", "InvalidVideoError", "NotFoundError", "PayloadTooLargeError",
+    "RankPromptMismatchError", "UnauthorizedError", "UnsupportedMediaTypeError", "UpstreamUnavailableError",
+    "ValidationFailedError", "PipelineContext", "Frame", "encode_frames", "find_ffmpeg",
+]

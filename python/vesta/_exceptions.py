@@ -1,0 +1,130 @@
+"""Exceptions of the Vesta SDK.
+
+Every error the SDK raises is a :class:`VestaError` with a stable ``code``. Error answers of the
+API are :class:`ApiError` subclasses, one per code of the server's catalogue (generated from
+openapi/openapi.json into ``vesta._generated``), carrying ``status``, ``detail`` and
+``request_id``. The API key never appears in a message, a repr or an attribute.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+
+class VestaError(Exception):
+    """Base class of every SDK error; branch on ``code``, never on the message."""
+
+    code: str
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class ApiError(VestaError):
+    """The service answered with an error status (``{code, detail, requestId}``)."""
+
+    status: int
+    detail: str
+    request_id: Optional[str]
+    method: str
+    url: str
+    headers: Mapping[str, str]
+
+    def __init__(
+        self,
+        *,
+        status: int,
+        code: str,
+        detail: str,
+        request_id: Optional[str] = None,
+        method: str = "",
+        url: str = "",
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        suffix = f" (request {request_id})" if request_id else ""
+        super().__init__(code, f"{status} {code}: {detail}{suffix}")
+        self.status = status
+        self.detail = detail
+        self.request_id = request_id
+        self.method = method
+        self.url = url
+        self.headers = dict(headers or {})
+
+
+class MissingApiKeyError(VestaError):
+    """No key was passed and the named environment variable is unset or empty."""
+
+    def __init__(self, env_var: str) -> None:
+        super().__init__(
+            "missing_api_key",
+            f"No API key: set the {env_var} environment variable or pass api_key= to vesta.Vesta().",
+        )
+        self.env_var = env_var
+
+
+class ApiConnectionError(VestaError):
+    """The service could not be reached (DNS, refused, reset), after every retry."""
+
+    def __init__(self, url: str, attempts: int, cause: BaseException) -> None:
+        plural = "" if attempts == 1 else "s"
+        super().__init__("connection_failed", f"Could not reach {url} after {attempts} attempt{plural}: {describe(cause)}")
+        self.url = url
+        self.attempts = attempts
+
+
+class ApiTimeoutError(VestaError):
+    """A request did not answer within its timeout, after every retry."""
+
+    def __init__(self, url: str, timeout: float, attempts: int) -> None:
+        plural = "" if attempts == 1 else "s"
+        super().__init__("timeout", f"Request to {url} timed out after {timeout:g} s ({attempts} attempt{plural}).")
+        self.url = url
+        self.timeout = timeout
+
+
+class UploadSourceError(VestaError):
+    """The upload source (path, bytes, file object) cannot be read."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("file_unreadable", message)
+
+
+class ScoringFailedError(VestaError):
+    """``wait=True`` was asked and the clip ended ``failed``."""
+
+    def __init__(self, video_id: str, video: Any, reason: Optional[str]) -> None:
+        super().__init__("scoring_failed", f"Scoring of video {video_id} failed" + (f": {reason}" if reason else "."))
+        self.video_id = video_id
+        self.video = video
+
+
+class WaitTimeoutError(VestaError):
+    """A wait (for a clip or a run) passed its deadline."""
+
+    def __init__(self, what: str, timeout: float, last_state: Optional[str]) -> None:
+        super().__init__("wait_timeout", f"{what} did not finish within {timeout:g} s (last state: {last_state or 'unknown'}).")
+        self.last_state = last_state
+
+
+class PipelineOutputError(VestaError):
+    """A pipeline callable returned something that is not a clip (nothing, a wrong type, no FFmpeg for frames)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("pipeline_output", message)
+
+
+class GenerationError(Exception):
+    """Raise from a pipeline callable to fail the clip; ``retryable=False`` fails it for good."""
+
+    def __init__(self, message: str, retryable: bool = True) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+def describe(cause: BaseException) -> str:
+    text = str(cause) or type(cause).__name__
+    return text if type(cause).__name__ in text else f"{type(cause).__name__}: {text}"

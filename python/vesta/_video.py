@@ -1,0 +1,135 @@
+"""Turns what a generator returns into clip bytes: a file path, bytes, or frames encoded with FFmpeg."""
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import Any, Iterable, List, Optional, Tuple
+
+from ._exceptions import PipelineOutputError
+
+
+class Frame:
+    """One RGB frame without NumPy or Pillow: ``width * height * 3`` bytes, row by row."""
+
+    __slots__ = ("width", "height", "rgb")
+
+    def __init__(self, width: int, height: int, rgb: bytes) -> None:
+        if len(rgb) != width * height * 3:
+            raise ValueError(f"a {width}x{height} RGB frame has {width * height * 3} bytes, got {len(rgb)}")
+        self.width = width
+        self.height = height
+        self.rgb = bytes(rgb)
+
+
+def find_ffmpeg() -> Optional[str]:
+    """``VESTA_FFMPEG``, then ``ffmpeg`` on PATH, then the binary of npm's @ffmpeg-installer near here."""
+    explicit = os.environ.get("VESTA_FFMPEG")
+    if explicit:
+        return explicit if os.path.isfile(explicit) else None
+    found = shutil.which("ffmpeg")
+    if found:
+        return found
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower(), "")
+    plat = {"linux": "linux", "darwin": "darwin", "win32": "win32"}.get(sys.platform, "")
+    for start in (os.getcwd(), os.path.dirname(os.path.abspath(__file__))):
+        d = start
+        while True:
+            candidate = os.path.join(d, "node_modules", "@ffmpeg-installer", f"{plat}-{arch}", "ffmpeg")
+            if os.path.isfile(candidate):
+                return candidate
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            d = parent
+    return None
+
+
+def _frame_bytes(frame: Any) -> Tuple[int, int, bytes]:
+    if isinstance(frame, Frame):
+        return frame.width, frame.height, frame.rgb
+    shape = getattr(frame, "shape", None)
+    if shape is not None and hasattr(frame, "tobytes"):  # a NumPy array (H, W, 3), uint8 or float in [0, 1]
+        if len(shape) != 3 or shape[2] not in (3, 4):
+            raise PipelineOutputError(f"a frame array must be (height, width, 3), got shape {tuple(shape)}")
+        kind = getattr(getattr(frame, "dtype", None), "kind", "u")
+        if kind == "f":
+            frame = (frame.clip(0, 1) * 255).round().astype("uint8")
+        elif str(getattr(frame, "dtype", "uint8")) != "uint8":
+            frame = frame.clip(0, 255).astype("uint8")
+        if shape[2] == 4:
+            frame = frame[:, :, :3]
+        return int(shape[1]), int(shape[0]), frame.tobytes()
+    if hasattr(frame, "size") and hasattr(frame, "mode") and hasattr(frame, "convert"):  # a PIL image
+        rgb = frame.convert("RGB")
+        return int(rgb.size[0]), int(rgb.size[1]), rgb.tobytes()
+    raise PipelineOutputError(
+        f"cannot use a {type(frame).__name__} as a frame: use NumPy arrays (H, W, 3), PIL images or vesta.Frame"
+    )
+
+
+def is_frame_sequence(value: Any) -> bool:
+    if isinstance(value, (str, bytes, bytearray, memoryview)) or value is None:
+        return False
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return len(shape) == 4  # one array (T, H, W, C)
+    return isinstance(value, (list, tuple)) or (hasattr(value, "__iter__") and not hasattr(value, "read"))
+
+
+def encode_frames(frames: Iterable[Any], fps: float = 8.0, ffmpeg: Optional[str] = None) -> bytes:
+    """Encodes RGB frames to an H.264 MP4 (yuv420p) with FFmpeg; returns the file's bytes."""
+    binary = ffmpeg or find_ffmpeg()
+    if binary is None:
+        raise PipelineOutputError(
+            "The pipeline returned frames, but no FFmpeg binary was found to encode them to MP4. "
+            "Install FFmpeg (apt-get install ffmpeg, brew install ffmpeg), or set VESTA_FFMPEG to its path, "
+            "or return a file path or MP4 bytes instead (e.g. diffusers' export_to_video)."
+        )
+    items: List[Tuple[int, int, bytes]] = [_frame_bytes(f) for f in frames]
+    if not items:
+        raise PipelineOutputError("The pipeline returned an empty sequence of frames.")
+    width, height = items[0][0], items[0][1]
+    if any((w, h) != (width, height) for w, h, _ in items):
+        raise PipelineOutputError("All frames must have the same size.")
+    with tempfile.TemporaryDirectory(prefix="vesta-frames-") as tmp:
+        out = os.path.join(tmp, "clip.mp4")
+        # Even sizes for yuv420p: pad by one pixel when needed.
+        args = [
+            binary, "-hide_banner", "-loglevel", "error", "-y",
+            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{width}x{height}", "-r", f"{fps:g}", "-i", "-",
+            "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", out,
+        ]
+        proc = subprocess.run(args, input=b"".join(b for _, _, b in items), capture_output=True)
+        if proc.returncode != 0:
+            raise PipelineOutputError(f"FFmpeg could not encode the frames: {proc.stderr.decode('utf-8', 'replace').strip()[-500:]}")
+        with open(out, "rb") as f:
+            return f.read()
+
+
+def clip_from_output(value: Any, fps: float) -> Tuple[Any, Optional[str]]:
+    """(upload input, content type) of what a generator returned; raises PipelineOutputError."""
+    if value is None:
+        raise PipelineOutputError(
+            "The pipeline returned nothing: return a file path, the clip's bytes, or a sequence of frames."
+        )
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        if not os.path.isfile(path):
+            raise PipelineOutputError(f"The pipeline returned the path {path}, which is not a file.")
+        return path, None
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        if len(value) == 0:
+            raise PipelineOutputError("The pipeline returned 0 bytes.")
+        return bytes(value), None
+    if is_frame_sequence(value):
+        return encode_frames(value, fps), "video/mp4"
+    raise PipelineOutputError(
+        f"The pipeline returned a {type(value).__name__}: return a file path, the clip's bytes, or a sequence of frames."
+    )
+
+
