@@ -10,14 +10,19 @@ import subprocess
 import sys
 import threading
 import unittest
+import urllib.error
 import urllib.request
 from typing import Any, Dict, List, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-CORPUS = os.environ.get("VESTA_CORPUS_DIR") or os.path.abspath(os.path.join(REPO, "..", "..", "shared", "corpus"))
-if not os.path.isdir(CORPUS):
-    CORPUS = "/work/shared/corpus"
+_CANDIDATES = [
+    os.environ.get("VESTA_CORPUS_DIR") or "",
+    os.path.abspath(os.path.join(REPO, "..", "shared", "corpus")),
+    os.path.abspath(os.path.join(REPO, "..", "..", "shared", "corpus")),
+    "/work/shared/corpus",
+]
+CORPUS = next((c for c in _CANDIDATES if c and os.path.isdir(c)), "/work/shared/corpus")
 
 sys.path.insert(0, os.path.join(REPO, "python"))
 
@@ -88,7 +93,7 @@ class FlakyProxy:
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args: Any) -> None:
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                 pass
 
             def _handle(self) -> None:
