@@ -18,7 +18,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'packages/cli/bin/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'packages/cli/bin/*.js', 'python/tests/support/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -5,9 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { createEngine } from '@vesta/engine';
 import { loadConfig, startServer } from '@vesta/server';
 
+/** @type {number} */
 const port = await new Promise((resolve, reject) => {
   const probe = createServer();
   probe.once('error', reject);
@@ -26,7 +28,7 @@ const config = loadConfig(
     VESTA_DATA_DIR: dataDir,
     VESTA_PUBLIC_URL: baseUrl,
     VESTA_LOG_LEVEL: 'silent',
-    ...JSON.parse(process.argv[2] ?? '{}'),
+    .../** @type {Record<string, string>} */ (JSON.parse(process.argv[2] ?? '{}')),
   },
   dataDir,
 );
