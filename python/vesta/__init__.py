@@ -31,23 +31,9 @@ from ._exceptions import (
     VestaError,
     WaitTimeoutError,
 )
-from ._generated import (
-    ERROR_CLASSES,
-    ERROR_CODES,
-    ConflictError,
-    ForbiddenError,
-    IdempotencyMismatchError,
-    InternalError,
-    InvalidFieldError,
-    InvalidVideoError,
-    NotFoundError,
-    PayloadTooLargeError,
-    RankPromptMismatchError,
-    UnauthorizedError,
-    UnsupportedMediaTypeError,
-    UpstreamUnavailableError,
-    ValidationFailedError,
-)
+from . import _generated
+from ._generated import *  # noqa: F401,F403 - one exception class per code of the error catalogue
+from ._generated import ERROR_CLASSES, ERROR_CODES
 from ._runner import PipelineContext
 from ._video import Frame, encode_frames, find_ffmpeg
 
@@ -58,8 +44,6 @@ __all__ = [
     "RankResource", "RunnersResource", "ScoreResource", "UploadResult", "Vesta",
     "ApiConnectionError", "ApiError", "ApiTimeoutError", "GenerationError", "MissingApiKeyError",
     "PipelineOutputError", "ScoringFailedError", "UploadSourceError", "VestaError", "WaitTimeoutError",
-    "ERROR_CLASSES", "ERROR_CODES", "ConflictError", "ForbiddenError", "IdempotencyMismatchError",
-    "InternalError", "InvalidFieldError", "InvalidVideoError", "NotFoundError", "PayloadTooLargeError",
-    "RankPromptMismatchError", "UnauthorizedError", "UnsupportedMediaTypeError", "UpstreamUnavailableError",
-    "ValidationFailedError", "PipelineContext", "Frame", "encode_frames", "find_ffmpeg",
+    "ERROR_CLASSES", "ERROR_CODES", "PipelineContext", "Frame", "encode_frames", "find_ffmpeg",
 ]
+__all__ += _generated.__all__

@@ -9,44 +9,64 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Type, TypedDict, U
 
 from ._exceptions import ApiError
 
+#: The error classes, re-exported by the vesta package.
+__all__ = ["ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+
 API_VERSION = "1.0.0"
 
 #: Every error code of the server's catalogue (ErrorBody.code).
-ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "conflict", "idempotency_mismatch", "payload_too_large", "unsupported_media_type", "internal_error", "upstream_unavailable"]
-ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "conflict", "idempotency_mismatch", "payload_too_large", "unsupported_media_type", "internal_error", "upstream_unavailable", )
+ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
+ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
 
 #: operationId -> (HTTP method, path) of every operation.
 OPERATIONS: Dict[str, Tuple[str, str]] = {
+    "acceptInvite": ("POST", "/api/v1/auth/accept-invite"),
     "cancelBenchRun": ("POST", "/api/v1/bench/{id}/cancel"),
+    "changePassword": ("POST", "/api/v1/account/password"),
     "claimRunnerTask": ("POST", "/api/v1/runners/{id}/claim"),
     "completeRunnerTask": ("POST", "/api/v1/runner-tasks/{taskId}/complete"),
     "confirmRankUpload": ("POST", "/api/v1/rank/{id}/videos/confirm-upload"),
     "confirmScoreUpload": ("POST", "/api/v1/score/{id}/videos/confirm-upload"),
+    "createApiKey": ("POST", "/api/v1/api-keys"),
     "createBenchRun": ("POST", "/api/v1/bench"),
+    "createInvite": ("POST", "/api/v1/invites"),
     "createRankUploadUrl": ("POST", "/api/v1/rank/{id}/videos/upload-url"),
     "createRunnerTaskUploadUrl": ("POST", "/api/v1/runner-tasks/{taskId}/upload-url"),
     "createScoreUploadUrl": ("POST", "/api/v1/score/{id}/videos/upload-url"),
     "deleteBenchRun": ("DELETE", "/api/v1/bench/{id}"),
     "deregisterRunner": ("DELETE", "/api/v1/runners/{id}"),
+    "disableUser": ("POST", "/api/v1/users/{id}/disable"),
     "failRunnerTask": ("POST", "/api/v1/runner-tasks/{taskId}/fail"),
     "getBenchCsv": ("GET", "/api/v1/bench/{id}/csv"),
     "getBenchLogs": ("GET", "/api/v1/bench/{id}/logs"),
     "getBenchRun": ("GET", "/api/v1/bench/{id}"),
+    "getCurrentSession": ("GET", "/api/v1/auth/session"),
     "getRankLeaderboard": ("GET", "/api/v1/rank/{id}/ranked"),
     "getRankSession": ("GET", "/api/v1/rank"),
     "getRunner": ("GET", "/api/v1/runners/{id}"),
     "getScoreSession": ("GET", "/api/v1/score"),
+    "getSetupState": ("GET", "/api/v1/auth/setup"),
     "heartbeatRunnerTask": ("POST", "/api/v1/runner-tasks/{taskId}/heartbeat"),
+    "listApiKeys": ("GET", "/api/v1/api-keys"),
     "listBenchRuns": ("GET", "/api/v1/bench"),
     "listBenchVideos": ("GET", "/api/v1/bench/{id}/videos"),
     "listDimensionPrompts": ("GET", "/api/v1/dimensions/{id}/prompts"),
     "listDimensions": ("GET", "/api/v1/dimensions"),
+    "listInvites": ("GET", "/api/v1/invites"),
     "listModels": ("GET", "/api/v1/models"),
     "listRunners": ("GET", "/api/v1/runners"),
+    "listUsers": ("GET", "/api/v1/users"),
+    "listWebSessions": ("GET", "/api/v1/account/sessions"),
     "putUpload": ("PUT", "/api/v1/uploads/{videoId}"),
     "registerRunner": ("POST", "/api/v1/runners"),
     "resetRankSession": ("POST", "/api/v1/rank/reset"),
     "resetScoreSession": ("POST", "/api/v1/score/reset"),
+    "revokeApiKey": ("DELETE", "/api/v1/api-keys/{id}"),
+    "revokeInvite": ("DELETE", "/api/v1/invites/{id}"),
+    "revokeWebSession": ("DELETE", "/api/v1/account/sessions/{id}"),
+    "setupFirstAdmin": ("POST", "/api/v1/auth/setup"),
+    "signIn": ("POST", "/api/v1/auth/sign-in"),
+    "signOut": ("POST", "/api/v1/auth/sign-out"),
 }
 
 BenchStatus = Literal["queued", "generating", "evaluating", "completed", "failed", "cancelled"]
@@ -334,7 +354,7 @@ class DimensionPrompts(TypedDict):
 
 class ErrorBody(TypedDict):
     #: Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
-    code: Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "conflict", "idempotency_mismatch", "payload_too_large", "unsupported_media_type", "internal_error", "upstream_unavailable"]
+    code: Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
     #: Human-readable explanation; may change over time.
     detail: str
     #: The request id, also sent in the X-Request-Id header.
@@ -438,7 +458,7 @@ class Model(TypedDict):
 
 
 class ModelList(TypedDict):
-    """Every model, by id; a fresh server lists only the demo generator `vesta-demo`."""
+    """The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`."""
     items: List[Model]
 
 
@@ -469,7 +489,7 @@ class RankUploadUrlBody(_RankUploadUrlBodyRequired, total=False):
 class _RegisterRunnerBodyRequired(TypedDict):
     #: A label for the runner (1–100 characters, no control characters), e.g. the host name.
     name: str
-    #: The model ids this runner generates clips for. An id not yet in GET /api/v1/models is added (name = id): runners declare the models they serve.
+    #: The model ids this runner generates clips for. An id that names neither a global model nor one of the caller's private models becomes a private model of the caller (name = id), which no other user sees.
     models: List[str]
 
 
@@ -639,6 +659,192 @@ class CompleteRunnerTaskResponse(TypedDict):
     video: Video
 
 
+class GetSetupStateResponse(TypedDict):
+    #: True while no account exists: POST /api/v1/auth/setup creates the first admin.
+    setupRequired: bool
+
+
+class SetupFirstAdminResponseUser(TypedDict):
+    id: str
+    #: User name (owner of runs and keys).
+    name: str
+    email: str
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+
+
+class SetupFirstAdminResponse(TypedDict):
+    """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
+    user: SetupFirstAdminResponseUser
+    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
+    csrfToken: str
+    #: When the session ends unless used (idle or absolute expiry).
+    expiresAt: str
+
+
+class SignInResponseUser(TypedDict):
+    id: str
+    #: User name (owner of runs and keys).
+    name: str
+    email: str
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+
+
+class SignInResponse(TypedDict):
+    """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
+    user: SignInResponseUser
+    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
+    csrfToken: str
+    #: When the session ends unless used (idle or absolute expiry).
+    expiresAt: str
+
+
+class AcceptInviteResponseUser(TypedDict):
+    id: str
+    #: User name (owner of runs and keys).
+    name: str
+    email: str
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+
+
+class AcceptInviteResponse(TypedDict):
+    """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
+    user: AcceptInviteResponseUser
+    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
+    csrfToken: str
+    #: When the session ends unless used (idle or absolute expiry).
+    expiresAt: str
+
+
+class GetCurrentSessionResponseUser(TypedDict):
+    id: str
+    #: User name (owner of runs and keys).
+    name: str
+    email: str
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+
+
+class GetCurrentSessionResponse(TypedDict):
+    """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
+    user: GetCurrentSessionResponseUser
+    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
+    csrfToken: str
+    #: When the session ends unless used (idle or absolute expiry).
+    expiresAt: str
+
+
+class ListWebSessionsResponseItemsItem(TypedDict):
+    id: str
+    createdAt: str
+    lastSeenAt: str
+    expiresAt: str
+    userAgent: Optional[str]
+    ip: Optional[str]
+    #: The session making this request.
+    current: bool
+
+
+class ListWebSessionsResponse(TypedDict):
+    items: List[ListWebSessionsResponseItemsItem]
+
+
+class ListApiKeysResponseItemsItem(TypedDict):
+    id: str
+    #: Null for keys made by `vesta admin create-key`.
+    name: Optional[str]
+    #: The first 12 characters of the key.
+    prefix: str
+    createdAt: str
+    #: Last successful use, to within about a minute (written in batches).
+    lastUsedAt: Optional[str]
+    expiresAt: Optional[str]
+    expired: bool
+
+
+class ListApiKeysResponse(TypedDict):
+    items: List[ListApiKeysResponseItemsItem]
+
+
+class CreateApiKeyResponseApiKey(TypedDict):
+    id: str
+    #: Null for keys made by `vesta admin create-key`.
+    name: Optional[str]
+    #: The first 12 characters of the key.
+    prefix: str
+    createdAt: str
+    #: Last successful use, to within about a minute (written in batches).
+    lastUsedAt: Optional[str]
+    expiresAt: Optional[str]
+    expired: bool
+
+
+class CreateApiKeyResponse(TypedDict):
+    #: The whole key. Shown once: only a hash is stored.
+    key: str
+    apiKey: CreateApiKeyResponseApiKey
+
+
+class ListUsersResponseItemsItem(TypedDict):
+    id: str
+    name: str
+    email: Optional[str]
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+    createdAt: str
+    disabledAt: Optional[str]
+
+
+class ListUsersResponse(TypedDict):
+    items: List[ListUsersResponseItemsItem]
+
+
+class DisableUserResponse(TypedDict):
+    id: str
+    name: str
+    email: Optional[str]
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+    createdAt: str
+    disabledAt: Optional[str]
+
+
+class ListInvitesResponseItemsItem(TypedDict):
+    id: str
+    email: str
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+    createdAt: str
+    expiresAt: str
+    usedAt: Optional[str]
+    revokedAt: Optional[str]
+
+
+class ListInvitesResponse(TypedDict):
+    items: List[ListInvitesResponseItemsItem]
+
+
+class CreateInviteResponseInvite(TypedDict):
+    id: str
+    email: str
+    #: `admin` or `user`.
+    role: Union[Literal["admin"], Literal["user"]]
+    createdAt: str
+    expiresAt: str
+    usedAt: Optional[str]
+    revokedAt: Optional[str]
+
+
+class CreateInviteResponse(TypedDict):
+    invite: CreateInviteResponseInvite
+    #: Single-use token; shown once (only a hash is stored).
+    token: str
+    #: The invite link to send: `<public URL>/dashboard/invite#token=…`.
+    url: str
+
+
 # One exception class per code of the catalogue; ApiError for a code this release does not know.
 class ValidationFailedError(ApiError):
     """`validation_failed`."""
@@ -668,6 +874,10 @@ class NotFoundError(ApiError):
     """`not_found`."""
 
 
+class RequestTimeoutError(ApiError):
+    """`request_timeout`."""
+
+
 class ConflictError(ApiError):
     """`conflict`."""
 
@@ -680,8 +890,20 @@ class PayloadTooLargeError(ApiError):
     """`payload_too_large`."""
 
 
+class UriTooLongError(ApiError):
+    """`uri_too_long`."""
+
+
 class UnsupportedMediaTypeError(ApiError):
     """`unsupported_media_type`."""
+
+
+class RateLimitedError(ApiError):
+    """`rate_limited`."""
+
+
+class HeadersTooLargeError(ApiError):
+    """`headers_too_large`."""
 
 
 class InternalError(ApiError):
@@ -700,10 +922,14 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
     "unauthorized": UnauthorizedError,
     "forbidden": ForbiddenError,
     "not_found": NotFoundError,
+    "request_timeout": RequestTimeoutError,
     "conflict": ConflictError,
     "idempotency_mismatch": IdempotencyMismatchError,
     "payload_too_large": PayloadTooLargeError,
+    "uri_too_long": UriTooLongError,
     "unsupported_media_type": UnsupportedMediaTypeError,
+    "rate_limited": RateLimitedError,
+    "headers_too_large": HeadersTooLargeError,
     "internal_error": InternalError,
     "upstream_unavailable": UpstreamUnavailableError,
 }
