@@ -432,7 +432,7 @@ class Vesta:
         return f"Vesta(base_url={self.base_url!r})"
 
     def close(self) -> None:
-        """Closes this thread's kept-alive connections."""
+        """Closes the kept-alive connections (also done when the client is garbage-collected)."""
         self._http.close()
 
     def __enter__(self) -> "Vesta":

@@ -118,6 +118,8 @@ class HttpClient:
         self.max_retries = max(0, max_retries)
         self.source = source
         self._local = threading.local()
+        self._open: "set[http.client.HTTPConnection]" = set()  # every thread's, closed with the client
+        self._open_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"HttpClient(base_url={self.base_url!r})"
@@ -135,6 +137,8 @@ class HttpClient:
         cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
         conn = cls(netloc, timeout=timeout, blocksize=CHUNK)
         pool[(scheme, netloc)] = conn
+        with self._open_lock:
+            self._open.add(conn)
         return conn, False
 
     def _drop(self, scheme: str, netloc: str) -> None:
@@ -142,12 +146,24 @@ class HttpClient:
         conn = pool.pop((scheme, netloc), None)
         if conn is not None:
             conn.close()
+            with self._open_lock:
+                self._open.discard(conn)
 
     def close(self) -> None:
-        pool = getattr(self._local, "pool", None) or {}
-        for conn in pool.values():
+        """Closes the kept-alive connections of every thread."""
+        with self._open_lock:
+            conns, self._open = list(self._open), set()
+        for conn in conns:
             conn.close()
-        pool.clear()
+        pool = getattr(self._local, "pool", None)
+        if pool:
+            pool.clear()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
 
     # -- requests ----------------------------------------------------------------------------
     def url(self, path: str, query: Optional[Query] = None) -> str:
