@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Tuple
 
 from tests.support.server import REPO, Server, corpus_clip
@@ -45,6 +46,12 @@ def run_cli(which: str, args: List[str], env: Dict[str, str]) -> Tuple[int, str,
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.join(REPO, "python"),
                           env={"PATH": os.environ.get("PATH", ""), "NO_COLOR": "1", **env}, timeout=120)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def parallel(jobs: List[Tuple[str, List[str], Dict[str, str]]]) -> List[Tuple[int, str, str]]:
+    """Runs CLI invocations a few at a time (each is a process start), results in order."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda job: run_cli(*job), jobs))
 
 
 def subcommand(parser: argparse.ArgumentParser, dest: str, name: str) -> argparse.ArgumentParser:
@@ -105,8 +112,9 @@ class SameCommands(unittest.TestCase):
                 ["bench", "logs", run_id, "--limit", "5"], ["bench", "csv", run_id],
                 ["bench", "csv", run_id, "-o", os.path.join(tmp, "x.csv")],
             ]
-            for args in commands:
-                results = {w: run_cli(w, [*args, "--json"], env) for w in ("py", "ts")}
+            runs = parallel([(w, [*args, "--json"], env) for args in commands for w in ("py", "ts")])
+            for i, args in enumerate(commands):
+                results = {"py": runs[2 * i], "ts": runs[2 * i + 1]}
                 for w, (code, _, err) in results.items():
                     self.assertEqual(code, 0, f"{w} {args}: {err}")
                 py, ts = (json.loads(results[w][1]) for w in ("py", "ts"))
@@ -125,8 +133,9 @@ class SameCommands(unittest.TestCase):
              "validation_failed"),
             (["dimensions", "list", "--json", "--base-url", "http://127.0.0.1:9"], env, 1, "connection_failed"),
         ]
-        for args, e, code, error_code in cases:
-            outs = {w: run_cli(w, args, e) for w in ("py", "ts")}
+        runs = parallel([(w, args, e) for args, e, _, _ in cases for w in ("py", "ts")])
+        for i, (args, _env, code, error_code) in enumerate(cases):
+            outs = {"py": runs[2 * i], "ts": runs[2 * i + 1]}
             for w, (rc, _, err) in outs.items():
                 self.assertEqual(rc, code, f"{w} {args}: {err}")
                 self.assertEqual(json.loads(err.strip().splitlines()[-1])["error"]["code"], error_code, f"{w} {args}")

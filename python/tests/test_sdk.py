@@ -4,6 +4,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import unittest
@@ -190,6 +193,44 @@ class Pipelines(unittest.TestCase):
         client.bench.delete(latest["id"])
         with self.assertRaises(vesta.NotFoundError):
             client.bench.get(latest["id"])
+
+
+class CtrlC(unittest.TestCase):
+    def test_sigint_stops_a_pipeline_run_cleanly(self) -> None:
+        key = server.keys[5]
+        script = (
+            "import sys, time, vesta\n"
+            "c = vesta.Vesta(api_key=sys.argv[1], base_url=sys.argv[2])\n"
+            "def slow(prompt, seed, ctx):\n"
+            "    print('generating', ctx.run_id, flush=True)\n"
+            "    time.sleep(60)\n"
+            "try:\n"
+            "    c.bench.run_with_pipeline(slow, dimensions=['subject_consistency'], run_name='sigint', model_id='py-sigint',\n"
+            "                              samples_per_prompt=1, prompts_per_dimension=1)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', flush=True)\n"
+            "    sys.exit(130)\n"
+        )
+        env = {**os.environ, "PYTHONPATH": os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))}
+        proc = subprocess.Popen([sys.executable, "-c", script, key, server.base_url], stdout=subprocess.PIPE, text=True, env=env)
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            self.assertTrue(line.startswith("generating"), line)
+            run_id = line.split()[1]
+            proc.send_signal(signal.SIGINT)
+            rest = proc.communicate(timeout=60)[0]
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        self.assertEqual(proc.returncode, 130)
+        self.assertIn("interrupted", rest)
+        client = vesta.Vesta(api_key=key, base_url=server.base_url)
+        self.assertEqual(client.bench.get(run_id)["status"], "cancelled")
+        self.assertEqual(client.runners.list()["items"], [])
+        logs = " | ".join(l["message"] for l in client.bench.all_logs(run_id))
+        self.assertIn("interrupted", logs)
 
 
 class Retries(unittest.TestCase):
