@@ -1,6 +1,8 @@
 /**
- * Operator functions run on the server's host (`vesta admin`): they open the data directory's
- * database directly, so they work whether or not the service is running.
+ * Operator functions run on the server's host (`vesta admin`): they open the service's database
+ * directly — PostgreSQL when VESTA_DATABASE_URL names one, else the data directory's SQLite file —
+ * so they work whether or not the service is running. `target` is a DatabaseTarget, or a data
+ * directory for the embedded file.
  */
 import { openDatabase } from './db/connection.js';
 import { randomBytes } from 'node:crypto';
@@ -8,13 +10,14 @@ import type { UserRole } from './db/schema.js';
 import { AppError } from './errors.js';
 import { AccountService } from './services/account-service.js';
 import type { UserView } from './services/account-service.js';
+import type { DatabaseTarget } from './db/connection.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import type { CreatedKey } from './services/api-key-service.js';
 import { ModelCatalog } from './services/bench-discovery.js';
 
 /** Creates an API key for `userName` (creating the user if needed). The key is returned once. */
-export async function createApiKey(dataDir: string, userName: string): Promise<CreatedKey> {
-  const opened = await openDatabase(dataDir);
+export async function createApiKey(target: string | DatabaseTarget, userName: string): Promise<CreatedKey> {
+  const opened = await openDatabase(target);
   try {
     return await new ApiKeyService(opened.db).createKey(userName);
   } finally {
@@ -23,8 +26,8 @@ export async function createApiKey(dataDir: string, userName: string): Promise<C
 }
 
 /** Revokes the key whose display prefix is `prefix`; false when no active key has it. */
-export async function revokeApiKey(dataDir: string, prefix: string): Promise<boolean> {
-  const opened = await openDatabase(dataDir);
+export async function revokeApiKey(target: string | DatabaseTarget, prefix: string): Promise<boolean> {
+  const opened = await openDatabase(target);
   try {
     return await new ApiKeyService(opened.db).revokeKey(prefix);
   } finally {
@@ -34,10 +37,10 @@ export async function revokeApiKey(dataDir: string, prefix: string): Promise<boo
 
 /** The account service on the data directory's database (sessions/invite lifetimes do not matter here). */
 async function withAccounts<T>(
-  dataDir: string,
+  target: string | DatabaseTarget,
   fn: (accounts: AccountService, keys: ApiKeyService) => Promise<T>,
 ): Promise<T> {
-  const opened = await openDatabase(dataDir);
+  const opened = await openDatabase(target);
   try {
     const keys = new ApiKeyService(opened.db);
     const accounts = new AccountService(opened.db, keys, {
@@ -65,23 +68,27 @@ export function generatePassword(): string {
  * `name`). Throws a RangeError naming the problem for bad input or a taken email.
  */
 export function createUser(
-  dataDir: string,
+  target: string | DatabaseTarget,
   input: { email: string; password: string; role: UserRole; name?: string },
 ): Promise<UserView> {
-  return withAccounts(dataDir, (accounts) => accounts.createUser(input));
+  return withAccounts(target, (accounts) => accounts.createUser(input));
 }
 
 /** Sets a new password for the account with this email and signs all its sessions out. */
-export function resetPassword(dataDir: string, email: string, password: string): Promise<void> {
-  return withAccounts(dataDir, (accounts) => accounts.resetPassword(email, password));
+export function resetPassword(
+  target: string | DatabaseTarget,
+  email: string,
+  password: string,
+): Promise<void> {
+  return withAccounts(target, (accounts) => accounts.resetPassword(email, password));
 }
 
 /** Disables a user (by email, or by user name): sessions and keys revoked, sign-in refused. */
 export function disableUser(
-  dataDir: string,
+  target: string | DatabaseTarget,
   who: { email?: string; name?: string },
 ): Promise<{ id: string; name: string }> {
-  return withAccounts(dataDir, async (accounts) => {
+  return withAccounts(target, async (accounts) => {
     const user =
       who.email !== undefined
         ? await accounts.findByEmail(who.email)
@@ -104,7 +111,7 @@ const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
  * Throws a RangeError naming the problem for an invalid id, name or description.
  */
 export async function addModel(
-  dataDir: string,
+  target: string | DatabaseTarget,
   input: AddModelInput,
 ): Promise<{ id: string; name: string; description: string; created: boolean }> {
   if (!MODEL_ID.test(input.id))
@@ -117,7 +124,7 @@ export async function addModel(
     throw new RangeError('model name must be 1-200 characters without control characters');
   const description = (input.description ?? '').trim();
   if (description.length > 2000) throw new RangeError('model description must be at most 2000 characters');
-  const opened = await openDatabase(dataDir);
+  const opened = await openDatabase(target);
   try {
     const existing = await opened.db
       .selectFrom('models')

@@ -23,6 +23,13 @@ export interface ServerConfig {
   host: string;
   /** Absolute path of the data directory (SQLite file, blobs, upload-signing secret). */
   dataDir: string;
+  /**
+   * PostgreSQL connection URL (VESTA_DATABASE_URL, `postgres://…`); null: the embedded SQLite file
+   * in the data directory.
+   */
+  databaseUrl: string | null;
+  /** PostgreSQL connection pool size per process (VESTA_DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   /** Base URL clients reach the service at; upload URLs are minted under it. */
   publicUrl: string;
   /** Largest clip accepted by an upload PUT, in bytes. */
@@ -99,6 +106,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const host = str('HOST') ?? '0.0.0.0';
   const dataDir = path.resolve(cwd, str('VESTA_DATA_DIR') ?? './.vesta');
 
+  const databaseUrl = str('VESTA_DATABASE_URL') ?? null;
+  if (databaseUrl !== null) {
+    let ok = false;
+    try {
+      ok = /^postgres(ql)?:$/i.test(new URL(databaseUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    // Never echo the URL: it may carry a password.
+    if (!ok) problems.push('VESTA_DATABASE_URL must be a postgres:// (or postgresql://) URL');
+  }
+  const databasePoolSize = int('VESTA_DATABASE_POOL_SIZE', 10, 1, 1000);
+
   let publicUrl = str('VESTA_PUBLIC_URL') ?? `http://localhost:${port}`;
   try {
     const u = new URL(publicUrl);
@@ -171,6 +191,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port,
     host,
     dataDir,
+    databaseUrl,
+    databasePoolSize,
     publicUrl,
     uploadMaxBytes,
     uploadUrlTtlSeconds,

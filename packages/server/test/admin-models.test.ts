@@ -2,24 +2,33 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addModel } from '../src/admin.js';
 import { openDatabase } from '../src/db/connection.js';
 import { ModelCatalog } from '../src/services/bench-discovery.js';
+import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-admin-models-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  await dropTestDatabase(dataDir);
+});
 
 describe('addModel', () => {
+  let target: Awaited<ReturnType<typeof testDatabaseTarget>>;
+  beforeAll(async () => {
+    target = await testDatabaseTarget(dataDir);
+  });
+
   it('adds a model, updates it on a second call, and keeps the seeded demo model', async () => {
     expect(
-      await addModel(dataDir, { id: 'acme/t2v-1.5', name: ' Acme T2V 1.5 ', description: 'In-house.' }),
+      await addModel(target, { id: 'acme/t2v-1.5', name: ' Acme T2V 1.5 ', description: 'In-house.' }),
     ).toEqual({ id: 'acme/t2v-1.5', name: 'Acme T2V 1.5', description: 'In-house.', created: true });
-    expect(await addModel(dataDir, { id: 'acme/t2v-1.5', name: 'Acme T2V 1.5.1' })).toMatchObject({
+    expect(await addModel(target, { id: 'acme/t2v-1.5', name: 'Acme T2V 1.5.1' })).toMatchObject({
       created: false,
       description: '',
     });
-    const opened = await openDatabase(dataDir);
+    const opened = await openDatabase(target);
     try {
       const models = await new ModelCatalog({ db: opened.db }).list('nobody');
       expect(models.map((m) => [m.id, m.name])).toEqual([
@@ -32,11 +41,11 @@ describe('addModel', () => {
   });
 
   it('refuses a bad id, name or description with a RangeError naming the problem', async () => {
-    await expect(addModel(dataDir, { id: 'has space', name: 'x' })).rejects.toThrow(/model id/);
-    await expect(addModel(dataDir, { id: '-leading', name: 'x' })).rejects.toThrow(/model id/);
-    await expect(addModel(dataDir, { id: 'ok', name: '  ' })).rejects.toThrow(/model name/);
-    await expect(addModel(dataDir, { id: 'ok', name: 'tab\there' })).rejects.toThrow(/model name/);
-    await expect(addModel(dataDir, { id: 'ok', name: 'x', description: 'd'.repeat(2001) })).rejects.toThrow(
+    await expect(addModel(target, { id: 'has space', name: 'x' })).rejects.toThrow(/model id/);
+    await expect(addModel(target, { id: '-leading', name: 'x' })).rejects.toThrow(/model id/);
+    await expect(addModel(target, { id: 'ok', name: '  ' })).rejects.toThrow(/model name/);
+    await expect(addModel(target, { id: 'ok', name: 'tab\there' })).rejects.toThrow(/model name/);
+    await expect(addModel(target, { id: 'ok', name: 'x', description: 'd'.repeat(2001) })).rejects.toThrow(
       /description/,
     );
   });

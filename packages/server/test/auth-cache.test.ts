@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
+import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 import type { OpenedDatabase } from '../src/db/connection.js';
 import { AUTH_CACHE_TTL_MS, ApiKeyService } from '../src/services/api-key-service.js';
 import { startCoreServer } from './helpers/core-app.js';
@@ -22,11 +23,12 @@ describe('ApiKeyService cache', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-auth-cache-'));
-    opened = await openDatabase(dir);
+    opened = await openDatabase(await testDatabaseTarget(dir));
   });
   afterAll(async () => {
     await opened.close();
     rmSync(dir, { recursive: true, force: true });
+    await dropTestDatabase(dir);
   });
 
   it('bounds a revocation made by another process by AUTH_CACHE_TTL_MS', async () => {

@@ -11,6 +11,8 @@ import { ModelCatalog } from '../src/services/bench-discovery.js';
 import { clip, startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 import { sampleOf } from './helpers/sample-body.js';
+import { sql } from 'kysely';
+import { TEST_DIALECT } from './helpers/test-database.js';
 
 let server: CoreTestServer;
 let alice: string;
@@ -208,16 +210,24 @@ describe('API keys', () => {
     expect(row.hash).toBe(createHash('sha256').update(created.key).digest('hex'));
     expect(created.key.startsWith(row.prefix)).toBe(true);
     expect(row.prefix.length).toBeLessThan(created.key.length / 2);
-    const dbFile = readFileSync(`${server.dataDir}/vesta.sqlite`);
-    const wal = (() => {
-      try {
-        return readFileSync(`${server.dataDir}/vesta.sqlite-wal`);
-      } catch {
-        return Buffer.alloc(0);
-      }
-    })();
-    expect(dbFile.includes(created.key)).toBe(false);
-    expect(wal.includes(created.key)).toBe(false);
+    if (TEST_DIALECT === 'sqlite') {
+      const dbFile = readFileSync(`${server.dataDir}/vesta.sqlite`);
+      const wal = (() => {
+        try {
+          return readFileSync(`${server.dataDir}/vesta.sqlite-wal`);
+        } catch {
+          return Buffer.alloc(0);
+        }
+      })();
+      expect(dbFile.includes(created.key)).toBe(false);
+      expect(wal.includes(created.key)).toBe(false);
+    } else {
+      // PostgreSQL: no row of the key and user tables holds the key in any column.
+      const rows = await sql<{ row: string }>`select row_to_json(k)::text || row_to_json(u)::text as row
+        from api_keys k join users u on u.id = k.user_id`.execute(server.deps.db);
+      expect(rows.rows.length).toBeGreaterThan(0);
+      for (const r of rows.rows) expect(r.row.includes(created.key)).toBe(false);
+    }
   });
 
   it('are never written to the logs, nor is an upload token', async () => {

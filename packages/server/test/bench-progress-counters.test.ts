@@ -1,36 +1,33 @@
 /**
  * The per-state task counters on `bench_runs` (migration 0004) against a plain count of the
  * tasks, after every kind of change: inserts, single and bulk state moves, no-op updates,
- * deletes, and a run deleted with its tasks; and the backfill of runs that existed before.
+ * deletes, and a run deleted with its tasks; and the backfill of runs that existed before. On
+ * PostgreSQL the counts come back as numbers too (pg returns bigint as a string unless told).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely';
+import { sql } from 'kysely';
+import type { Kysely, Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../src/db/migrations/index.js';
+import { connectDatabase, createMigrator } from '../src/db/connection.js';
 import { BENCH_TASK_STATES } from '../src/db/schema-bench.js';
+import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 
 const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+afterEach(async () => {
+  for (const d of dirs.splice(0)) {
+    rmSync(d, { recursive: true, force: true });
+    await dropTestDatabase(d);
+  }
 });
 
-function open(): { db: Kysely<unknown>; migrator: Migrator } {
+/** A fresh database on the project's dialect (SQLite file or PostgreSQL schema), not migrated. */
+async function open(): Promise<{ db: Kysely<unknown>; migrator: Migrator }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-counters-'));
   dirs.push(dir);
-  const sqlite = new SqliteDatabase(path.join(dir, 'db.sqlite'));
-  sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const provider: MigrationProvider = {
-    getMigrations: () =>
-      Promise.resolve(
-        Object.fromEntries(MIGRATIONS.map((m) => [m.name, m.migration])) as Record<string, Migration>,
-      ),
-  };
-  return { db, migrator: new Migrator({ db, provider }) };
+  const opened = connectDatabase(await testDatabaseTarget(dir));
+  return { db: opened.db as unknown as Kysely<unknown>, migrator: await createMigrator(opened.db) };
 }
 
 async function migrate(migrator: Migrator, to?: string): Promise<void> {
@@ -39,8 +36,10 @@ async function migrate(migrator: Migrator, to?: string): Promise<void> {
 }
 
 async function seedRun(db: Kysely<unknown>, runId: string, states: readonly string[]): Promise<void> {
-  await sql`insert or ignore into users (id, name, created_at) values ('u1', 'counter-user', 0)`.execute(db);
-  await sql`insert or ignore into models (id, name, description, created_at) values ('m1', 'm', 'm', 0)`.execute(
+  await sql`insert into users (id, name, created_at) values ('u1', 'counter-user', 0) on conflict do nothing`.execute(
+    db,
+  );
+  await sql`insert into models (id, name, description, created_at) values ('m1', 'm', 'm', 0) on conflict do nothing`.execute(
     db,
   );
   await sql`insert into bench_runs (id, user_id, name, model_id, dimensions, status, created_at, updated_at)
@@ -77,7 +76,7 @@ async function both(
 
 describe('bench run task counters', () => {
   it('follow inserts, single and bulk moves, no-op updates and deletes', async () => {
-    const { db, migrator } = open();
+    const { db, migrator } = await open();
     await migrate(migrator);
     await seedRun(db, 'r1', ['pending', 'pending', 'pending', 'pending', 'pending']);
     await seedRun(db, 'r2', ['pending', 'claimed']);
@@ -124,7 +123,7 @@ describe('bench run task counters', () => {
   });
 
   it('are backfilled for runs created before the migration', async () => {
-    const { db, migrator } = open();
+    const { db, migrator } = await open();
     await migrate(migrator, '0003-runners');
     await seedRun(db, 'old', ['pending', 'done', 'done', 'failed', 'cancelled', 'evaluating']);
     await migrate(migrator);

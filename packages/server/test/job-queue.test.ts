@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteJobQueue } from '../src/adapters/job-queue/sqlite.js';
 import { openDatabase } from '../src/db/connection.js';
+import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 import type { OpenedDatabase } from '../src/db/connection.js';
 import { buildJobHandlers } from '../src/jobs/catalogue.js';
 import { PermanentJobError } from '../src/ports/job-queue.js';
@@ -54,13 +55,14 @@ const jobRow = (id: string) =>
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-queue-'));
-  opened = await openDatabase(dir);
+  opened = await openDatabase(await testDatabaseTarget(dir));
 });
 
 afterEach(async () => {
   for (const q of queues.splice(0)) await q.stop(0);
   await opened.close();
   rmSync(dir, { recursive: true, force: true });
+  await dropTestDatabase(dir);
 });
 
 describe('SqliteJobQueue', () => {
@@ -254,6 +256,28 @@ describe('SqliteJobQueue', () => {
     );
     expect(ran).toEqual(['o']);
     expect((await jobRow('orphan')).attempts).toBe(2);
+  });
+
+  it('drops the outcome of a worker whose job was taken over by another (owner fence)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const q = queue();
+    startWith(
+      q,
+      handler(() => gate),
+    );
+    const id = await q.enqueue('t', { n: 'fenced' });
+    await waitFor(
+      () => jobRow(id),
+      (j) => j.state === 'running',
+      5000,
+    );
+    // Its lease ran out meanwhile and another worker claimed the job.
+    await opened.db.updateTable('jobs').set({ locked_by: 'other-worker' }).where('id', '=', id).execute();
+    release();
+    await q.stop(1000);
+    const row = await jobRow(id);
+    expect(row).toMatchObject({ state: 'running', locked_by: 'other-worker' });
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * `vesta admin …`: operator commands run on the server's host, against its data directory.
+ * `vesta admin …`: operator commands run on the server's host, against its database: the one
+ * VESTA_DATABASE_URL names (PostgreSQL), else the SQLite file in its data directory.
  * `create-key --user NAME` prints only the new key on stdout (creating the user if needed);
  * `revoke-key PREFIX` revokes the key with that display prefix;
  * `add-model --id ID --name N [--description D]` adds (or updates) a model Bench runs can evaluate;
@@ -21,11 +22,14 @@ import {
 } from '@vesta/server';
 import { processHost } from './host.js';
 import type { CommandHost } from './host.js';
+import type { DatabaseTarget } from '@vesta/server';
 
-function dataDirFor(host: CommandHost, option: string | undefined): string | null {
+function dataDirFor(host: CommandHost, option: string | undefined): DatabaseTarget | null {
   try {
-    return loadConfig(option === undefined ? host.io.env : { ...host.io.env, VESTA_DATA_DIR: option })
-      .dataDir;
+    const config = loadConfig(
+      option === undefined ? host.io.env : { ...host.io.env, VESTA_DATA_DIR: option },
+    );
+    return { dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: 1 };
   } catch (e) {
     if (e instanceof ConfigError) {
       host.io.stderr.write(`vesta admin: ${e.message}\n`);
@@ -62,7 +66,9 @@ async function operatorStep(host: CommandHost, command: string, step: () => Prom
 export function registerAdminCommands(program: Command, host: CommandHost = processHost()): void {
   const admin = program
     .command('admin')
-    .description("Operator commands, run on the server's host (they open its data directory)");
+    .description(
+      "Operator commands, run on the server's host (they open its database: VESTA_DATABASE_URL, else the data directory's file)",
+    );
 
   admin
     .command('create-key')

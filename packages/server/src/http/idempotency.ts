@@ -92,15 +92,18 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
         if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' as const };
         if (existing.state === 'completed') return { kind: 'replay' as const, record: existing };
         if (existing.locked_until > t) return { kind: 'in_progress' as const };
-        // The first request died without finishing: take its claim over.
-        await trx
+        // The first request died without finishing: take its claim over (one taker wins).
+        const taken = await trx
           .updateTable('idempotency_records')
           .set({ locked_until: t + IN_PROGRESS_LOCK_MS })
           .where('user_id', '=', userId)
           .where('route', '=', route)
           .where('key', '=', key)
-          .execute();
-        return { kind: 'claimed' as const };
+          .where('locked_until', '=', existing.locked_until)
+          .executeTakeFirst();
+        return Number(taken.numUpdatedRows) === 1
+          ? { kind: 'claimed' as const }
+          : { kind: 'in_progress' as const };
       }
       if (existing)
         await trx
@@ -109,7 +112,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
           .where('route', '=', route)
           .where('key', '=', key)
           .execute();
-      await trx
+      const inserted = await trx
         .insertInto('idempotency_records')
         .values({
           user_id: userId,
@@ -123,8 +126,21 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
           created_at: t,
           locked_until: t + IN_PROGRESS_LOCK_MS,
         })
-        .execute();
-      return { kind: 'claimed' as const };
+        .onConflict((oc) => oc.columns(['user_id', 'route', 'key']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed' as const };
+      // A concurrent request with this key inserted its claim between the read and the insert
+      // (PostgreSQL runs such transactions side by side; SQLite serialises them).
+      const winner = await trx
+        .selectFrom('idempotency_records')
+        .select('fingerprint')
+        .where('user_id', '=', userId)
+        .where('route', '=', route)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return winner && winner.fingerprint !== fingerprint
+        ? { kind: 'mismatch' as const }
+        : { kind: 'in_progress' as const };
     });
 
     switch (outcome.kind) {

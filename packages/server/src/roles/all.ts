@@ -67,7 +67,11 @@ export function engineOptionsFrom(config: ServerConfig): CreateEngineOptions {
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
-  const opened = await openDatabase(config.dataDir);
+  const opened = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+  });
   const { db } = opened;
   const blobs = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'));
   await blobs.init();
@@ -113,7 +117,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     },
     bench,
     readiness: [
-      { name: 'database', check: () => Promise.resolve(opened.ping()) },
+      { name: 'database', check: () => opened.ping() },
       { name: 'blobs', check: () => blobs.checkReady() },
       { name: 'queue', check: () => jobs.checkReady() },
       { name: 'engine', check: () => engine.checkReady() },

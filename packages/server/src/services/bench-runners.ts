@@ -30,6 +30,7 @@ import type { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload-service.js';
 import type { VideoService } from './video-service.js';
 import { privateModelKey, publicModelId, resolveModelKey } from './model-keys.js';
+import { dialectOf } from '../db/dialect.js';
 
 /** Claims long-poll at most this long. */
 export const MAX_CLAIM_WAIT_SECONDS = 30;
@@ -330,7 +331,13 @@ export class RunnerService {
 
   private async tryClaim(runner: RunnerRow): Promise<TaskRow | undefined> {
     const t = this.now();
+    const postgres = dialectOf(this.db) === 'postgres';
     return this.db.transaction().execute(async (trx) => {
+      // PostgreSQL runs claims side by side (several API processes): the runner's row is locked
+      // first so that its claims count one at a time, and a task another claim is taking is
+      // skipped. SQLite serialises write transactions, so there the count and pick are safe as is.
+      if (postgres)
+        await trx.selectFrom('runners').select('id').where('id', '=', runner.id).forUpdate().execute();
       const held = await trx
         .selectFrom('bench_tasks')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -352,6 +359,7 @@ export class RunnerService {
         .orderBy('r.created_at')
         .orderBy('t.seq')
         .limit(1)
+        .$if(postgres, (qb) => qb.forUpdate(['t']).skipLocked())
         .executeTakeFirst();
       if (!next) return undefined;
       return trx

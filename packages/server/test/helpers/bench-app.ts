@@ -11,6 +11,7 @@ import { createEngine } from '@vesta/engine';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/roles/all.js';
 import type { RunningServer } from '../../src/roles/all.js';
+import { dropTestDatabase, testDatabaseEnv } from './test-database.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -36,6 +37,7 @@ export async function startTestServer(
       HOST: '127.0.0.1',
       VESTA_DATA_DIR: dataDir,
       VESTA_LOG_LEVEL: 'info',
+      ...(await testDatabaseEnv(dataDir)),
       ...(options.port ? { VESTA_PUBLIC_URL: `http://127.0.0.1:${options.port}` } : {}),
     },
     dataDir,
@@ -67,6 +69,7 @@ export async function startTestServer(
     async stop() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
+      await dropTestDatabase(dataDir);
     },
   };
 }

@@ -13,6 +13,7 @@ import { createEngine } from '@vesta/engine';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/roles/all.js';
 import type { RunningServer, StartOptions } from '../../src/roles/all.js';
+import { dropTestDatabase, testDatabaseEnv } from './test-database.js';
 
 /** The shared corpus of real clips (never copied into the repo). */
 export const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
@@ -63,6 +64,7 @@ export async function startCoreServer(options: CoreTestOptions = {}): Promise<Co
       VESTA_PUBLIC_URL: `http://127.0.0.1:${port}`,
       VESTA_ENGINE_THREADS: '1',
       VESTA_SHUTDOWN_GRACE_SECONDS: '5',
+      ...(await testDatabaseEnv(dataDir)),
       ...options.env,
     },
     dataDir,
@@ -94,7 +96,10 @@ export async function startCoreServer(options: CoreTestOptions = {}): Promise<Co
     },
     async stop() {
       await server.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) {
+        rmSync(dataDir, { recursive: true, force: true });
+        await dropTestDatabase(dataDir);
+      }
     },
   };
 }

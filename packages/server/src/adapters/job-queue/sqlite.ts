@@ -324,6 +324,7 @@ export class SqliteJobQueue implements JobQueue {
             updated_at: this.now(),
           }))
           .where('id', '=', job.id)
+          .where('locked_by', '=', this.workerId)
           .execute();
         log.info('job cut off by shutdown; it resumes after restart');
         return;
@@ -353,6 +354,7 @@ export class SqliteJobQueue implements JobQueue {
           updated_at: this.now(),
         })
         .where('id', '=', job.id)
+        .where('locked_by', '=', this.workerId)
         .execute();
       log.warn({ err: error, retryInMs: delay }, 'job failed; will retry');
     }
@@ -363,10 +365,15 @@ export class SqliteJobQueue implements JobQueue {
     state: 'succeeded' | 'failed' | 'cancelled',
     lastError: string | null,
   ): Promise<void> {
-    await this.db
+    // Owner fence: a worker whose lease ran out (and whose job another worker has taken over)
+    // must not overwrite the new owner's state.
+    const res = await this.db
       .updateTable('jobs')
       .set({ state, lease_until: null, locked_by: null, last_error: lastError, updated_at: this.now() })
       .where('id', '=', id)
-      .execute();
+      .where('locked_by', '=', this.workerId)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0)
+      this.logger().warn({ jobId: id, state }, 'job outcome dropped: its lease was lost to another worker');
   }
 }

@@ -6,7 +6,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('users')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull().unique())
-    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -15,8 +15,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('prefix', 'text', (c) => c.notNull().unique())
     .addColumn('hash', 'text', (c) => c.notNull().unique())
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('revoked_at', 'integer')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('revoked_at', 'bigint')
     .execute();
 
   await db.schema
@@ -25,8 +25,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('prompt', 'text')
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('retired_at', 'integer')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('retired_at', 'bigint')
     .addColumn('active', 'integer')
     .execute();
   // One current session per user and kind: `active` is 1 or NULL, and NULLs never collide.
@@ -50,16 +50,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error_code', 'text')
     .addColumn('error_detail', 'text')
     .addColumn('blob_key', 'text', (c) => c.notNull())
-    .addColumn('max_bytes', 'integer', (c) => c.notNull())
-    .addColumn('size_bytes', 'integer')
-    .addColumn('upload_expires_at', 'integer', (c) => c.notNull())
-    .addColumn('upload_started_at', 'integer')
+    .addColumn('max_bytes', 'bigint', (c) => c.notNull())
+    .addColumn('size_bytes', 'bigint')
+    .addColumn('upload_expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('upload_started_at', 'bigint')
     .addColumn('probe', 'text')
     .addColumn('dimensions', 'text')
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('uploaded_at', 'integer')
-    .addColumn('confirmed_at', 'integer')
-    .addColumn('scored_at', 'integer')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('uploaded_at', 'bigint')
+    .addColumn('confirmed_at', 'bigint')
+    .addColumn('scored_at', 'bigint')
     .execute();
   await db.schema
     .createIndex('videos_by_session')
@@ -71,14 +71,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('scores')
     .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id').onDelete('cascade'))
     .addColumn('dimension', 'text', (c) => c.notNull())
-    .addColumn('value', 'real', (c) => c.notNull())
+    .addColumn('value', 'double precision', (c) => c.notNull())
     .addColumn('method', 'text', (c) => c.notNull())
     .addColumn('method_version', 'text', (c) => c.notNull())
     .addColumn('frames', 'text', (c) => c.notNull())
     .addColumn('models', 'text', (c) => c.notNull())
     .addColumn('details', 'text')
-    .addColumn('elapsed_ms', 'real', (c) => c.notNull())
-    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('elapsed_ms', 'double precision', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('scores_pk', ['video_id', 'dimension'])
     .execute();
 
@@ -101,8 +101,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status_code', 'integer')
     .addColumn('response_body', 'text')
     .addColumn('content_type', 'text')
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('locked_until', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('locked_until', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_pk', ['user_id', 'route', 'key'])
     .execute();
   await db.schema.createIndex('idempotency_by_age').on('idempotency_records').column('created_at').execute();
@@ -116,12 +116,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('max_attempts', 'integer', (c) => c.notNull())
-    .addColumn('run_at', 'integer', (c) => c.notNull())
-    .addColumn('lease_until', 'integer')
+    .addColumn('run_at', 'bigint', (c) => c.notNull())
+    .addColumn('lease_until', 'bigint')
     .addColumn('locked_by', 'text')
     .addColumn('last_error', 'text')
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('jobs_claim').on('jobs').columns(['state', 'run_at']).execute();
   await db.schema.createIndex('jobs_by_subject').on('jobs').column('subject').execute();

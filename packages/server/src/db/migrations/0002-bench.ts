@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { dialectOf } from '../dialect.js';
 
 /** Models, runners, Bench runs, their tasks and their logs (see `db/schema-bench.ts`). */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -7,7 +8,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -15,8 +16,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('last_seen_at', 'integer')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('last_seen_at', 'bigint')
     .execute();
 
   await db.schema
@@ -38,10 +39,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('error_code', 'text')
     .addColumn('error_detail', 'text')
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'integer', (c) => c.notNull())
-    .addColumn('started_at', 'integer')
-    .addColumn('finished_at', 'integer')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .addColumn('started_at', 'bigint')
+    .addColumn('finished_at', 'bigint')
     .execute();
   await db.schema
     .createIndex('bench_runs_by_user')
@@ -63,12 +64,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('runner_id', 'text', (c) => c.references('runners.id').onDelete('set null'))
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('lease_expires_at', 'integer')
+    .addColumn('lease_expires_at', 'bigint')
     .addColumn('video_id', 'text', (c) => c.references('videos.id').onDelete('set null'))
     .addColumn('error_code', 'text')
     .addColumn('error_detail', 'text')
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('bench_tasks_by_run')
@@ -85,9 +86,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('bench_logs')
-    .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+    // An increasing sequence number: SQLite's rowid alias, PostgreSQL's identity column.
+    .addColumn('seq', dialectOf(db) === 'postgres' ? 'bigint' : 'integer', (c) =>
+      dialectOf(db) === 'postgres'
+        ? c.primaryKey().generatedByDefaultAsIdentity()
+        : c.primaryKey().autoIncrement(),
+    )
     .addColumn('run_id', 'text', (c) => c.notNull().references('bench_runs.id').onDelete('cascade'))
-    .addColumn('time', 'integer', (c) => c.notNull())
+    .addColumn('time', 'bigint', (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('level', 'text', (c) => c.notNull())
     .addColumn('message', 'text', (c) => c.notNull())

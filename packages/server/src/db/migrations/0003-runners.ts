@@ -42,7 +42,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('bench_task_videos')
     .addColumn('video_id', 'text', (c) => c.primaryKey().references('videos.id').onDelete('cascade'))
     .addColumn('task_id', 'text', (c) => c.notNull().references('bench_tasks.id').onDelete('cascade'))
-    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('bench_task_videos_by_task')
