@@ -2,7 +2,7 @@
  * The database adapters behave alike (run on SQLite and on PostgreSQL by the two vitest
  * projects): epoch-ms timestamps past 2^31 round-trip, counts and sums come back as numbers (pg
  * returns bigint and numeric as strings unless told), scores keep double precision, log lines get
- * increasing sequence numbers, and reopening an up-to-date database migrates nothing.
+ * increasing sequence numbers, text with NUL is refused alike, and reopening an up-to-date database migrates nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -145,6 +145,12 @@ describe(`database (${TEST_DIALECT})`, () => {
     expect(seqs).toHaveLength(3);
     expect(seqs.every((s) => typeof s === 'number')).toBe(true);
     expect(seqs[0]! < seqs[1]! && seqs[1]! < seqs[2]!).toBe(true);
+  });
+
+  it('refuses text with a NUL character as validation_failed, on both databases', async () => {
+    await expect(
+      opened.db.selectFrom('users').select('id').where('id', '=', 'a\u0000b').execute(),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
   it('opens again with nothing left to migrate', async () => {

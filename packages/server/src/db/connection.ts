@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import type { MigrationProvider, Migration } from 'kysely';
+import type { Driver, MigrationProvider, Migration } from 'kysely';
+import { NulGuardDriver } from './nul-guard.js';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -92,6 +93,12 @@ function openSqlite(dataDir: string): OpenedDatabase {
   };
 }
 
+class GuardedPostgresDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new NulGuardDriver(super.createDriver());
+  }
+}
+
 function openPostgres(connectionString: string, max: number): OpenedDatabase {
   const types = new pg.TypeOverrides();
   const toNumber = (v: string): number => Number(v);
@@ -100,7 +107,7 @@ function openPostgres(connectionString: string, max: number): OpenedDatabase {
   const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 10_000 });
   // An idle client whose server went away (restart, failover) emits here; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new GuardedPostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',

@@ -10,6 +10,7 @@
  */
 import { SqliteDialect } from 'kysely';
 import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
+import { NulGuardDriver } from './nul-guard.js';
 
 /** A lock granted in arrival order; a release wakes exactly one waiter. */
 export class FifoLock {
@@ -106,6 +107,6 @@ class FairDriver implements Driver {
 
 export class FairSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
-    return new FairDriver(super.createDriver());
+    return new NulGuardDriver(new FairDriver(super.createDriver()));
   }
 }
