@@ -12,6 +12,12 @@
  *    time the worker spent in the method; CPU columns (process threads + FFmpeg, from /proc) are
  *    the robust figures on a shared machine.
  *
+ * 4. One scoring slot's budgets: the 5.5 KB GIF of 240 frames at 7680x4320 (each frame changes one
+ *    pixel) is refused at probe by the decoded-work limit (time to refusal); with that limit lifted
+ *    and a 20 s wall-clock budget, when it is stopped and its peak RSS; and a 4K (3840x2160, 30 fps)
+ *    H.264 clip scored with the defaults. Peak RSS here is Node + FFmpeg together, sampled every
+ *    50 ms from /proc over the child process and its FFmpeg. `--budgets` runs this section alone.
+ *
  * Needs a build (`npm run build`). Prints Markdown for docs/benchmarks.md.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -19,8 +25,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createDecoder, createEngine, defaultFfmpegPath, defaultFfprobePath, planEvaluation, resolveLimits } from '@vesta/engine';
-import type { DimensionId } from '@vesta/engine';
+import { createDecoder, createEngine, defaultFfmpegPath, defaultFfprobePath, EngineError, planEvaluation, resolveLimits } from '@vesta/engine';
+import type { DimensionId, EngineLimits } from '@vesta/engine';
+import { hostileGif } from '@vesta/engine/testing';
+import { readdirSync, writeFileSync } from 'node:fs';
 
 const ROUNDS = 3;
 
@@ -98,9 +106,103 @@ async function rssChild(file: string): Promise<void> {
   process.stdout.write(`${JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })}\n`);
 }
 
+/** Resident set of a process and its direct children (FFmpeg), in KiB, from /proc. */
+function treeRssKb(pid: number): number {
+  const rss = (p: string): number => {
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      return m ? Number(m[1]) : 0;
+    } catch {
+      return 0;
+    }
+  };
+  let total = rss(String(pid));
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (ppid === pid) total += rss(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+interface BudgetRun {
+  outcome: string;
+  seconds: number;
+  peakTreeMb: number;
+}
+
+/** Evaluates `file` in a child (`--budget-child`), sampling the RSS of the child + FFmpeg. */
+async function budgetRun(file: string, limits: Partial<EngineLimits>): Promise<BudgetRun> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--budget-child', file, JSON.stringify(limits)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let peak = 0;
+  const timer = setInterval(() => (peak = Math.max(peak, treeRssKb(child.pid!))), 50);
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  await new Promise<void>((resolve, reject) => child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`budget child exited ${code}`)))));
+  clearInterval(timer);
+  const r = JSON.parse(out.trim().split('\n').pop()!) as { outcome: string; seconds: number };
+  return { ...r, peakTreeMb: peak / 1024 };
+}
+
+async function budgetChild(file: string, limits: Partial<EngineLimits>): Promise<void> {
+  const dims = await modelFreeDimensions();
+  const engine = createEngine({ threads: 2, limits });
+  const t0 = performance.now();
+  let outcome: string;
+  try {
+    const r = await engine.evaluate(file, { dimensions: dims });
+    outcome = `scored ${r.scores.length} dimensions`;
+  } catch (e) {
+    outcome = e instanceof EngineError ? e.code : String(e);
+  } finally {
+    await engine.close();
+  }
+  process.stdout.write(`${JSON.stringify({ outcome, seconds: (performance.now() - t0) / 1000 })}\n`);
+}
+
+/** Section 4: the hostile GIF and a 4K clip against one scoring slot's budgets. */
+async function budgets(dir: string): Promise<string[]> {
+  const gif = path.join(dir, 'hostile.gif');
+  writeFileSync(gif, hostileGif());
+  const engine = createEngine({ threads: 1 });
+  const t0 = performance.now();
+  const refused = await engine.probe(gif).then(
+    () => 'probed (not refused)',
+    (e: unknown) => (e instanceof EngineError ? e.code : String(e)),
+  );
+  const refusedMs = performance.now() - t0;
+  await engine.close();
+  const lifted = await budgetRun(gif, { maxDecodedPixels: 1e12, clipBudgetBaseSeconds: 20, clipBudgetSecondsPerClipSecond: 0.001 });
+  const k4 = path.join(dir, '4k.mp4');
+  execFileSync(defaultFfmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=3840x2160:rate=30', '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-pix_fmt', 'yuv420p', k4]);
+  const fourK = await budgetRun(k4, {});
+  return [
+    '| one scoring slot (threads 2) | outcome | wall | peak RSS, Node + FFmpeg |',
+    '|---|---|---|---|',
+    `| 5.5 KB GIF, 240 frames at 7680x4320, default limits | ${refused} at probe | ${refusedMs.toFixed(0)} ms | — |`,
+    `| same GIF, decoded-work limit lifted, 20 s budget | ${lifted.outcome} | ${lifted.seconds.toFixed(1)} s | ${lifted.peakTreeMb.toFixed(0)} MiB |`,
+    `| 4K (3840x2160) 4 s 30 fps H.264, default limits | ${fourK.outcome} | ${fourK.seconds.toFixed(1)} s | ${fourK.peakTreeMb.toFixed(0)} MiB |`,
+  ];
+}
+
 async function main(): Promise<void> {
   const childAt = process.argv.indexOf('--rss-child');
   if (childAt >= 0) return rssChild(process.argv[childAt + 1]!);
+  const budgetAt = process.argv.indexOf('--budget-child');
+  if (budgetAt >= 0) return budgetChild(process.argv[budgetAt + 1]!, JSON.parse(process.argv[budgetAt + 2]!) as Partial<EngineLimits>);
+  if (process.argv.includes('--budgets')) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-budgets-'));
+    try {
+      process.stdout.write(`${(await budgets(dir)).join('\n')}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-engine-'));
   try {
@@ -153,6 +255,8 @@ async function main(): Promise<void> {
     // 2. RSS in child processes.
     const rss10 = await childRss(clip10);
     const rss60 = await childRss(clip60);
+    // 4. budgets of one scoring slot.
+    const budgetLines = await budgets(dir);
 
     const dm = median(decodeMs);
     const sm = median(scoreMs);
@@ -180,6 +284,8 @@ async function main(): Promise<void> {
         (p) =>
           `| ${p.dim} | ${p.method} | ${p.frames} | ${p.size} | ${p.methodMs.toFixed(0)} ms | ${((p.frames / p.methodMs) * 1000).toFixed(0)} | ${p.wallMs.toFixed(0)} ms | ${p.cpuMs.toFixed(0)} ms | ${p.decodeCpuMs.toFixed(0)} ms |`,
       ),
+      '',
+      ...budgetLines,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

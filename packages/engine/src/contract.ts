@@ -176,6 +176,18 @@ export interface EngineLimits {
   maxPixels: number; // width*height, default 7680*4320
   maxDurationSeconds: number; // default 600
   maxFrames: number; // default 20000
+  /**
+   * Decoded work known at probe time: width × height × frames (default 6e9, e.g. 1080p for 96 s or
+   * 4K for 24 s at 30 fps). Over it: `decoded_work_too_large`, before a frame is decoded.
+   */
+  maxDecodedPixels: number;
+  /**
+   * Wall-clock budget of one evaluation: `clipBudgetBaseSeconds + clipBudgetSecondsPerClipSecond ×
+   * duration` (defaults 60 + 10 per second of clip). It covers a decoder that stalls and one that
+   * crawls; over it the evaluation stops (FFmpeg killed, workers dropped) with `clip_budget_exceeded`.
+   */
+  clipBudgetBaseSeconds: number;
+  clipBudgetSecondsPerClipSecond: number;
   maxFileBytes: number; // default 2 GiB
 }
 
@@ -207,6 +219,8 @@ export const ENGINE_ERROR_CODES = [
   'resolution_too_large',
   'duration_too_long',
   'too_many_frames',
+  'decoded_work_too_large',
+  'clip_budget_exceeded',
   'file_too_large',
   'too_few_frames',
   'decode_failed',

@@ -16,6 +16,11 @@ export interface EngineConfig {
   maxFrames: number | null;
   maxWidth: number | null;
   maxHeight: number | null;
+  /** Decoded work (width × height × frames) a clip may need; null: the engine's default (6e9). */
+  maxDecodedPixels: number | null;
+  /** Wall-clock budget of one clip: base seconds plus seconds per second of clip (null: engine defaults 60 + 10). */
+  clipBudgetBaseSeconds: number | null;
+  clipBudgetSecondsPerClipSecond: number | null;
 }
 
 export interface ServerConfig {
@@ -163,6 +168,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     maxFrames: optionalInt('VESTA_ENGINE_MAX_FRAMES', 1, 10_000_000),
     maxWidth: optionalInt('VESTA_ENGINE_MAX_WIDTH', 16, 65536),
     maxHeight: optionalInt('VESTA_ENGINE_MAX_HEIGHT', 16, 65536),
+    maxDecodedPixels: optionalInt('VESTA_ENGINE_MAX_DECODED_PIXELS', 1_000_000, 1e15),
+    clipBudgetBaseSeconds: optionalInt('VESTA_CLIP_BUDGET_BASE_SECONDS', 1, 7 * 24 * 3600),
+    clipBudgetSecondsPerClipSecond: optionalInt('VESTA_CLIP_BUDGET_SECONDS_PER_CLIP_SECOND', 1, 3600),
   };
   let models: ModelStoreOptions | undefined;
   try {

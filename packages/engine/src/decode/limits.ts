@@ -9,6 +9,9 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
   maxDurationSeconds: 600,
   maxFrames: 20_000,
   maxFileBytes: 2 * 1024 ** 3,
+  maxDecodedPixels: 6e9,
+  clipBudgetBaseSeconds: 60,
+  clipBudgetSecondsPerClipSecond: 10,
 });
 
 export function resolveLimits(partial: Partial<EngineLimits> | undefined): EngineLimits {
@@ -51,6 +54,26 @@ export function checkFrameLimit(frameCount: number, limits: EngineLimits): void 
   if (frameCount > limits.maxFrames) {
     throw new EngineError('too_many_frames', `${frameCount} frames exceed the limit of ${limits.maxFrames}`);
   }
+}
+
+/**
+ * Decoded work (width × height × frames) is what a clip costs to decode, whatever its byte size: a
+ * few-KB GIF whose frames each change one pixel of an 8K canvas decodes 33 Mpixels per frame.
+ */
+export function checkDecodedWork(width: number, height: number, frameCount: number, limits: EngineLimits): void {
+  const work = width * height * frameCount;
+  if (work > limits.maxDecodedPixels) {
+    throw new EngineError(
+      'decoded_work_too_large',
+      `decoding ${frameCount} frames of ${width}x${height} is ${(work / 1e9).toFixed(2)} Gpixels, over the limit of ${(limits.maxDecodedPixels / 1e9).toFixed(2)} Gpixels (width × height × frames); an operator can raise it with VESTA_ENGINE_MAX_DECODED_PIXELS`,
+    );
+  }
+}
+
+/** The wall-clock budget of one evaluation, in milliseconds: a base plus a share per second of clip. */
+export function clipBudgetMs(durationSeconds: number, limits: EngineLimits): number {
+  const seconds = Math.max(0, Number.isFinite(durationSeconds) ? durationSeconds : 0);
+  return (limits.clipBudgetBaseSeconds + limits.clipBudgetSecondsPerClipSecond * seconds) * 1000;
 }
 
 export function checkFileSize(sizeBytes: number, limits: EngineLimits): void {

@@ -7,7 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { EngineError } from '../contract.js';
 import type { EngineLimits, VideoProbe } from '../contract.js';
-import { checkDurationLimit, checkFileSize, checkFrameLimit, checkSizeLimits } from './limits.js';
+import { checkDecodedWork, checkDurationLimit, checkFileSize, checkFrameLimit, checkSizeLimits } from './limits.js';
 import { runProcess } from './run-process.js';
 
 export interface ProbeOptions {
@@ -174,6 +174,7 @@ export async function probeVideo(path: string, options: ProbeOptions): Promise<P
   if (durationSeconds <= 0 && fps > 0) durationSeconds = frameCount / fps;
   checkDurationLimit({ durationSeconds }, limits);
   checkFrameLimit(frameCount, limits);
+  checkDecodedWork(width, height, frameCount, limits);
   if (frameCount === 0) throw new EngineError('too_few_frames', 'the video stream holds no frames');
 
   return {

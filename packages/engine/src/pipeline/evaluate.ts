@@ -17,6 +17,7 @@ import type {
 import type { Decoder } from '../decode/decoder.js';
 import type { ProbedVideo } from '../decode/probe.js';
 import { toVideoProbe } from '../decode/probe.js';
+import { clipBudgetMs } from '../decode/limits.js';
 import { outputSize } from '../decode/size.js';
 import type { CatalogOptions, MethodCatalog } from '../workers/catalog-types.js';
 import type { WorkerJob, WorkerPool } from '../workers/pool.js';
@@ -198,12 +199,73 @@ async function decodeInto(deps: PipelineDeps, path: string, probe: ProbedVideo, 
   return waitingMs;
 }
 
+/**
+ * Resolves with `work`, or rejects with `aborted` as soon as `signal` fires (the work is then
+ * abandoned; the caller cancels it).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new EngineError('aborted', 'aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new EngineError('aborted', 'aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/**
+ * One clip's evaluation under its wall-clock budget (`clipBudgetMs`, counted from the end of the
+ * probe): past it, the decode and the workers are stopped through the same signal an abort uses,
+ * and the evaluation fails with `clip_budget_exceeded`. The caller's own abort stays `aborted`.
+ */
 export async function evaluateClip(deps: PipelineDeps, path: string, options: EvaluateOptions): Promise<EvaluationResult> {
   const started = performance.now();
+  throwIfAborted(options.signal);
+  const probe = await deps.decoder.probe(path, options.signal);
+  throwIfAborted(options.signal);
+  const limits = deps.decoder.limits;
+  const budgetMs = clipBudgetMs(probe.durationSeconds, limits);
+  const budget = new AbortController();
+  const forward = (): void => budget.abort();
+  options.signal?.addEventListener('abort', forward, { once: true });
+  let overBudget = false;
+  const timer = setTimeout(() => {
+    overBudget = true;
+    budget.abort();
+  }, budgetMs);
+  try {
+    return await evaluateProbed(deps, path, probe, { ...options, signal: budget.signal }, started);
+  } catch (err) {
+    if (overBudget && !(options.signal?.aborted ?? false)) {
+      throw new EngineError(
+        'clip_budget_exceeded',
+        `scoring this clip took longer than its wall-clock budget of ${Math.round(budgetMs / 1000)} s (${limits.clipBudgetBaseSeconds} s + ${limits.clipBudgetSecondsPerClipSecond} s per second of its ${probe.durationSeconds.toFixed(1)} s); an operator can raise it with VESTA_CLIP_BUDGET_BASE_SECONDS and VESTA_CLIP_BUDGET_SECONDS_PER_CLIP_SECOND`,
+        { cause: err },
+      );
+    }
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', forward);
+  }
+}
+
+async function evaluateProbed(
+  deps: PipelineDeps,
+  path: string,
+  probe: ProbedVideo,
+  options: EvaluateOptions & { signal: AbortSignal },
+  started: number,
+): Promise<EvaluationResult> {
   const { signal } = options;
-  throwIfAborted(signal);
-  const probe = await deps.decoder.probe(path, signal);
-  throwIfAborted(signal);
   const resolution = await resolveModels(deps, options);
   const models = resolution.models;
   const planned = planEvaluation(toVideoProbe(probe), { ...options, methods: resolution.methods }, deps.catalog, deps.catalogOptions);
@@ -233,7 +295,7 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
       }
       decodeMs = await decodeInto(deps, path, probe, plan.outputs, shards, signal);
       throwIfAborted(signal);
-      results = (await Promise.all(shards.map((s) => s.job!.finish()))).flat();
+      results = (await untilAborted(Promise.all(shards.map((s) => s.job!.finish())), signal)).flat();
     } catch (err) {
       for (const s of shards) s.job?.cancel();
       throw err;

@@ -4,3 +4,4 @@
  */
 export * from './onnx-writer.js';
 export * from './fixture-models.js';
+export * from './hostile-gif.js';

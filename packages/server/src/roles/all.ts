@@ -58,6 +58,11 @@ export function engineOptionsFrom(config: ServerConfig): CreateEngineOptions {
   if (config.engine.maxFrames !== null) limits.maxFrames = config.engine.maxFrames;
   if (config.engine.maxWidth !== null) limits.maxWidth = config.engine.maxWidth;
   if (config.engine.maxHeight !== null) limits.maxHeight = config.engine.maxHeight;
+  if (config.engine.maxDecodedPixels !== null) limits.maxDecodedPixels = config.engine.maxDecodedPixels;
+  if (config.engine.clipBudgetBaseSeconds !== null)
+    limits.clipBudgetBaseSeconds = config.engine.clipBudgetBaseSeconds;
+  if (config.engine.clipBudgetSecondsPerClipSecond !== null)
+    limits.clipBudgetSecondsPerClipSecond = config.engine.clipBudgetSecondsPerClipSecond;
   return {
     limits,
     ...(config.engine.threads === null ? {} : { threads: config.engine.threads }),

@@ -460,33 +460,43 @@ export class RunnerService {
       );
     const session = await this.holder(run);
     const dimensions = JSON.parse(task.dimensions) as string[];
+    // The task moves to `evaluating` in the transaction that queues the clip and enqueues its
+    // evaluation: all three happen, or (the lease ended while the clip was verified) none does.
+    const moveTask = async (db: Db): Promise<void> => {
+      const moved = await db
+        .updateTable('bench_tasks')
+        .set({
+          state: 'evaluating',
+          video_id: videoId,
+          lease_expires_at: null,
+          error_code: null,
+          error_detail: null,
+          updated_at: this.now(),
+        })
+        .where('id', '=', task.id)
+        .where('lease_id', '=', leaseId)
+        .where('state', '=', 'claimed')
+        .executeTakeFirst();
+      if (moved.numUpdatedRows === 0n) throw new LeaseEnded();
+    };
+    let taskMoved = false;
     try {
-      await this.uploads.confirm(session, videoId, { dimensions });
+      await this.uploads.confirm(session, videoId, {
+        dimensions,
+        inTransaction: async (trx) => {
+          await moveTask(trx);
+          taskMoved = true;
+        },
+      });
+      // The clip was queued before (a complete that failed after confirming, on an older server):
+      // the task still has to move.
+      if (!taskMoved) await moveTask(this.db);
     } catch (e) {
+      if (e instanceof LeaseEnded) throw await this.leaseLost(task.id, leaseId);
       if (e instanceof AppError && e.code === 'invalid_video') {
         await this.failAttempt(task, leaseId, 'invalid_video', e.detail, true);
       }
       throw e;
-    }
-    const t = this.now();
-    const moved = await this.db
-      .updateTable('bench_tasks')
-      .set({
-        state: 'evaluating',
-        video_id: videoId,
-        lease_expires_at: null,
-        error_code: null,
-        error_detail: null,
-        updated_at: t,
-      })
-      .where('id', '=', task.id)
-      .where('lease_id', '=', leaseId)
-      .where('state', '=', 'claimed')
-      .executeTakeFirst();
-    if (moved.numUpdatedRows === 0n) {
-      // The lease ended while the clip was being verified (cancel, expiry): drop its evaluation.
-      await this.jobs.cancelBySubject(`video:${videoId}`);
-      throw await this.leaseLost(task.id, leaseId);
     }
     await this.runs.appendLog(
       run.id,
@@ -753,4 +763,9 @@ export class RunnerService {
  */
 function isStopped(task: TaskRow, run: RunRow): boolean {
   return task.state === 'cancelled' || (task.state === 'claimed' && isTerminalBenchStatus(run.status));
+}
+
+/** Thrown inside the confirm transaction when the task's lease ended meanwhile: rolls it back. */
+class LeaseEnded extends Error {
+  override readonly name = 'LeaseEnded';
 }

@@ -277,12 +277,14 @@ export class UploadService {
    * Confirms an upload: checks the object (present, size, magic bytes, engine probe), then moves
    * the video to `queued` and enqueues `evaluate-video`. Confirming again returns the same video.
    * `options.dimensions` replaces the session-kind rule for what to score (Bench clips are scored
-   * on the run's dimensions of their clip group).
+   * on the run's dimensions of their clip group). `options.inTransaction` runs in the transaction
+   * that queues the video and enqueues its evaluation, before the enqueue; when it throws, neither
+   * happens (a runner's `complete` moves its task there, so the three are one step).
    */
   async confirm(
     session: SessionsTable,
     videoId: string,
-    options: { dimensions?: readonly string[] } = {},
+    options: { dimensions?: readonly string[]; inTransaction?: (trx: Db) => Promise<void> } = {},
   ): Promise<VideoView> {
     const video = await this.db
       .selectFrom('videos')
@@ -369,6 +371,7 @@ export class UploadService {
         .executeTakeFirst();
       // Confirmed by a concurrent call already: nothing more to do.
       if (Number(moved.numUpdatedRows) === 0) return;
+      await options.inTransaction?.(trx);
       await this.jobs.enqueue(
         EVALUATE_VIDEO_JOB,
         { videoId },
