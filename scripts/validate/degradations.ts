@@ -1,0 +1,248 @@
+/**
+ * Graded degradations made with the npm-shipped FFmpeg from a real clip. Each series has four
+ * levels, level 0 being the undegraded reference encoded the same way as the others, so a change
+ * between levels comes from the degradation, not from the container or codec.
+ *
+ * Every level is written from a prepared source: the first 3 s of a real 30 fps clip, scaled to a
+ * width of 640 (`prepareSourceArgs`), kept as near-lossless H.264 (CRF 12).
+ */
+import type { QualityDimension } from './vbench-published.js';
+
+export const SOURCE_SECONDS = 3;
+export const SOURCE_WIDTH = 640;
+export const SOURCE_FPS = 30;
+
+/** Near-lossless H.264, the codec of every level that is not itself a codec or format degradation. */
+const CLEAN = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '12', '-pix_fmt', 'yuv420p'];
+const QUIET = ['-hide_banner', '-loglevel', 'error', '-y'];
+
+export function prepareSourceArgs(input: string, output: string): string[] {
+  return [
+    ...QUIET,
+    '-i',
+    input,
+    '-t',
+    String(SOURCE_SECONDS),
+    '-vf',
+    `fps=${SOURCE_FPS},scale=${SOURCE_WIDTH}:-2:flags=area`,
+    '-an',
+    ...CLEAN,
+    output,
+  ];
+}
+
+/** How a dimension should move from level 0 to level 3. */
+export type Direction = 'down' | 'up' | 'down-or-flat';
+
+export interface Level {
+  /** Label printed in the report (e.g. "σ 2"). */
+  label: string;
+  /** File extension of the output. */
+  ext: 'mp4' | 'gif';
+  /** FFmpeg arguments between the input and the output. */
+  args: string[];
+}
+
+export interface Series {
+  id: string;
+  title: string;
+  levels: Level[];
+  /** The dimensions this degradation must move, and which way. Others are reported only. */
+  expect: Partial<Record<QualityDimension, Direction>>;
+  /** Largest |level 1 − level 0| allowed: a mild level of a format artefact must barely matter. */
+  robust?: Partial<Record<QualityDimension, number>>;
+}
+
+const vf = (filter: string, ext: Level['ext'] = 'mp4', codec: string[] = CLEAN): Omit<Level, 'label'> => ({
+  ext,
+  args: ['-vf', filter, '-an', ...codec],
+});
+
+const lvl = (label: string, l: Omit<Level, 'label'>): Level => ({ label, ...l });
+
+const frames = SOURCE_SECONDS * SOURCE_FPS;
+
+export const SERIES: readonly Series[] = [
+  {
+    id: 'blur',
+    title: 'Gaussian blur (σ px)',
+    levels: [0, 1, 2, 4].map((s) => lvl(`σ ${s}`, vf(s === 0 ? 'null' : `gblur=sigma=${s}`))),
+    expect: { imaging_quality: 'down', aesthetic_quality: 'down' },
+  },
+  {
+    id: 'noise',
+    title: 'Temporal white noise (strength)',
+    levels: [0, 8, 16, 32].map((s) => lvl(`${s}`, vf(s === 0 ? 'null' : `noise=alls=${s}:allf=t+u`))),
+    expect: {
+      imaging_quality: 'down',
+      aesthetic_quality: 'down',
+      temporal_flickering: 'down',
+      motion_smoothness: 'down',
+    },
+  },
+  {
+    id: 'compression',
+    title: 'H.264 compression (CRF)',
+    levels: [12, 36, 44, 51].map((crf) =>
+      lvl(
+        `CRF ${crf}`,
+        vf('null', 'mp4', [
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryfast',
+          '-crf',
+          String(crf),
+          '-pix_fmt',
+          'yuv420p',
+        ]),
+      ),
+    ),
+    expect: { imaging_quality: 'down' },
+  },
+  {
+    id: 'flicker',
+    title: 'Brightness flicker, alternate frames (± level)',
+    levels: [0, 0.02, 0.04, 0.08].map((a) =>
+      lvl(`±${a}`, vf(a === 0 ? 'null' : `eq=eval=frame:brightness=${a}*(2*mod(n\\,2)-1)`)),
+    ),
+    expect: {
+      temporal_flickering: 'down',
+      motion_smoothness: 'down',
+      subject_consistency: 'down',
+      background_consistency: 'down',
+    },
+  },
+  {
+    id: 'stutter',
+    title: 'Frame-rate stutter by duplication (fps, re-timed to 30)',
+    levels: [30, 15, 10, 5].map((f) => lvl(`${f} fps`, vf(f === 30 ? 'null' : `fps=${f},fps=${SOURCE_FPS}`))),
+    expect: { motion_smoothness: 'down' },
+  },
+  {
+    id: 'drops',
+    title: 'Dropped frames (1 in k, timing kept at 30 fps)',
+    levels: [0, 10, 5, 3].map((k) =>
+      lvl(
+        k === 0 ? 'none' : `1 in ${k}`,
+        vf(k === 0 ? 'null' : `select=not(eq(mod(n\\,${k})\\,${k - 1})),setpts=N/${SOURCE_FPS}/TB`),
+      ),
+    ),
+    expect: { motion_smoothness: 'down' },
+  },
+  {
+    id: 'freeze',
+    title: 'Freeze at the end (share of the clip showing its last moving frame)',
+    levels: [0, 1 / 3, 2 / 3, 1].map((share) => {
+      if (share === 0) return lvl('0', vf('null'));
+      // Frames after `first` are dropped and frame `first` is repeated in their place (loop): the
+      // clip stops, with no jump afterwards.
+      const first = Math.max(0, Math.round((1 - share) * frames) - 1);
+      return lvl(
+        `${Math.round(share * 100)} %`,
+        vf(`select=lte(n\\,${first}),loop=loop=${frames - 1 - first}:size=1:start=${first},setpts=N/${SOURCE_FPS}/TB`),
+      );
+    }),
+    expect: { dynamic_degree: 'down-or-flat', temporal_flickering: 'up', motion_smoothness: 'up' },
+  },
+  {
+    id: 'palette',
+    title: 'Palette quantisation to GIF (colours, Bayer dither, 10 fps)',
+    levels: [
+      lvl('H.264', vf('fps=10')),
+      ...[256, 64, 16].map((n) =>
+        lvl(
+          `GIF ${n}`,
+          vf(
+            `fps=10,split[a][b];[a]palettegen=max_colors=${n}[p];[b][p]paletteuse=dither=bayer:bayer_scale=3`,
+            'gif',
+            [],
+          ),
+        ),
+      ),
+    ],
+    expect: { imaging_quality: 'down-or-flat', aesthetic_quality: 'down-or-flat' },
+    // A 256-colour GIF of the same frames is a format change, not a worse generator.
+    robust: { imaging_quality: 0.1 },
+  },
+  {
+    id: 'rescale',
+    title: 'Downscale → upscale (factor, bicubic)',
+    levels: [1, 2, 4, 8].map((f) =>
+      lvl(
+        `÷${f}`,
+        vf(f === 1 ? 'null' : `scale=iw/${f}:-2:flags=bicubic,scale=${SOURCE_WIDTH}:-2:flags=bicubic`),
+      ),
+    ),
+    expect: { imaging_quality: 'down', aesthetic_quality: 'down' },
+  },
+];
+
+export function levelArgs(source: string, level: Level, output: string): string[] {
+  return [...QUIET, '-i', source, ...level.args, output];
+}
+
+/** Invariance variants of one prepared source: same content, different resolution, container or rate. */
+export interface Variant {
+  id: string;
+  label: string;
+  ext: 'mp4' | 'mkv' | 'mov';
+  args: string[];
+}
+
+export const INVARIANCE_GROUPS: ReadonlyArray<{
+  id: string;
+  title: string;
+  variants: Variant[];
+  /** Allowed |difference| per dimension (others reported only). */
+  tolerance: Partial<Record<QualityDimension, number>>;
+}> = [
+  {
+    id: 'container',
+    title: 'Container (same H.264 stream copied into MP4, Matroska, QuickTime)',
+    variants: [
+      { id: 'mp4', label: 'MP4', ext: 'mp4', args: ['-c', 'copy'] },
+      { id: 'mkv', label: 'MKV', ext: 'mkv', args: ['-c', 'copy'] },
+      { id: 'mov', label: 'MOV', ext: 'mov', args: ['-c', 'copy'] },
+    ],
+    tolerance: {
+      subject_consistency: 1e-9,
+      background_consistency: 1e-9,
+      temporal_flickering: 1e-9,
+      motion_smoothness: 1e-9,
+      dynamic_degree: 1e-9,
+      aesthetic_quality: 1e-9,
+      imaging_quality: 1e-9,
+    },
+  },
+  {
+    id: 'resolution',
+    title: 'Resolution (640 px wide vs. 320 px wide, area downscale)',
+    variants: [
+      { id: 'w640', label: '640 px', ext: 'mp4', args: ['-an', ...CLEAN] },
+      { id: 'w320', label: '320 px', ext: 'mp4', args: ['-vf', 'scale=320:-2:flags=area', '-an', ...CLEAN] },
+    ],
+    tolerance: {
+      subject_consistency: 0.02,
+      background_consistency: 0.02,
+      dynamic_degree: 0,
+      aesthetic_quality: 0.05,
+      imaging_quality: 0.05,
+    },
+  },
+  {
+    id: 'rate',
+    title: 'Frame rate (30 fps vs. every other frame at 15 fps)',
+    variants: [
+      { id: 'fps30', label: '30 fps', ext: 'mp4', args: ['-an', ...CLEAN] },
+      { id: 'fps15', label: '15 fps', ext: 'mp4', args: ['-vf', 'fps=15', '-an', ...CLEAN] },
+    ],
+    tolerance: {
+      subject_consistency: 0.02,
+      background_consistency: 0.02,
+      dynamic_degree: 0,
+      aesthetic_quality: 0.02,
+      imaging_quality: 0.02,
+    },
+  },
+];
