@@ -101,7 +101,9 @@ describe('encoded clips through createEngine', () => {
     for (const s of Object.values(by)) {
       expect(s.value).toBeGreaterThanOrEqual(0);
       expect(s.value).toBeLessThanOrEqual(1);
-      expect(s.methodVersion).toBe('1');
+      // motion_smoothness and imaging_quality `lite` are at version 2 (issue #13); the rest at 1.
+      const v2 = s.dimension === 'motion_smoothness' || s.dimension === 'imaging_quality';
+      expect(s.methodVersion, s.dimension).toBe(v2 ? '2' : '1');
     }
   });
 
@@ -181,12 +183,17 @@ describe('encoded clips through createEngine', () => {
     falls(s.temporal_flickering, 'flickering');
   });
 
-  it('freeze: motion smoothness and flickering rise with the frozen share', async () => {
+  it('freeze: flickering rises with the frozen share; smoothness barely moves', async () => {
     const s = await series(
       [0, 0.5, 1].map((v) => scenes.freeze(v, SIZE.frames)),
       ['motion_smoothness', 'temporal_flickering'],
     );
-    rises(s.motion_smoothness, 'smoothness');
+    // The pan stops abruptly and restarts around the frozen part. The frozen frames are perfectly
+    // predictable, but motion_smoothness lite v2 counts the stop and the restart as two motion
+    // discontinuities, so on this otherwise perfectly linear pan it stays within the fourth
+    // decimal (v1 rose). A freeze at the end (no restart) rises: validation-synthetic.test.ts.
+    const ms = s.motion_smoothness!;
+    for (const v of ms) expect(Math.abs(v - ms[0]!)).toBeLessThan(0.001);
     rises(s.temporal_flickering, 'flickering');
   });
 });

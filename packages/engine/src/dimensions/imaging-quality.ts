@@ -1,9 +1,12 @@
 /**
- * imaging_quality, method `lite`: a classical no-reference quality measure in [0, 1] (a stand-in
- * for MUSIQ). 8 frames (VBench's "middle" sampler), decoded at native resolution, luma only.
- * Blockiness is measured at native resolution (the coded 8×8 grid only exists there); sharpness and
- * noise on the frame halved (2×2 means) until its longer side is ≤ 640. Per frame:
- *   sharp   = 0.2 + 0.8/(1 + exp((blur − 0.5)/0.08))   blur: Crété-Roffet blur effect (0 sharp … 1),
+ * imaging_quality, method `lite` (version 2): a classical no-reference quality measure in [0, 1]
+ * (a stand-in for MUSIQ). 8 frames (VBench's "middle" sampler), decoded at native resolution, luma.
+ * Blockiness and exposure are measured at native resolution (the coded 8×8 grid only exists
+ * there); sharpness and noise on the analysis frame: VBench's `longer` rule for MUSIQ (longer side
+ * > 512 → area-scaled to 512), descreened first when the clip is palette-coded (GIF). Per frame:
+ *   sharp   = 0.2 + 0.8/(1 + exp((blur − 0.5)/0.08))   blur: Crété-Roffet blur effect (0 sharp … 1)
+ *                                                     of the sharpest 4 of 4×4 tiles, averaged over
+ *                                                     MUSIQ's scales (longer side 224, 384, ≤ 512);
  *                                                     differences soft-thresholded by 2.8·σ_n
  *   clean   = 1 / (1 + (σ_n/4)²)                      σ_n: Immerkær noise σ on the smoothest 30 %,
  *                                                     white part only (min with 2× the half-size σ)
@@ -16,7 +19,7 @@ import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { frameToGrey } from '../image/convert.js';
-import { halve } from '../image/resize.js';
+import { resizeAreaGrey } from '../image/resize.js';
 import { blockiness, blurEffect, exposureStats, whiteNoiseSigma } from '../image/quality.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
@@ -38,14 +41,106 @@ export interface ImagingComponents {
   quality: number;
 }
 
-/** Longer side at which sharpness and noise are measured (MUSIQ's own input is ≤ 512 in VBench). */
-export const ANALYSIS_MAX_SIDE = 640;
+/** Longer side at which sharpness and noise are measured: VBench's `longer` rule for MUSIQ's input. */
+export const ANALYSIS_MAX_SIDE = 512;
+/** The frame is cut into GRID × GRID tiles; sharpness is read on the sharpest SHARP_TILES of them. */
+const GRID = 4;
+/** Longer sides at which sharpness is read, after MUSIQ's multi-scale input (224, 384, ≤ 512). */
+const MUSIQ_SCALES = [224, 384, ANALYSIS_MAX_SIDE] as const;
+const SHARP_TILES = 4;
 
-export function imagingComponents(grey: GreyImage): ImagingComponents {
-  let small = grey;
-  while (Math.max(small.width, small.height) > ANALYSIS_MAX_SIDE) small = halve(small);
+/** VBench's resize rule: longer side > 512 → scaled to 512 (area), else unchanged. */
+export function analysisFrame(grey: GreyImage): GreyImage {
+  const long = Math.max(grey.width, grey.height);
+  if (long <= ANALYSIS_MAX_SIDE) return grey;
+  const s = ANALYSIS_MAX_SIDE / long;
+  return resizeAreaGrey(
+    grey,
+    Math.max(1, Math.round(grey.width * s)),
+    Math.max(1, Math.round(grey.height * s)),
+  );
+}
+
+/**
+ * Descreening (inverse halftoning) of a palette-coded frame: a 5-tap binomial low-pass
+ * [1 4 6 4 1]/16 along each axis, same size. Dithering is a pattern of one or two pixels; the
+ * filter removes it and leaves coarser detail, so dithering is not read as noise.
+ */
+export function descreen(img: GreyImage): GreyImage {
+  const { width: w, height: h, data } = img;
+  const tmp = new Float32Array(w * h);
+  const out = new Float32Array(w * h);
+  const xm = w - 1;
+  const ym = h - 1;
+  const k = [0.0625, 0.25, 0.375, 0.25, 0.0625];
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      let v = 0;
+      for (let t = -2; t <= 2; t++) {
+        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
+        v += k[t + 2]! * data[row + xx]!;
+      }
+      tmp[row + x] = v;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let v = 0;
+      for (let t = -2; t <= 2; t++) {
+        const yy = y + t < 0 ? 0 : y + t > ym ? ym : y + t;
+        v += k[t + 2]! * tmp[yy * w + x]!;
+      }
+      out[y * w + x] = v;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Blur effect of the in-focus part: the mean over the sharpest tiles (shallow depth of field is not blur). */
+export function focusBlur(img: GreyImage, tau: number): number {
+  const { width: w, height: h, data } = img;
+  if (w < GRID * 8 || h < GRID * 8) return blurEffect(img, tau);
+  const values: number[] = [];
+  for (let ty = 0; ty < GRID; ty++) {
+    const y0 = Math.floor((ty * h) / GRID);
+    const y1 = Math.floor(((ty + 1) * h) / GRID);
+    for (let tx = 0; tx < GRID; tx++) {
+      const x0 = Math.floor((tx * w) / GRID);
+      const x1 = Math.floor(((tx + 1) * w) / GRID);
+      const tw = x1 - x0;
+      const th = y1 - y0;
+      const tile = new Float32Array(tw * th);
+      for (let y = 0; y < th; y++) tile.set(data.subarray((y0 + y) * w + x0, (y0 + y) * w + x1), y * tw);
+      values.push(blurEffect({ width: tw, height: th, data: tile }, tau));
+    }
+  }
+  values.sort((a, b) => a - b);
+  return values.slice(0, SHARP_TILES).reduce((a, b) => a + b, 0) / SHARP_TILES;
+}
+
+/**
+ * `palette`: the clip is palette-coded (GIF), whose dithering is a property of the format, not of
+ * the generator. Such frames are descreened first (`descreen`), the usual inverse-halftoning
+ * step, so dithering is not read as noise.
+ */
+export function imagingComponents(grey: GreyImage, palette = false): ImagingComponents {
+  const small = palette ? descreen(analysisFrame(grey)) : analysisFrame(grey);
   const noise = whiteNoiseSigma(small);
-  const blur = blurEffect(small, 2.8 * noise);
+  // MUSIQ sees the frame at three scales (longer side 224, 384 and its own ≤ 512); so does the blur.
+  let blur = 0;
+  for (const side of MUSIQ_SCALES) {
+    const long = Math.max(small.width, small.height);
+    const img =
+      side >= long
+        ? small
+        : resizeAreaGrey(
+            small,
+            Math.max(1, Math.round((small.width * side) / long)),
+            Math.max(1, Math.round((small.height * side) / long)),
+          );
+    blur += focusBlur(img, 2.8 * noise * Math.min(1, side / long)) / MUSIQ_SCALES.length;
+  }
   const b = blockiness(grey);
   const { mean, std, clipped } = exposureStats(grey);
   const sharp = 0.2 + 0.8 / (1 + Math.exp((blur - 0.5) / 0.08));
@@ -67,10 +162,15 @@ export function imagingComponents(grey: GreyImage): ImagingComponents {
   };
 }
 
+/** Codecs whose frames are palette-indexed (at most 256 colours, usually dithered). */
+export function isPaletteCodec(codec: string): boolean {
+  return codec === 'gif';
+}
+
 export const imagingQualityLite: DimensionMethod = {
   dimension: 'imaging_quality',
   id: 'lite',
-  version: '1',
+  version: '2',
   frames: () => nativeRequest(),
   start: (context) => new ImagingRun(context.probe),
 };
@@ -82,8 +182,11 @@ class ImagingRun implements MethodRun {
   private readonly sums = { quality: 0, blur: 0, noise: 0, blockiness: 0, exposure: 0 };
   private grey: GreyImage | undefined;
 
+  private readonly palette: boolean;
+
   constructor(probe: VideoProbe) {
     this.picker = new FramePicker(probe, IMAGING_FRAMES);
+    this.palette = isPaletteCodec(probe.codec);
   }
 
   push(frame: Frame): void {
@@ -94,7 +197,7 @@ class ImagingRun implements MethodRun {
 
   private score(frame: Frame): void {
     this.grey = frameToGrey(frame, this.grey);
-    const c = imagingComponents(this.grey);
+    const c = imagingComponents(this.grey, this.palette);
     this.sums.quality += c.quality;
     this.sums.blur += c.blur;
     this.sums.noise += c.noise;
@@ -116,6 +219,7 @@ class ImagingRun implements MethodRun {
         noiseSigma: this.sums.noise / n,
         blockiness: this.sums.blockiness / n,
         exposure: this.sums.exposure / n,
+        descreened: this.palette,
         frames: n,
       },
     };

@@ -16,8 +16,6 @@ export const WORKING_MAX_SIDE = 256;
 export const FLOW_MAX_SIDE = 128;
 /** Longer side of the consistency descriptors. */
 export const DESCRIPTOR_MAX_SIDE = 64;
-/** Longer side at which motion smoothness interpolates and compares frames. */
-export const SMOOTHNESS_MAX_SIDE = 128;
 /** Pyramid depth below the flow resolution (128 → 64 → 32 → 16). */
 export const FLOW_LEVELS = 4;
 

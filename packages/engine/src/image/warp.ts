@@ -67,7 +67,7 @@ export function interpolateHalfway(a: RgbImage, b: RgbImage, fab: FlowField, fba
 }
 
 /** Bilinear resampling of a flow field to (w, h), vectors scaled by the size ratio. */
-function resampleFlow(
+export function resampleFlow(
   u: Float32Array,
   v: Float32Array,
   fw: number,

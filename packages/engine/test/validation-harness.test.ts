@@ -1,0 +1,117 @@
+/**
+ * The validation harness (`npm run validate`, scripts/validate.ts): its rank statistics against
+ * hand-worked values, and one degradation series of each kind run end to end on a small clip made
+ * here (blur must lower imaging quality; stutter by duplication must lower motion smoothness).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERIES, levelArgs } from '../../../scripts/validate/degradations.js';
+import { averageRanks, kendallTauB, monotonicity, spearman } from '../../../scripts/validate/stats.js';
+import { VBENCH_PUBLISHED, QUALITY_DIMENSIONS } from '../../../scripts/validate/vbench-published.js';
+import type { Engine } from '../src/contract.js';
+import { defaultFfmpegPath } from '../src/decode/binaries.js';
+import { createEngine } from '../src/engine.js';
+
+describe('rank statistics', () => {
+  it('ranks ties by their mean rank', () => {
+    expect(averageRanks([10, 20, 20, 5])).toEqual([2, 3.5, 3.5, 1]);
+  });
+
+  it('Spearman ρ: identical, reversed, and a worked example with a tie', () => {
+    expect(spearman([1, 2, 3, 4], [10, 20, 30, 40])).toBeCloseTo(1, 12);
+    expect(spearman([1, 2, 3, 4], [4, 3, 2, 1])).toBeCloseTo(-1, 12);
+    // Ranks a = 1,2,3,4,5; b = 2,1,4,3,5 → Σd² = 4 → ρ = 1 − 6·4/(5·24) = 0.8.
+    expect(spearman([1, 2, 3, 4, 5], [2, 1, 4, 3, 5])).toBeCloseTo(0.8, 12);
+    // With a tie, ρ is the Pearson correlation of the average ranks: b ranks 1.5,1.5,3,4.
+    expect(spearman([1, 2, 3, 4], [7, 7, 8, 9])).toBeCloseTo(0.9486832980505138, 12);
+    expect(Number.isNaN(spearman([1, 1, 1], [1, 2, 3]))).toBe(true);
+  });
+
+  it('Kendall τ-b: concordant minus discordant pairs, tie-corrected', () => {
+    // 10 pairs, 2 discordant → τ = (8 − 2)/10 = 0.6.
+    expect(kendallTauB([1, 2, 3, 4, 5], [2, 1, 4, 3, 5])).toBeCloseTo(0.6, 12);
+    expect(kendallTauB([1, 2, 3], [3, 2, 1])).toBeCloseTo(-1, 12);
+    // One tie in b: C = 5, D = 0, ties_b = 1 → 5/√(6·5).
+    expect(kendallTauB([1, 2, 3, 4], [7, 7, 8, 9])).toBeCloseTo(5 / Math.sqrt(30), 12);
+  });
+
+  it('monotonicity', () => {
+    expect(monotonicity([1, 2, 3])).toBe(1);
+    expect(monotonicity([3, 2, 1])).toBe(-1);
+    expect(monotonicity([1, 3, 2])).toBe(0);
+  });
+
+  it('the published table has a value for every quality dimension of every model, as percentages', () => {
+    for (const m of VBENCH_PUBLISHED) {
+      for (const d of QUALITY_DIMENSIONS) {
+        expect(m.values[d], `${m.vbenchName} ${d}`).toBeGreaterThanOrEqual(0);
+        expect(m.values[d], `${m.vbenchName} ${d}`).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+});
+
+describe('degradation series on a clip made here', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vesta-validate-'));
+  const source = join(dir, 'source.mp4');
+  let engine: Engine;
+
+  beforeAll(() => {
+    // A moving, textured 2 s clip at 30 fps (the series assume 30 fps sources).
+    execFileSync(defaultFfmpegPath(), [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x180:rate=30',
+      '-t',
+      '2',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '12',
+      '-pix_fmt',
+      'yuv420p',
+      source,
+    ]);
+    engine = createEngine({ threads: 2 });
+  });
+  afterAll(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const level = (seriesId: string, i: number): string => {
+    const series = SERIES.find((s) => s.id === seriesId)!;
+    const l = series.levels[i]!;
+    const out = join(dir, `${seriesId}-${i}.${l.ext}`);
+    execFileSync(defaultFfmpegPath(), levelArgs(source, l, out));
+    return out;
+  };
+
+  it('blur lowers imaging quality', { timeout: 120_000 }, async () => {
+    const [a, b] = await Promise.all(
+      [level('blur', 0), level('blur', 3)].map((p) =>
+        engine.evaluate(p, { dimensions: ['imaging_quality'] }),
+      ),
+    );
+    expect(b!.scores[0]!.value).toBeLessThan(a!.scores[0]!.value - 0.05);
+  });
+
+  it('stutter by duplication (30 → 10 fps) lowers motion smoothness', { timeout: 120_000 }, async () => {
+    const [a, b] = await Promise.all(
+      [level('stutter', 0), level('stutter', 2)].map((p) =>
+        engine.evaluate(p, { dimensions: ['motion_smoothness'] }),
+      ),
+    );
+    expect(b!.scores[0]!.value).toBeLessThan(a!.scores[0]!.value - 0.005);
+  });
+});
