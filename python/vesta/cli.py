@@ -51,7 +51,7 @@ def dashboard_keys_url(base_url: str) -> str:
 
 def before_dashboard(verb: str) -> str:
     command = "create-key --user NAME" if verb == "create" else "revoke-key PREFIX"
-    return f"until the dashboard ships, the server operator runs `vesta admin {command}` on the server host"
+    return f"sign in there; on the server host the operator can also run `vesta admin {command}`"
 
 
 class Cli:
