@@ -3,6 +3,13 @@ import type { BackoffPolicy } from './core/backoff.js';
 import { MissingApiKeyError } from './core/errors.js';
 import { HttpClient, type FetchLike } from './core/http.js';
 import type { Platform } from './core/platform.js';
+import {
+  AccountResource,
+  ApiKeysResource,
+  AuthResource,
+  InvitesResource,
+  UsersResource,
+} from './resources/accounts.js';
 import { BenchResource } from './resources/bench.js';
 import { DimensionsResource, ModelsResource } from './resources/discovery.js';
 import { RunnersResource } from './resources/runners.js';
@@ -20,6 +27,12 @@ export const DEFAULT_MAX_RETRIES = 2;
 export interface VestaOptions {
   /** The API key. When absent, read from the environment variable `apiKeyEnv` (Node only). */
   apiKey?: string;
+  /**
+   * true: authenticate with the web dashboard's session cookie instead of a key (a page served by
+   * the Vesta server itself). No key is read or sent; `auth.signIn` (or `auth.session`) stores the
+   * session's CSRF token, sent as `X-CSRF-Token` on every state-changing request.
+   */
+  session?: boolean;
   /** Name of the environment variable holding the key (default `VESTA_API_KEY`). */
   apiKeyEnv?: string;
   /** Service address (default `VESTA_BASE_URL` in Node, else `http://localhost:8080`). */
@@ -57,13 +70,24 @@ export class VestaClient {
   readonly models: ModelsResource;
   /** Runners and the runner protocol (one method per operation; `createRunner` runs the loop). */
   readonly runners: RunnersResource;
+  /** Dashboard sign-in, setup, invites and the current session (session mode). */
+  readonly auth: AuthResource;
+  /** The signed-in account's password and sessions (session mode). */
+  readonly account: AccountResource;
+  /** API keys of the signed-in account (session mode only: the server refuses keys here). */
+  readonly apiKeys: ApiKeysResource;
+  /** Users (admin, session mode). */
+  readonly users: UsersResource;
+  /** Invites (admin, session mode). */
+  readonly invites: InvitesResource;
   /** What the runner loop needs: the runner endpoints and the upload transport. */
   readonly #runnerDeps: ClipUploadDeps;
 
   constructor(options: VestaOptions, platform: Platform) {
     const envName = options.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
-    const apiKey = options.apiKey ?? platform.readEnv(envName);
-    if (!apiKey) throw new MissingApiKeyError(platform.hasEnv ? envName : undefined);
+    const apiKey = options.session === true ? undefined : (options.apiKey ?? platform.readEnv(envName));
+    if (options.session !== true && !apiKey)
+      throw new MissingApiKeyError(platform.hasEnv ? envName : undefined);
     const baseUrl = options.baseUrl ?? platform.readEnv(DEFAULT_BASE_URL_ENV) ?? DEFAULT_BASE_URL;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -88,6 +112,11 @@ export class VestaClient {
     this.dimensions = new DimensionsResource(http);
     this.models = new ModelsResource(http);
     this.runners = new RunnersResource(http);
+    this.auth = new AuthResource(http);
+    this.account = new AccountResource(http);
+    this.apiKeys = new ApiKeysResource(http);
+    this.users = new UsersResource(http);
+    this.invites = new InvitesResource(http);
     this.#runnerDeps = { http, platform, maxRetries, timeoutMs, api: runnerApiOver(this.runners) };
     // The key lives only in the HTTP core's private field, so logging or serialising the client
     // never shows it.

@@ -11,3 +11,4 @@ export type * from './types.js';
 export * from './runner/index.js';
 export type * from './resources/runners.js';
 export type { DimensionPrompts } from './resources/discovery.js';
+export type * from './resources/accounts.js';

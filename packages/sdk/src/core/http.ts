@@ -28,7 +28,8 @@ export interface RequestOptions {
 }
 
 export interface HttpConfig {
-  apiKey: string;
+  /** The API key; undefined in session mode (the dashboard's cookie authenticates instead). */
+  apiKey: string | undefined;
   baseUrl: string;
   timeoutMs: number;
   maxRetries: number;
@@ -58,10 +59,17 @@ export class HttpClient {
   readonly baseUrl: string;
   /** A private field: it holds the key, and util.inspect / console.log never show private fields. */
   readonly #config: HttpConfig;
+  /** Session mode: the CSRF token of the signed-in session, sent on state-changing requests. */
+  #csrfToken: string | undefined;
 
   constructor(config: HttpConfig) {
     this.#config = config;
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Session mode: remembers the session's CSRF token (undefined after sign-out). */
+  setCsrfToken(token: string | undefined): void {
+    this.#csrfToken = token;
   }
 
   /** The fetch implementation, called unbound (some runtimes reject a rebound `this`). */
@@ -96,7 +104,6 @@ export class HttpClient {
     const maxRetries = Math.max(0, opts.maxRetries ?? this.#config.maxRetries);
     const backoff = this.#config.backoff ?? defaultBackoff;
     const headers: Record<string, string> = {
-      'X-API-Key': this.#config.apiKey,
       Accept: req.responseType === 'text' ? 'text/csv, text/plain, application/json' : 'application/json',
       'X-Service-Source': this.#config.source,
     };
@@ -105,6 +112,8 @@ export class HttpClient {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(req.body);
     }
+    if (this.#config.apiKey !== undefined) headers['X-API-Key'] = this.#config.apiKey;
+    else if (req.method !== 'GET' && this.#csrfToken !== undefined) headers['X-CSRF-Token'] = this.#csrfToken;
     if (req.method === 'POST')
       headers['Idempotency-Key'] = opts.idempotencyKey ?? globalThis.crypto.randomUUID();
 
@@ -124,6 +133,8 @@ export class HttpClient {
           headers,
           body,
           signal: controller.signal,
+          // Session mode sends the dashboard's cookie, only ever to the page's own origin.
+          ...(this.#config.apiKey === undefined ? { credentials: 'same-origin' as const } : {}),
         });
         text = await response.text();
       } catch (err) {

@@ -20,6 +20,7 @@ import { discoveryRoutes } from './discovery/index.js';
 import { runnerProtocolRoutes } from './runners/index.js';
 import { docsSiteRoutes } from '../docs/docs-site.route.js';
 import { accountRoutes } from './accounts/index.js';
+import { dashboardRoutes } from '../dashboard/dashboard.route.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
   healthRoutes,
@@ -46,4 +47,6 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   accountRoutes,
   // Documentation site (outside /api/v1, no key)
   docsSiteRoutes,
+  // The web dashboard's files (outside /api/v1, no key)
+  dashboardRoutes,
 ];

@@ -1,0 +1,329 @@
+/** Runners, Dimensions, account settings (password, sessions), users and invites (admin). */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { errorText, field, formatDate, livePoll, vesta } from './api';
+import { useAccount } from './shell';
+
+export function RunnersPage() {
+  const runners = useQuery({
+    queryKey: ['runners'],
+    queryFn: () => vesta.runners.list(),
+    refetchInterval: livePoll(() => true),
+  });
+  return (
+    <>
+      <h1>Runners</h1>
+      <p className="muted">
+        Processes that generate clips for your Bench runs. Start one with{' '}
+        <code>npx vesta runner start --demo</code>.
+      </p>
+      {runners.error && (
+        <p role="alert" className="error">
+          {errorText(runners.error)}
+        </p>
+      )}
+      <section className="card">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Status</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Models</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runners.data?.items.map((r) => (
+              <tr key={r.id}>
+                <td>{r.name}</td>
+                <td>
+                  <span className={`state state-${r.online ? 'online' : 'offline'}`}>
+                    {r.online ? 'online' : 'offline'}
+                  </span>
+                </td>
+                <td>{formatDate(r.lastSeenAt)}</td>
+                <td>{r.models.join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {runners.data?.items.length === 0 && <p className="muted">No runners registered yet.</p>}
+      </section>
+    </>
+  );
+}
+
+export function DimensionsPage() {
+  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  return (
+    <>
+      <h1>Dimensions</h1>
+      {dims.error && (
+        <p role="alert" className="error">
+          {errorText(dims.error)}
+        </p>
+      )}
+      <section className="card">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Dimension</th>
+              <th scope="col">Group</th>
+              <th scope="col">Method now</th>
+              <th scope="col">Methods</th>
+              <th scope="col">Workflows</th>
+            </tr>
+          </thead>
+          <tbody>
+            {dims.data?.items.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <strong>{d.name}</strong> <code>{d.id}</code>
+                  <br />
+                  <span className="muted">{d.description}</span>
+                </td>
+                <td>{d.category}</td>
+                <td>{d.default_method ?? 'none available'}</td>
+                <td>{d.methods.map((m) => `${m.id} ${m.version}`).join(', ')}</td>
+                <td>{d.workflows.join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+export function AccountPage() {
+  const qc = useQueryClient();
+  const account = useAccount();
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => vesta.account.sessions() });
+  const [done, setDone] = useState(false);
+  const change = useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
+      vesta.account.changePassword(body),
+    onSuccess: async () => {
+      setDone(true);
+      await qc.invalidateQueries({ queryKey: ['sessions'] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => vesta.account.revokeSession(id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['sessions'] }),
+  });
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setDone(false);
+    change.mutate({
+      currentPassword: field(form, 'current'),
+      newPassword: field(form, 'next'),
+    });
+    e.currentTarget.reset();
+  };
+  return (
+    <>
+      <h1>Account</h1>
+      <p>
+        Signed in as <strong>{account.email}</strong> ({account.role})
+      </p>
+      <section className="card">
+        <h2>Change password</h2>
+        <form onSubmit={onSubmit}>
+          <label>
+            Current password
+            <input name="current" type="password" autoComplete="current-password" required />
+          </label>
+          <label>
+            New password (at least 10 characters)
+            <input name="next" type="password" autoComplete="new-password" minLength={10} required />
+          </label>
+          {change.error && (
+            <p role="alert" className="error">
+              {errorText(change.error)}
+            </p>
+          )}
+          {done && <p role="status">Password changed; your other sessions are signed out.</p>}
+          <button type="submit">Change password</button>
+        </form>
+      </section>
+      <section className="card">
+        <h2>Sessions</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Browser</th>
+              <th scope="col">IP</th>
+              <th scope="col">Signed in</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.data?.items.map((s) => (
+              <tr key={s.id}>
+                <td>{s.userAgent ?? 'unknown'}</td>
+                <td>{s.ip ?? '—'}</td>
+                <td>{formatDate(s.createdAt)}</td>
+                <td>{formatDate(s.lastSeenAt)}</td>
+                <td>
+                  {s.current ? (
+                    'this browser'
+                  ) : (
+                    <button type="button" className="secondary" onClick={() => revoke.mutate(s.id)}>
+                      Sign out
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+export function UsersPage() {
+  const qc = useQueryClient();
+  const users = useQuery({ queryKey: ['users'], queryFn: () => vesta.users.list() });
+  const invites = useQuery({ queryKey: ['invites'], queryFn: () => vesta.invites.list() });
+  const [link, setLink] = useState<string | null>(null);
+  const invite = useMutation({
+    mutationFn: (email: string) => vesta.invites.create({ email }),
+    onSuccess: async (res) => {
+      setLink(res.url);
+      await qc.invalidateQueries({ queryKey: ['invites'] });
+    },
+  });
+  const disable = useMutation({
+    mutationFn: (id: string) => vesta.users.disable(id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['users'] }),
+  });
+  const revokeInvite = useMutation({
+    mutationFn: (id: string) => vesta.invites.revoke(id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['invites'] }),
+  });
+  const onInvite = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    invite.mutate(field(new FormData(e.currentTarget), 'email'));
+    e.currentTarget.reset();
+  };
+  return (
+    <>
+      <h1>Users</h1>
+      <section className="card">
+        <h2>Invite a user</h2>
+        <form className="row" onSubmit={onInvite}>
+          <label>
+            Email
+            <input name="email" type="email" required />
+          </label>
+          <button type="submit">Create invite link</button>
+        </form>
+        {invite.error && (
+          <p role="alert" className="error">
+            {errorText(invite.error)}
+          </p>
+        )}
+        {link && (
+          <div className="secret" role="status">
+            <p>
+              <strong>Send this link to them; it works once and is shown only now.</strong>
+            </p>
+            <code data-testid="invite-link">{link}</code>
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(link)}>
+              Copy
+            </button>
+          </div>
+        )}
+      </section>
+      <section className="card">
+        <h2>Users</h2>
+        {(users.error ?? disable.error) && (
+          <p role="alert" className="error">
+            {errorText(users.error ?? disable.error)}
+          </p>
+        )}
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Created</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data?.items.map((u) => (
+              <tr key={u.id}>
+                <td>{u.name}</td>
+                <td>{u.email ?? '(key only)'}</td>
+                <td>{u.role}</td>
+                <td>{formatDate(u.createdAt)}</td>
+                <td>
+                  {u.disabledAt ? (
+                    `disabled ${formatDate(u.disabledAt)}`
+                  ) : (
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        if (
+                          window.confirm(
+                            `Disable ${u.email ?? u.name}? Their sessions and API keys are revoked.`,
+                          )
+                        )
+                          disable.mutate(u.id);
+                      }}
+                    >
+                      Disable
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section className="card">
+        <h2>Invites</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Created</th>
+              <th scope="col">Expires</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invites.data?.items.map((i) => (
+              <tr key={i.id}>
+                <td>{i.email}</td>
+                <td>{formatDate(i.createdAt)}</td>
+                <td>{formatDate(i.expiresAt)}</td>
+                <td>
+                  {i.usedAt ? (
+                    'used'
+                  ) : i.revokedAt ? (
+                    'revoked'
+                  ) : (
+                    <button type="button" className="secondary" onClick={() => revokeInvite.mutate(i.id)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}

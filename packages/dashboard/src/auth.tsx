@@ -1,0 +1,132 @@
+/** First-run setup, sign-in and accepting an invite. */
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { errorText, field, vesta } from './api';
+
+function AuthCard(props: { title: string; intro: string; children: React.ReactNode }) {
+  return (
+    <main className="auth">
+      <div className="card auth-card">
+        <p className="brand">Vesta</p>
+        <h1>{props.title}</h1>
+        <p className="muted">{props.intro}</p>
+        {props.children}
+      </div>
+    </main>
+  );
+}
+
+function useSubmit(action: (form: FormData) => Promise<unknown>) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setBusy(true);
+    setError(null);
+    action(form)
+      .then(async () => {
+        // Forget what was read while signed out (the frame's "who am I" above all).
+        qc.clear();
+        await navigate('/');
+      })
+      .catch((err: unknown) => setError(errorText(err)))
+      .finally(() => setBusy(false));
+  };
+  return { error, busy, onSubmit };
+}
+
+export function SetupPage() {
+  const { error, busy, onSubmit } = useSubmit((form) =>
+    vesta.auth.setup({ email: field(form, 'email'), password: field(form, 'password') }),
+  );
+  return (
+    <AuthCard
+      title="Set up Vesta"
+      intro="Create the first admin account. This page works once, on a fresh server."
+    >
+      <form onSubmit={onSubmit}>
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="email" required />
+        </label>
+        <label>
+          Password (at least 10 characters)
+          <input name="password" type="password" autoComplete="new-password" minLength={10} required />
+        </label>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          Create admin account
+        </button>
+      </form>
+    </AuthCard>
+  );
+}
+
+export function SignInPage() {
+  const { error, busy, onSubmit } = useSubmit((form) =>
+    vesta.auth.signIn({ email: field(form, 'email'), password: field(form, 'password') }),
+  );
+  return (
+    <AuthCard title="Sign in" intro="Sign in to manage API keys and use Score, Rank and Bench.">
+      <form onSubmit={onSubmit}>
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="username" required />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+    </AuthCard>
+  );
+}
+
+export function InvitePage() {
+  // The token is in the fragment (#token=…), which browsers never send to the server.
+  const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+  const { error, busy, onSubmit } = useSubmit((form) =>
+    vesta.auth.acceptInvite({ token, password: field(form, 'password') }),
+  );
+  return (
+    <AuthCard title="Accept your invite" intro="Choose a password for your new Vesta account.">
+      {token === '' ? (
+        <p role="alert" className="error">
+          This invite link has no token: open the whole link you were sent.
+        </p>
+      ) : (
+        <form onSubmit={onSubmit}>
+          <label>
+            Password (at least 10 characters)
+            <input name="password" type="password" autoComplete="new-password" minLength={10} required />
+          </label>
+          {error && (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          )}
+          <button type="submit" disabled={busy}>
+            Create account
+          </button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

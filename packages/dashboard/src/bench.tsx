@@ -1,0 +1,512 @@
+/** Bench: runs list, create form, run page (progress, chart, totals, clips, logs, CSV, cancel, delete), comparison. */
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BenchRun, BenchVideo, Dimension } from '@vesta/sdk';
+import { useMemo, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { errorText, field, formatDate, formatScore, livePoll, vesta } from './api';
+import { BarChart } from './chart';
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+function Progress({ run }: { run: BenchRun }) {
+  const p = run.progress;
+  const total = Math.max(1, p.tasks_total);
+  const done = p.tasks_done + p.tasks_failed;
+  return (
+    <span className="progress-cell">
+      <progress max={total} value={done} aria-label={`Progress of ${run.name}`} />
+      <span>
+        {done}/{p.tasks_total}
+      </span>
+    </span>
+  );
+}
+
+export function RunsTable({
+  runs,
+  selectable,
+}: {
+  runs: BenchRun[];
+  selectable?: { selected: Set<string>; toggle: (id: string) => void };
+}) {
+  return (
+    <table data-testid="runs-table">
+      <thead>
+        <tr>
+          {selectable && (
+            <th scope="col">
+              <span className="sr-only">Compare</span>
+            </th>
+          )}
+          <th scope="col">Name</th>
+          <th scope="col">Model</th>
+          <th scope="col">Status</th>
+          <th scope="col">Progress</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((r) => (
+          <tr key={r.id}>
+            {selectable && (
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Compare ${r.name}`}
+                  checked={selectable.selected.has(r.id)}
+                  onChange={() => selectable.toggle(r.id)}
+                />
+              </td>
+            )}
+            <td>
+              <Link to={`/bench/${r.id}`}>{r.name}</Link>
+            </td>
+            <td>{r.model_id}</td>
+            <td>
+              <span className={`state state-${r.status}`}>{r.status}</span>
+            </td>
+            <td>
+              <Progress run={r} />
+            </td>
+            <td>{formatDate(r.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function BenchListPage() {
+  const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const navigate = useNavigate();
+  const runs = useQuery({
+    queryKey: ['bench', 'list', page],
+    queryFn: () => vesta.bench.listPage({ page, limit: 50 }),
+    refetchInterval: livePoll<Awaited<ReturnType<typeof vesta.bench.listPage>>>((p) =>
+      p.items.some((r) => !TERMINAL.has(r.status)),
+    ),
+  });
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  return (
+    <>
+      <div className="title-row">
+        <h1>Bench runs</h1>
+        <Link className="button" to="/bench/new">
+          New run
+        </Link>
+      </div>
+      {runs.error && (
+        <p role="alert" className="error">
+          {errorText(runs.error)}
+        </p>
+      )}
+      <section className="card">
+        <button
+          type="button"
+          disabled={selected.size < 2}
+          onClick={() => void navigate(`/bench/compare?ids=${[...selected].join(',')}`)}
+        >
+          Compare selected ({selected.size})
+        </button>
+        <RunsTable runs={runs.data?.items ?? []} selectable={{ selected, toggle }} />
+        {runs.data?.items.length === 0 && <p className="muted">No runs yet: start one with New run.</p>}
+        <div className="pager">
+          <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <span>
+            Page {page} · {runs.data?.total ?? 0} runs
+          </span>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!runs.data?.hasMore}
+            onClick={() => setPage(page + 1)}
+          >
+            Next
+          </button>
+        </div>
+      </section>
+    </>
+  );
+}
+
+export function BenchCreatePage() {
+  const navigate = useNavigate();
+  const models = useQuery({ queryKey: ['models'], queryFn: () => vesta.models.list() });
+  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  const runners = useQuery({ queryKey: ['runners'], queryFn: () => vesta.runners.list() });
+  const create = useMutation({
+    mutationFn: (body: Parameters<typeof vesta.bench.create>[0]) => vesta.bench.create(body),
+    onSuccess: (run) => navigate(`/bench/${run.id}`),
+  });
+  const benchDims = (dims.data?.items ?? []).filter((d) => d.workflows.includes('bench'));
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const runner = field(form, 'runner');
+    const samples = field(form, 'samples');
+    const prompts = field(form, 'prompts');
+    create.mutate({
+      name: field(form, 'name'),
+      modelId: field(form, 'model'),
+      dimensions: form.getAll('dimension').map(String),
+      ...(runner ? { runnerId: runner } : {}),
+      ...(samples ? { samplesPerPrompt: Number(samples) } : {}),
+      ...(prompts ? { promptsPerDimension: Number(prompts) } : {}),
+    });
+  };
+  const group = (category: 'quality' | 'semantic', title: string) => (
+    <fieldset>
+      <legend>{title}</legend>
+      {benchDims
+        .filter((d) => d.category === category)
+        .map((d) => (
+          <label key={d.id} className="check">
+            <input type="checkbox" name="dimension" value={d.id} disabled={d.default_method === null} />
+            <span>
+              <strong>{d.name}</strong> <code>{d.id}</code>
+              <br />
+              <span className="muted">
+                {d.description}
+                {d.default_method === null
+                  ? ' (no method available on this server)'
+                  : ` (method: ${d.default_method})`}
+              </span>
+            </span>
+          </label>
+        ))}
+    </fieldset>
+  );
+  return (
+    <>
+      <h1>New Bench run</h1>
+      <form className="card" onSubmit={onSubmit}>
+        <label>
+          Name
+          <input name="name" required maxLength={200} />
+        </label>
+        <label>
+          Model
+          <select name="model" required>
+            {models.data?.items.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name} ({m.id})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Runner
+          <select name="runner">
+            <option value="">Any of my runners serving the model</option>
+            {runners.data?.items.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name} ({r.online ? 'online' : 'offline'})
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="row">
+          <label>
+            Samples per prompt
+            <input name="samples" type="number" min={1} max={100} placeholder="5" />
+          </label>
+          <label>
+            Prompts per dimension (optional)
+            <input name="prompts" type="number" min={1} max={1000} />
+          </label>
+        </div>
+        {group('quality', 'Quality dimensions')}
+        {group('semantic', 'Semantic dimensions')}
+        {create.error && (
+          <p role="alert" className="error">
+            {errorText(create.error)}
+          </p>
+        )}
+        <button type="submit" disabled={create.isPending}>
+          Create run
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** Per-dimension means of a run's clips, and VBench's Quality/Semantic/Total from them. */
+export function summarise(videos: BenchVideo[], dimensions: Dimension[]) {
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const v of videos)
+    for (const s of v.scores) {
+      const e = sums.get(s.dimension) ?? { sum: 0, n: 0 };
+      e.sum += s.value;
+      e.n += 1;
+      sums.set(s.dimension, e);
+    }
+  const means = new Map([...sums].map(([d, e]) => [d, e.sum / e.n]));
+  const group = (category: 'quality' | 'semantic'): number | null => {
+    let weighted = 0;
+    let weights = 0;
+    for (const d of dimensions) {
+      const m = means.get(d.id);
+      if (d.category !== category || m === undefined) continue;
+      const { min, max, weight } = d.normalisation;
+      weighted += (weight * (m - min)) / (max - min);
+      weights += weight;
+    }
+    return weights === 0 ? null : weighted / weights;
+  };
+  const quality = group('quality');
+  const semantic = group('semantic');
+  const total = quality !== null && semantic !== null ? (4 * quality + semantic) / 5 : (quality ?? semantic);
+  return { means, quality, semantic, total };
+}
+
+async function allVideos(id: string): Promise<BenchVideo[]> {
+  const out: BenchVideo[] = [];
+  for await (const v of vesta.bench.allVideos(id)) out.push(v);
+  return out;
+}
+
+export function BenchRunPage() {
+  const { id = '' } = useParams();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const run = useQuery({
+    queryKey: ['bench', id],
+    queryFn: () => vesta.bench.get(id),
+    refetchInterval: livePoll<BenchRun>((r) => !TERMINAL.has(r.status)),
+  });
+  const active = run.data !== undefined && !TERMINAL.has(run.data.status);
+  const videos = useQuery({
+    queryKey: ['bench', id, 'videos', run.data?.progress.clips_evaluated, run.data?.status],
+    queryFn: () => allVideos(id),
+    enabled: run.data !== undefined,
+  });
+  const logs = useQuery({
+    queryKey: ['bench', id, 'logs', run.data?.status, run.data?.progress.tasks_done],
+    queryFn: () => vesta.bench.logs(id, { limit: 200 }),
+    enabled: run.data !== undefined,
+  });
+  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  const cancel = useMutation({
+    mutationFn: () => vesta.bench.cancel(id),
+    onSuccess: (r) => qc.setQueryData(['bench', id], r),
+  });
+  const remove = useMutation({
+    mutationFn: () => vesta.bench.delete(id),
+    onSuccess: () => navigate('/bench'),
+  });
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const summary = useMemo(
+    () => summarise(videos.data ?? [], dims.data?.items ?? []),
+    [videos.data, dims.data],
+  );
+  const labels = useMemo(() => [...summary.means.keys()], [summary]);
+  const series = useMemo(() => [{ label: 'mean', values: [...summary.means.values()] }], [summary]);
+  const r = run.data;
+  if (run.error)
+    return (
+      <p role="alert" className="error">
+        {errorText(run.error)}
+      </p>
+    );
+  if (!r) return <p className="muted">Loading…</p>;
+  const downloadCsv = () => {
+    setCsvError(null);
+    vesta.bench
+      .csv(id)
+      .then((text) => {
+        const a = document.createElement('a');
+        a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+        a.download = `${r.name.replace(/[^A-Za-z0-9._-]+/g, '_')}.csv`;
+        a.click();
+      })
+      .catch((e: unknown) => setCsvError(errorText(e)));
+  };
+  return (
+    <>
+      <div className="title-row">
+        <h1>{r.name}</h1>
+        <span className={`state state-${r.status}`} data-testid="run-status">
+          {r.status}
+        </span>
+      </div>
+      <section className="card">
+        <p>
+          Model <code>{r.model_id}</code> · runner {r.runner_id ?? 'any'} · {r.samples_per_prompt} samples per
+          prompt · created {formatDate(r.created_at)}
+        </p>
+        <Progress run={r} />
+        <p className="muted">
+          {r.progress.tasks_generated} clips generated, {r.progress.clips_evaluated} of{' '}
+          {r.progress.clips_total} evaluated, {r.progress.tasks_failed} failed
+        </p>
+        {r.error && <p role="alert" className="error">{`${r.error.detail} (${r.error.code})`}</p>}
+        <div className="row">
+          <button type="button" onClick={downloadCsv}>
+            Download CSV
+          </button>
+          {active && (
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                if (window.confirm('Cancel this run? Unfinished clips are dropped.')) cancel.mutate();
+              }}
+            >
+              Cancel run
+            </button>
+          )}
+          {!active && (
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                if (window.confirm('Delete this run with its clips, scores and logs?')) remove.mutate();
+              }}
+            >
+              Delete run
+            </button>
+          )}
+        </div>
+        {(csvError ?? cancel.error ?? remove.error) && (
+          <p role="alert" className="error">
+            {csvError ?? errorText(cancel.error ?? remove.error)}
+          </p>
+        )}
+      </section>
+      <section className="card">
+        <h2>Scores</h2>
+        <dl className="totals">
+          <div>
+            <dt>Quality</dt>
+            <dd>{formatScore(summary.quality)}</dd>
+          </div>
+          <div>
+            <dt>Semantic</dt>
+            <dd>{formatScore(summary.semantic)}</dd>
+          </div>
+          <div>
+            <dt>Total</dt>
+            <dd>{formatScore(summary.total)}</dd>
+          </div>
+        </dl>
+        {labels.length > 0 ? (
+          <BarChart title={`Per-dimension means of ${r.name}`} labels={labels} series={series} />
+        ) : (
+          <p className="muted">No scores yet.</p>
+        )}
+      </section>
+      <section className="card">
+        <h2>Clips</h2>
+        <div className="clip-grid">
+          {(videos.data ?? []).map((v) => (
+            <article key={v.task_id} className="clip">
+              <p>
+                <strong>#{v.seq}</strong> {v.prompt}
+              </p>
+              <p className="muted">
+                {v.state} · seed {v.seed}
+              </p>
+              <ul>
+                {v.scores.map((s) => (
+                  <li key={s.dimension}>
+                    {s.dimension}: {formatScore(s.value)} <span className="muted">({s.method})</span>
+                  </li>
+                ))}
+              </ul>
+            </article>
+          ))}
+        </div>
+      </section>
+      <section className="card">
+        <h2>Logs</h2>
+        <pre className="logs" data-testid="logs">
+          {(logs.data?.items ?? []).map((l) => `${l.time} ${l.source} ${l.level}: ${l.message}`).join('\n')}
+        </pre>
+      </section>
+    </>
+  );
+}
+
+export function BenchComparePage() {
+  const [params] = useSearchParams();
+  const ids = (params.get('ids') ?? '').split(',').filter(Boolean);
+  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  const runs = useQueries({
+    queries: ids.map((id) => ({ queryKey: ['bench', id], queryFn: () => vesta.bench.get(id) })),
+  });
+  const videos = useQueries({
+    queries: ids.map((id) => ({ queryKey: ['bench', id, 'all-videos'], queryFn: () => allVideos(id) })),
+  });
+  const loaded = videos.every((v) => v.data) && runs.every((r) => r.data) && dims.data;
+  const rows = loaded
+    ? ids.map((id, i) => ({ run: runs[i]!.data!, ...summarise(videos[i]!.data!, dims.data.items) }))
+    : [];
+  const labels = [...new Set(rows.flatMap((r) => [...r.means.keys()]))];
+  const series = rows.map((r) => ({ label: r.run.name, values: labels.map((d) => r.means.get(d) ?? null) }));
+  const error = [...runs, ...videos].find((q) => q.error)?.error;
+  return (
+    <>
+      <h1>Compare runs</h1>
+      {error && (
+        <p role="alert" className="error">
+          {errorText(error)}
+        </p>
+      )}
+      {!loaded && !error && <p className="muted">Loading…</p>}
+      {loaded && (
+        <>
+          <section className="card">
+            <table data-testid="compare-table">
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">Model</th>
+                  <th scope="col">Total</th>
+                  <th scope="col">Quality</th>
+                  <th scope="col">Semantic</th>
+                  {labels.map((d) => (
+                    <th scope="col" key={d}>
+                      {d}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows
+                  .slice()
+                  .sort((a, b) => (b.total ?? -1) - (a.total ?? -1))
+                  .map((r) => (
+                    <tr key={r.run.id}>
+                      <td>
+                        <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
+                      </td>
+                      <td>{r.run.model_id}</td>
+                      <td>{formatScore(r.total)}</td>
+                      <td>{formatScore(r.quality)}</td>
+                      <td>{formatScore(r.semantic)}</td>
+                      {labels.map((d) => (
+                        <td key={d}>{formatScore(r.means.get(d))}</td>
+                      ))}
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+          </section>
+          <section className="card">
+            <BarChart title="Per-dimension means, side by side" labels={labels} series={series} />
+          </section>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+/** The dashboard's entry: routes under /dashboard/, TanStack Query for data, the SDK as the client. */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Navigate, RouterProvider, createBrowserRouter } from 'react-router';
+import { AccountPage, DimensionsPage, RunnersPage, UsersPage } from './admin';
+import { queryClient } from './api';
+import { InvitePage, SetupPage, SignInPage } from './auth';
+import { BenchComparePage, BenchCreatePage, BenchListPage, BenchRunPage } from './bench';
+import { ApiKeysPage } from './keys';
+import { RankPage, ScorePage } from './sessions';
+import { Shell } from './shell';
+import './styles.css';
+
+const router = createBrowserRouter(
+  [
+    { path: '/setup', element: <SetupPage /> },
+    { path: '/sign-in', element: <SignInPage /> },
+    { path: '/invite', element: <InvitePage /> },
+    {
+      path: '/',
+      element: <Shell />,
+      children: [
+        { index: true, element: <Navigate to="/bench" replace /> },
+        { path: 'bench', element: <BenchListPage /> },
+        { path: 'bench/new', element: <BenchCreatePage /> },
+        { path: 'bench/compare', element: <BenchComparePage /> },
+        { path: 'bench/:id', element: <BenchRunPage /> },
+        { path: 'score', element: <ScorePage /> },
+        { path: 'rank', element: <RankPage /> },
+        { path: 'runners', element: <RunnersPage /> },
+        { path: 'dimensions', element: <DimensionsPage /> },
+        { path: 'api-keys', element: <ApiKeysPage /> },
+        { path: 'account', element: <AccountPage /> },
+        { path: 'users', element: <UsersPage /> },
+        { path: '*', element: <p>This page does not exist.</p> },
+      ],
+    },
+  ],
+  { basename: '/dashboard' },
+);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,328 @@
+/** Score and Rank: drag-and-drop uploads with progress, players, per-dimension charts, live state. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ScoreSession, VideoSummary } from '@vesta/sdk';
+import { useMemo, useRef, useState } from 'react';
+import type { DragEvent } from 'react';
+import { errorText, formatScore, livePoll, vesta } from './api';
+import { BarChart } from './chart';
+
+const FINAL = new Set(['scored', 'failed']);
+const busy = (videos: VideoSummary[]) => videos.some((v) => !FINAL.has(v.state));
+
+/** Clips picked in this page, for the player (the server keeps them for scoring only). */
+const localClips = new Map<string, string>();
+
+function UploadBox(props: {
+  label: string;
+  onFile: (file: File, onProgress: (pct: number) => void) => Promise<{ videoId: string }>;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const [pct, setPct] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const start = (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    setPct(0);
+    props
+      .onFile(file, setPct)
+      .then((r) => localClips.set(r.videoId, URL.createObjectURL(file)))
+      .catch((e: unknown) => setError(errorText(e)))
+      .finally(() => setPct(null));
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    start(e.dataTransfer.files[0]);
+  };
+  return (
+    <div>
+      <div
+        className={`drop ${over ? 'over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <p>Drop a video clip here, or</p>
+        <button type="button" onClick={() => input.current?.click()} disabled={pct !== null}>
+          {props.label}
+        </button>
+        <input
+          ref={input}
+          type="file"
+          accept="video/*"
+          className="sr-only"
+          aria-label={props.label}
+          data-testid="file-input"
+          onChange={(e) => {
+            start(e.currentTarget.files?.[0]);
+            e.currentTarget.value = '';
+          }}
+        />
+      </div>
+      {pct !== null && (
+        <progress max={100} value={pct} aria-label="Upload progress">
+          {pct}%
+        </progress>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function VideoCard({ video }: { video: VideoSummary }) {
+  const src = localClips.get(video.videoId);
+  const labels = useMemo(() => video.scores.map((s) => `${s.dimension} (${s.method})`), [video.scores]);
+  const series = useMemo(
+    () => [{ label: 'score', values: video.scores.map((s) => s.value) }],
+    [video.scores],
+  );
+  return (
+    <article className="card video" data-testid="video-card">
+      <header>
+        <h3>{video.fileName}</h3>
+        <span className={`state state-${video.state}`}>{video.state}</span>
+      </header>
+      {video.prompt !== null && <p className="muted">Prompt: {video.prompt}</p>}
+      {src && <video src={src} controls muted width={320} aria-label={`Player: ${video.fileName}`} />}
+      {video.error && <p role="alert" className="error">{`${video.error.detail} (${video.error.code})`}</p>}
+      {video.scores.length > 0 && (
+        <>
+          <BarChart title={`Scores of ${video.fileName}`} labels={labels} series={series} max={1} />
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Dimension</th>
+                <th scope="col">Score</th>
+                <th scope="col">Method</th>
+              </tr>
+            </thead>
+            <tbody>
+              {video.scores.map((s) => (
+                <tr key={s.dimension}>
+                  <td>{s.dimension}</td>
+                  <td>{formatScore(s.value)}</td>
+                  <td>
+                    {s.method} {s.methodVersion}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {video.failures.length > 0 && (
+        <ul className="muted">
+          {video.failures.map((f) => (
+            <li key={f.dimension}>{`${f.dimension}: ${f.detail} (${f.code})`}</li>
+          ))}
+        </ul>
+      )}
+    </article>
+  );
+}
+
+export function ScorePage() {
+  const qc = useQueryClient();
+  const [prompt, setPrompt] = useState('');
+  const session = useQuery({
+    queryKey: ['score'],
+    queryFn: () => vesta.score.getOrCreate(),
+    refetchInterval: livePoll<ScoreSession>((s) => busy(s.videos)),
+  });
+  const reset = useMutation({
+    mutationFn: () => vesta.score.reset(),
+    onSuccess: (s) => qc.setQueryData(['score'], s),
+  });
+  return (
+    <>
+      <h1>Score</h1>
+      <p className="muted">Upload a clip and its prompt; Vesta scores it on every dimension that applies.</p>
+      <section className="card">
+        <label>
+          Prompt the clip was made from
+          <input
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+            placeholder="a cat surfing a wave"
+          />
+        </label>
+        <UploadBox
+          label="Choose a clip"
+          onFile={async (file, onProgress) => {
+            const r = await vesta.score.upload(file, {
+              prompt,
+              onProgress: (p) => {
+                if (p.phase === 'upload' && p.total) onProgress(Math.round((100 * p.loaded) / p.total));
+              },
+            });
+            await qc.invalidateQueries({ queryKey: ['score'] });
+            return r;
+          }}
+        />
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            if (window.confirm('Reset the Score session? Its clips and scores are removed.')) reset.mutate();
+          }}
+        >
+          Reset session
+        </button>
+      </section>
+      {session.error && (
+        <p role="alert" className="error">
+          {errorText(session.error)}
+        </p>
+      )}
+      <div className="grid">
+        {session.data?.videos
+          .slice()
+          .reverse()
+          .map((v) => (
+            <VideoCard key={v.videoId} video={v} />
+          ))}
+      </div>
+    </>
+  );
+}
+
+export function RankPage() {
+  const qc = useQueryClient();
+  const [prompt, setPrompt] = useState('');
+  const session = useQuery({
+    queryKey: ['rank'],
+    queryFn: () => vesta.rank.getOrCreate(),
+    refetchInterval: livePoll<Awaited<ReturnType<typeof vesta.rank.getOrCreate>>>((s) => busy(s.videos)),
+  });
+  const ranked = useQuery({
+    queryKey: ['rank', 'ranked', session.data?.runId],
+    queryFn: () => vesta.rank.getRanked(session.data!.runId),
+    enabled: session.data !== undefined,
+    refetchInterval: livePoll<Awaited<ReturnType<typeof vesta.rank.getRanked>>>((l) =>
+      l.entries.some((e) => !FINAL.has(e.state)),
+    ),
+  });
+  const reset = useMutation({
+    mutationFn: () => vesta.rank.reset(),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['rank'] }),
+  });
+  const locked = session.data?.promptLocked ? session.data.prompt : null;
+  const entries = ranked.data?.entries ?? [];
+  const { dims, series } = useMemo(() => {
+    const list = ranked.data?.entries ?? [];
+    const dimensions = [...new Set(list.flatMap((e) => e.scores.map((s) => s.dimension)))];
+    return {
+      dims: dimensions,
+      series: list.map((e) => ({
+        label: `#${e.rank ?? '–'} ${e.fileName}`,
+        values: dimensions.map((d) => e.scores.find((s) => s.dimension === d)?.value ?? null),
+      })),
+    };
+  }, [ranked.data]);
+  return (
+    <>
+      <h1>Rank</h1>
+      <p className="muted">Upload candidate clips made for one prompt; Vesta ranks them.</p>
+      <section className="card">
+        {locked !== null ? (
+          <p>
+            Locked prompt: <strong data-testid="locked-prompt">{locked}</strong>
+          </p>
+        ) : (
+          <label>
+            Prompt (locked by the first upload)
+            <input
+              value={prompt}
+              onChange={(e) => setPrompt(e.target.value)}
+              placeholder="a red car at night"
+            />
+          </label>
+        )}
+        <UploadBox
+          label="Choose a candidate"
+          onFile={async (file, onProgress) => {
+            const r = await vesta.rank.upload(file, {
+              ...(locked === null ? { prompt } : {}),
+              onProgress: (p) => {
+                if (p.phase === 'upload' && p.total) onProgress(Math.round((100 * p.loaded) / p.total));
+              },
+            });
+            await qc.invalidateQueries({ queryKey: ['rank'] });
+            return r;
+          }}
+        />
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            if (window.confirm('Reset the Rank session? Its candidates are removed and the prompt unlocked.'))
+              reset.mutate();
+          }}
+        >
+          Reset session
+        </button>
+      </section>
+      {(session.error ?? ranked.error) && (
+        <p role="alert" className="error">
+          {errorText(session.error ?? ranked.error)}
+        </p>
+      )}
+      <section className="card">
+        <h2>Leaderboard</h2>
+        {ranked.data && <p className="muted">{ranked.data.formula}</p>}
+        <table data-testid="leaderboard">
+          <thead>
+            <tr>
+              <th scope="col">Rank</th>
+              <th scope="col">Candidate</th>
+              <th scope="col">Overall</th>
+              <th scope="col">State</th>
+              {dims.map((d) => (
+                <th scope="col" key={d}>
+                  {d}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.videoId} data-video-id={e.videoId}>
+                <td>{e.rank ?? '—'}</td>
+                <td>{e.fileName}</td>
+                <td>{formatScore(e.overall)}</td>
+                <td>{e.state}</td>
+                {dims.map((d) => (
+                  <td key={d}>{formatScore(e.scores.find((s) => s.dimension === d)?.value)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {dims.length > 0 && (
+          <BarChart title="Candidates per dimension" labels={dims} series={series} max={1} />
+        )}
+      </section>
+      <div className="players">
+        {entries.map((e) => {
+          const src = localClips.get(e.videoId);
+          return src ? (
+            <figure key={e.videoId}>
+              <video src={src} controls muted width={240} aria-label={`Player: ${e.fileName}`} />
+              <figcaption>
+                #{e.rank ?? '–'} {e.fileName}
+              </figcaption>
+            </figure>
+          ) : null;
+        })}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+/** The signed-in frame: checks the session (or sends to setup / sign-in), navigation, sign-out. */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '@vesta/sdk';
+import type { Account } from '@vesta/sdk';
+import { createContext, useContext } from 'react';
+import { NavLink, Navigate, Outlet, useNavigate } from 'react-router';
+import { errorText, vesta } from './api';
+
+const AccountContext = createContext<Account | null>(null);
+
+export function useAccount(): Account {
+  const a = useContext(AccountContext);
+  if (!a) throw new Error('useAccount outside the signed-in frame');
+  return a;
+}
+
+/** Where a visitor without a session goes: setup on a fresh server, else sign-in. */
+async function whoAmI(): Promise<{ account: Account } | { go: '/setup' | '/sign-in' }> {
+  try {
+    return { account: (await vesta.auth.session()).user };
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 401) throw e;
+    const { setupRequired } = await vesta.auth.setupState();
+    return { go: setupRequired ? '/setup' : '/sign-in' };
+  }
+}
+
+export function Shell() {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const me = useQuery({ queryKey: ['me'], queryFn: whoAmI, staleTime: 60_000 });
+  if (me.error)
+    return (
+      <p role="alert" className="error">
+        {errorText(me.error)}
+      </p>
+    );
+  if (!me.data) return <p className="muted">Loading…</p>;
+  if ('go' in me.data) return <Navigate to={me.data.go} replace />;
+  const account = me.data.account;
+  const signOut = () => {
+    void vesta.auth
+      .signOut()
+      .catch(() => undefined)
+      .then(async () => {
+        qc.clear();
+        await navigate('/sign-in');
+      });
+  };
+  const links: Array<[string, string]> = [
+    ['/bench', 'Bench'],
+    ['/score', 'Score'],
+    ['/rank', 'Rank'],
+    ['/runners', 'Runners'],
+    ['/dimensions', 'Dimensions'],
+    ['/api-keys', 'API keys'],
+    ['/account', 'Account'],
+    ...(account.role === 'admin' ? ([['/users', 'Users']] as Array<[string, string]>) : []),
+  ];
+  return (
+    <AccountContext.Provider value={account}>
+      <div className="layout">
+        <header className="top">
+          <span className="brand">Vesta</span>
+          <span className="who">{account.email}</span>
+          <button type="button" className="secondary" onClick={signOut}>
+            Sign out
+          </button>
+        </header>
+        <nav aria-label="Main">
+          <ul>
+            {links.map(([to, label]) => (
+              <li key={to}>
+                <NavLink to={to}>{label}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main>
+          <Outlet />
+        </main>
+      </div>
+    </AccountContext.Provider>
+  );
+}
