@@ -4,12 +4,17 @@
  * the OpenAPI document and fails when an operation is missing here, or when a named SDK method or
  * CLI command does not exist. (`bench.runWithPipeline`, an in-process SDK helper, has no REST
  * operation and no CLI command.)
+ *
+ * The dashboard's account operations (cookie session only: the server refuses an API key there)
+ * have an SDK method in session mode and no CLI command (`cli: null`): the interface puts account
+ * and key management in the web dashboard. `createApiKey` and `revokeApiKey` map to
+ * `vesta api-keys create|revoke`, which exist only to point at the dashboard.
  */
 export interface OperationMapping {
   /** Dotted path of the SDK method on a `Vesta` instance. */
   sdk: string;
-  /** The CLI command (words after `vesta`). */
-  cli: string;
+  /** The CLI command (words after `vesta`); null for a dashboard-only operation. */
+  cli: string | null;
 }
 
 export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
@@ -46,4 +51,22 @@ export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
   createRunnerTaskUploadUrl: { sdk: 'runners.createUploadUrl', cli: 'runner start' },
   completeRunnerTask: { sdk: 'runners.complete', cli: 'runner start' },
   failRunnerTask: { sdk: 'runners.fail', cli: 'runner start' },
+  // Dashboard accounts (session mode of the SDK; no CLI command: the dashboard is the place).
+  getSetupState: { sdk: 'auth.setupState', cli: null },
+  setupFirstAdmin: { sdk: 'auth.setup', cli: null },
+  signIn: { sdk: 'auth.signIn', cli: null },
+  acceptInvite: { sdk: 'auth.acceptInvite', cli: null },
+  getCurrentSession: { sdk: 'auth.session', cli: null },
+  signOut: { sdk: 'auth.signOut', cli: null },
+  changePassword: { sdk: 'account.changePassword', cli: null },
+  listWebSessions: { sdk: 'account.sessions', cli: null },
+  revokeWebSession: { sdk: 'account.revokeSession', cli: null },
+  listApiKeys: { sdk: 'apiKeys.list', cli: null },
+  createApiKey: { sdk: 'apiKeys.create', cli: 'api-keys create' },
+  revokeApiKey: { sdk: 'apiKeys.revoke', cli: 'api-keys revoke' },
+  listUsers: { sdk: 'users.list', cli: null },
+  disableUser: { sdk: 'users.disable', cli: null },
+  listInvites: { sdk: 'invites.list', cli: null },
+  createInvite: { sdk: 'invites.create', cli: null },
+  revokeInvite: { sdk: 'invites.revoke', cli: null },
 };
