@@ -32,9 +32,9 @@ describe('GET /api/v1/dimensions', () => {
       expect(Object.keys(d).sort()).toEqual(
         [
           'category',
-          'default_method',
+          'defaultMethod',
           'description',
-          'higher_is_better',
+          'higherIsBetter',
           'id',
           'methods',
           'name',
@@ -46,9 +46,9 @@ describe('GET /api/v1/dimensions', () => {
       expect(d).toMatchObject({
         name: info.name,
         category: info.category,
-        higher_is_better: true,
+        higherIsBetter: true,
         range: info.range,
-        default_method: info.defaultMethod,
+        defaultMethod: info.defaultMethod,
         normalisation: info.normalisation,
         workflows: info.workflows,
       });
@@ -61,9 +61,9 @@ describe('GET /api/v1/dimensions', () => {
           description: mi.description,
           requires: mi.requires,
           available: mi.available,
-          unavailable_reason: mi.unavailableReason ?? null,
+          unavailableReason: mi.unavailableReason ?? null,
         });
-        if (!m.available) expect(m.unavailable_reason).toMatch(/\S/);
+        if (!m.available) expect(m.unavailableReason).toMatch(/\S/);
       }
     }
     const dynamic = items.find((d) => d.id === 'dynamic_degree')!;
@@ -72,7 +72,7 @@ describe('GET /api/v1/dimensions', () => {
     expect(scene).toMatchObject({ category: 'semantic', workflows: ['bench'] });
     expect(scene.methods[0].requires.auxiliary).toEqual(['scene']);
     // The registry without any model installed: what this server reports matches it.
-    expect(items.map((d) => d.default_method)).toEqual(listDimensions().map((d) => d.defaultMethod));
+    expect(items.map((d) => d.defaultMethod)).toEqual(listDimensions().map((d) => d.defaultMethod));
   });
 
   it('needs an API key', async () => {
@@ -110,9 +110,9 @@ describe('GET /api/v1/models', () => {
     await db
       .insertInto('runners')
       .values([
-        { id: 'r-live', user_id: userId, name: 'live', created_at: now, last_seen_at: now - 10_000 },
-        { id: 'r-stale', user_id: userId, name: 'stale', created_at: now, last_seen_at: now - 120_000 },
-        { id: 'r-new', user_id: userId, name: 'never seen', created_at: now, last_seen_at: null },
+        { id: 'r-live', user_id: userId, name: 'live', created_at: now, lastSeenAt: now - 10_000 },
+        { id: 'r-stale', user_id: userId, name: 'stale', created_at: now, lastSeenAt: now - 120_000 },
+        { id: 'r-new', user_id: userId, name: 'never seen', created_at: now, lastSeenAt: null },
       ])
       .execute();
     await db
@@ -133,12 +133,12 @@ describe('GET /api/v1/models', () => {
         online: true,
         created_at: new Date(now).toISOString(),
         runners: [
-          { id: 'r-live', name: 'live', online: true, last_seen_at: new Date(now - 10_000).toISOString() },
+          { id: 'r-live', name: 'live', online: true, lastSeenAt: new Date(now - 10_000).toISOString() },
           {
             id: 'r-stale',
             name: 'stale',
             online: false,
-            last_seen_at: new Date(now - 120_000).toISOString(),
+            lastSeenAt: new Date(now - 120_000).toISOString(),
           },
         ],
       },
@@ -149,12 +149,12 @@ describe('GET /api/v1/models', () => {
         online: false,
         created_at: new Date(now).toISOString(),
         runners: [
-          { id: 'r-new', name: 'never seen', online: false, last_seen_at: null },
+          { id: 'r-new', name: 'never seen', online: false, lastSeenAt: null },
           {
             id: 'r-stale',
             name: 'stale',
             online: false,
-            last_seen_at: new Date(now - 120_000).toISOString(),
+            lastSeenAt: new Date(now - 120_000).toISOString(),
           },
         ],
       },

@@ -23,7 +23,7 @@ export function registerDiscoveryCommands(program: Command, ctx: CliContext): vo
           list.items.map((d) => [
             d.id,
             d.category,
-            d.default_method ?? s.yellow('unavailable'),
+            d.defaultMethod ?? s.yellow('unavailable'),
             d.workflows.join(','),
             d.name,
           ]),

@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * List the evaluation dimensions
-         * @description VBench's 16 dimensions with name, description, category, higher_is_better, range, every method (what it requires, whether this server can run it now and why not), the default method, VBench's leaderboard normalisation, and the workflows that use it.
+         * @description VBench's 16 dimensions with name, description, category, higherIsBetter, range, every method (what it requires, whether this server can run it now and why not), the default method, VBench's leaderboard normalisation, and the workflows that use it.
          */
         get: operations["listDimensions"];
         put?: never;
@@ -1004,7 +1004,7 @@ export interface components {
         CreateBenchRunBody: {
             /** @description A label for the run: 1–200 characters, no control characters. */
             name: string;
-            /** @description Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (default_method not null). Stored in VBench order. An unknown id is 400 validation_failed naming it. */
+            /** @description Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (defaultMethod not null). Stored in VBench order. An unknown id is 400 validation_failed naming it. */
             dimensions: string[];
             /** @description A model id from GET /api/v1/models. An unknown id is 400 validation_failed naming it. */
             model_id: string;
@@ -1025,7 +1025,7 @@ export interface components {
             description: string;
             /** @description The leaderboard group it counts in. */
             category: "quality" | "semantic";
-            higher_is_better: boolean;
+            higherIsBetter: boolean;
             /** @description Range of a per-clip value. */
             range: {
                 min: number;
@@ -1048,10 +1048,10 @@ export interface components {
                 /** @description True when this server can run it now. */
                 available: boolean;
                 /** @description Why it is not available; null when it is. */
-                unavailable_reason: string | null;
+                unavailableReason: string | null;
             }[];
             /** @description The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension). */
-            default_method: string | null;
+            defaultMethod: string | null;
             /** @description VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total. */
             normalisation: {
                 min: number;
@@ -1179,12 +1179,12 @@ export interface components {
                 name: string;
                 /** @description Seen in the last 60 seconds (2 × the longest claim wait). */
                 online: boolean;
-                last_seen_at: string | null;
+                lastSeenAt: string | null;
             }[];
             /** @description True when at least one runner serving it is online. */
             online: boolean;
             /** Format: date-time */
-            created_at: string;
+            createdAt: string;
         };
         /** @description The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`. */
         ModelList: {

@@ -39,8 +39,8 @@ export interface StartOptions extends BuildAppOptions {
   worker?: boolean;
   /** Extra job definitions (beyond the core catalogue). */
   jobs?: ReadonlyArray<JobDefinition<unknown>>;
-  /** Job-queue timings (tests shorten them). */
-  queue?: { leaseMs?: number; pollMs?: number };
+  /** Job-queue timings (tests shorten them) and claim order (`bench:fairness` compares both). */
+  queue?: { leaseMs?: number; pollMs?: number; claimOrder?: 'fair' | 'fifo' };
 }
 
 export interface RunningServer {

@@ -12,7 +12,7 @@ export interface DimensionView {
   name: string;
   description: string;
   category: 'quality' | 'semantic';
-  higher_is_better: boolean;
+  higherIsBetter: boolean;
   range: { min: number; max: number };
   methods: Array<{
     id: string;
@@ -20,9 +20,9 @@ export interface DimensionView {
     description: string;
     requires: { models: string[]; auxiliary: string[]; prompt: boolean };
     available: boolean;
-    unavailable_reason: string | null;
+    unavailableReason: string | null;
   }>;
-  default_method: string | null;
+  defaultMethod: string | null;
   normalisation: { min: number; max: number; weight: number };
   workflows: Array<'score' | 'rank' | 'bench'>;
 }
@@ -31,7 +31,7 @@ export interface ModelRunnerView {
   id: string;
   name: string;
   online: boolean;
-  last_seen_at: string | null;
+  lastSeenAt: string | null;
 }
 
 export interface ModelView {
@@ -41,7 +41,7 @@ export interface ModelView {
   runners: ModelRunnerView[];
   /** True when at least one runner serving the model is online. */
   online: boolean;
-  created_at: string;
+  createdAt: string;
 }
 
 export function dimensionView(d: DimensionInfo): DimensionView {
@@ -50,7 +50,7 @@ export function dimensionView(d: DimensionInfo): DimensionView {
     name: d.name,
     description: d.description,
     category: d.category,
-    higher_is_better: d.higherIsBetter,
+    higherIsBetter: d.higherIsBetter,
     range: { min: d.range.min, max: d.range.max },
     methods: d.methods.map((m) => ({
       id: m.id,
@@ -62,9 +62,9 @@ export function dimensionView(d: DimensionInfo): DimensionView {
         prompt: m.requires.prompt,
       },
       available: m.available,
-      unavailable_reason: m.unavailableReason ?? null,
+      unavailableReason: m.unavailableReason ?? null,
     })),
-    default_method: d.defaultMethod,
+    defaultMethod: d.defaultMethod,
     normalisation: { ...d.normalisation },
     workflows: [...d.workflows],
   };
@@ -114,7 +114,7 @@ export class ModelCatalog {
           id: l.id,
           name: l.name,
           online: isRunnerOnline(l.last_seen_at, now),
-          last_seen_at: l.last_seen_at === null ? null : new Date(l.last_seen_at).toISOString(),
+          lastSeenAt: l.last_seen_at === null ? null : new Date(l.last_seen_at).toISOString(),
         }))
         .sort((a, b) => Number(b.online) - Number(a.online) || a.id.localeCompare(b.id));
       return {
@@ -123,7 +123,7 @@ export class ModelCatalog {
         description: m.description,
         runners,
         online: runners.some((r) => r.online),
-        created_at: new Date(m.created_at).toISOString(),
+        createdAt: new Date(m.created_at).toISOString(),
       };
     });
   }

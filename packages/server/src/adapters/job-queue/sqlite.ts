@@ -18,6 +18,12 @@ export interface SqliteJobQueueOptions {
   leaseMs?: number;
   pollMs?: number;
   now?: () => number;
+  /**
+   * `fair` (default): the fair-share claim. `fifo`: the claim before issue #15 (oldest `run_at`
+   * first, whoever's job it is), kept only as the baseline `npm run bench:fairness` measures
+   * against side by side.
+   */
+  claimOrder?: 'fair' | 'fifo';
 }
 
 interface Running {
@@ -223,6 +229,7 @@ export class SqliteJobQueue implements JobQueue {
   private async claim(): Promise<JobsTable | undefined> {
     const types = [...this.handlers.keys()];
     if (types.length === 0) return undefined;
+    if (this.options.claimOrder === 'fifo') return this.claimFifo(types);
     const t = this.now();
     // Strictly increasing within the process, so that "served least recently" has no ties.
     const claimedAt = Math.max(t, this.lastClaimedAt + 1);
@@ -260,6 +267,37 @@ export class SqliteJobQueue implements JobQueue {
       ) and state = 'queued'
       returning *`.execute(this.db);
     return rows[0];
+  }
+
+  /** The claim before issue #15: the oldest ready job of any user (the benchmark's baseline). */
+  private async claimFifo(types: string[]): Promise<JobsTable | undefined> {
+    const t = this.now();
+    return this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        attempts: eb('attempts', '+', 1),
+        lease_until: t + this.leaseMs,
+        locked_by: this.workerId,
+        claimed_at: t,
+        updated_at: t,
+      }))
+      .where(
+        'id',
+        '=',
+        this.db
+          .selectFrom('jobs')
+          .select('id')
+          .where('state', '=', 'queued')
+          .where('run_at', '<=', t)
+          .where('type', 'in', types)
+          .orderBy('run_at')
+          .orderBy('created_at')
+          .limit(1),
+      )
+      .where('state', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
   }
 
   private launch(job: JobsTable): void {

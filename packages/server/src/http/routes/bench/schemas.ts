@@ -89,7 +89,7 @@ export const CreateBenchRunBody = Type.Object(
       maxItems: 16,
       uniqueItems: true,
       description:
-        'Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (default_method not null). Stored in VBench order. An unknown id is 400 validation_failed naming it.',
+        'Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (defaultMethod not null). Stored in VBench order. An unknown id is 400 validation_failed naming it.',
     }),
     model_id: Type.String({
       minLength: 1,

@@ -13,7 +13,7 @@ export function listDimensionsRoute(app: TypedApp, engine: Engine): void {
         tags: [DISCOVERY_TAG],
         summary: 'List the evaluation dimensions',
         description:
-          "VBench's 16 dimensions with name, description, category, higher_is_better, range, every method (what it requires, whether this server can run it now and why not), the default method, VBench's leaderboard normalisation, and the workflows that use it.",
+          "VBench's 16 dimensions with name, description, category, higherIsBetter, range, every method (what it requires, whether this server can run it now and why not), the default method, VBench's leaderboard normalisation, and the workflows that use it.",
         response: { 200: DimensionList, ...errorResponses('unauthorized') },
       },
     },

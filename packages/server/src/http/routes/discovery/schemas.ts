@@ -21,7 +21,7 @@ const Method = Type.Object({
     { description: 'What the method needs before it can run.' },
   ),
   available: Type.Boolean({ description: 'True when this server can run it now.' }),
-  unavailable_reason: Type.Union([Type.String(), Type.Null()], {
+  unavailableReason: Type.Union([Type.String(), Type.Null()], {
     description: 'Why it is not available; null when it is.',
   }),
 });
@@ -34,13 +34,13 @@ export const Dimension = Type.Object(
     category: Type.Union([Type.Literal('quality'), Type.Literal('semantic')], {
       description: 'The leaderboard group it counts in.',
     }),
-    higher_is_better: Type.Boolean(),
+    higherIsBetter: Type.Boolean(),
     range: Type.Object(
       { min: Type.Number(), max: Type.Number() },
       { description: 'Range of a per-clip value.' },
     ),
     methods: Type.Array(Method),
-    default_method: Type.Union([Type.String(), Type.Null()], {
+    defaultMethod: Type.Union([Type.String(), Type.Null()], {
       description:
         'The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension).',
     }),
@@ -73,12 +73,12 @@ export const Model = Type.Object(
         id: Type.String(),
         name: Type.String(),
         online: Type.Boolean({ description: 'Seen in the last 60 seconds (2 × the longest claim wait).' }),
-        last_seen_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
       }),
       { description: "The caller's registered runners serving the model, online ones first." },
     ),
     online: Type.Boolean({ description: 'True when at least one runner serving it is online.' }),
-    created_at: Type.String({ format: 'date-time' }),
+    createdAt: Type.String({ format: 'date-time' }),
   },
   { title: 'Model', description: 'A video generator that Bench runs can evaluate.' },
 );

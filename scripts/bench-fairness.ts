@@ -1,0 +1,249 @@
+/**
+ * `npm run bench:fairness`: fair share of the scoring slot between users (issue #15).
+ *
+ * A real Vesta server (all role, in-process, temporary data directory, one scoring slot:
+ * VESTA_JOB_CONCURRENCY=1, the real engine, model-free methods) and one small real clip (the demo
+ * generator's 3 s, 320×192 H.264) sent through the Score flow (upload-url, PUT, confirm) and scored
+ * on every Score dimension. User A confirms N clips (default 200, env
+ * BENCH_FAIRNESS_CLIPS) back to back; user B confirms one.
+ *
+ * Three phases, each on a fresh server, in one run:
+ * 1. `fifo` (the claim before #15): A's T clips (default 50, env BENCH_FAIRNESS_THROUGHPUT_CLIPS),
+ *    then B's one → A's throughput (A's clips per second between A's first claim and A's last clip
+ *    scored; B's clip runs after all of A's, outside that window) and B's latency (confirm →
+ *    scored) behind A's backlog.
+ * 2. `fair`, A alone: A's T clips → A's throughput.
+ * 3. `fair`, contended: B alone first (3 clips one after another, median confirm → scored), then
+ *    A's N clips (default 200) and, once they are all queued, B's one → B's latency; the phase
+ *    ends when B's clip is scored (A's backlog is not waited for).
+ *
+ * Targets: B's contended latency ≤ 3 × B alone (phase 3), and A's throughput fair / fifo ≥ 0.95
+ * (phases 2 and 1). Needs a build (`npm run build`). Prints a Markdown table for docs/benchmarks.md.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createEngine, generateDemoClip } from '@vesta/engine';
+import { loadConfig, startServer } from '@vesta/server';
+import type { RunningServer } from '@vesta/server';
+
+/** A's backlog that B's clip arrives behind (fair phase). */
+const CLIPS = Number(process.env.BENCH_FAIRNESS_CLIPS ?? 200);
+/** A's clips in the throughput phases (fifo and fair), which score every one of them. */
+const THROUGHPUT_CLIPS = Number(process.env.BENCH_FAIRNESS_THROUGHPUT_CLIPS ?? 50);
+let bytes: Buffer;
+
+interface Server {
+  server: RunningServer;
+  dataDir: string;
+  key(name: string): Promise<string>;
+}
+
+async function start(claimOrder: 'fair' | 'fifo'): Promise<Server> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-fairness-'));
+  const config = loadConfig(
+    {
+      VESTA_OFFLINE: '1',
+      HOST: '127.0.0.1',
+      PORT: '8080',
+      VESTA_DATA_DIR: dataDir,
+      VESTA_PUBLIC_URL: 'http://127.0.0.1:8080',
+      VESTA_LOG_LEVEL: 'silent',
+      VESTA_JOB_CONCURRENCY: '1',
+    },
+    dataDir,
+  );
+  const server = await startServer(config, {
+    createEngine,
+    listen: false,
+    worker: true,
+    queue: { claimOrder, pollMs: 50 },
+  });
+  return {
+    server,
+    dataDir,
+    key: async (name) => (await server.deps.services.apiKeys.createKey(name)).key,
+  };
+}
+
+async function stop(s: Server): Promise<void> {
+  await s.server.close();
+  rmSync(s.dataDir, { recursive: true, force: true });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies of the API
+type Json = Record<string, any>;
+
+async function call(
+  s: Server,
+  method: 'GET' | 'POST',
+  url: string,
+  key: string,
+  body?: unknown,
+): Promise<Json> {
+  const res = await s.server.app.inject({
+    method,
+    url,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+/** Uploads one clip to the user's Score session (not confirmed yet); returns its video id. */
+async function upload(s: Server, key: string, i: number): Promise<{ runId: string; videoId: string }> {
+  const { runId } = await call(s, 'GET', '/api/v1/score', key);
+  const ticket = await call(s, 'POST', `/api/v1/score/${runId as string}/videos/upload-url`, key, {
+    fileName: `clip-${i}.mp4`,
+    contentType: 'video/mp4',
+    prompt: 'a red ball bouncing',
+  });
+  const url = new URL(ticket.uploadUrl as string);
+  const res = await s.server.app.inject({
+    method: 'PUT',
+    url: `${url.pathname}${url.search}`,
+    headers: { 'content-type': 'video/mp4' },
+    payload: bytes,
+  });
+  if (res.statusCode !== 200) throw new Error(`PUT: ${res.statusCode} ${res.body}`);
+  return { runId: runId as string, videoId: ticket.videoId as string };
+}
+
+async function confirm(s: Server, key: string, clip: { runId: string; videoId: string }): Promise<void> {
+  await call(s, 'POST', `/api/v1/score/${clip.runId}/videos/confirm-upload`, key, { videoId: clip.videoId });
+}
+
+async function scoredAt(s: Server, videoIds: string[]): Promise<number[]> {
+  for (;;) {
+    const rows = await s.server.deps.db
+      .selectFrom('videos')
+      .select(['state', 'scored_at'])
+      .where('id', 'in', videoIds)
+      .execute();
+    const failed = rows.find((r) => r.state === 'failed');
+    if (failed) throw new Error('a clip failed to score');
+    if (rows.length === videoIds.length && rows.every((r) => r.state === 'scored'))
+      return rows.map((r) => r.scored_at!);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Scored − confirmed, in ms (both recorded by the server). */
+async function latency(s: Server, videoId: string): Promise<number> {
+  await scoredAt(s, [videoId]);
+  const row = await s.server.deps.db
+    .selectFrom('videos')
+    .select(['confirmed_at', 'scored_at'])
+    .where('id', '=', videoId)
+    .executeTakeFirstOrThrow();
+  return row.scored_at! - row.confirmed_at!;
+}
+
+/** A's clips per second: A's first claim to A's last clip scored. */
+async function throughput(s: Server, videoIds: string[]): Promise<number> {
+  const done = await scoredAt(s, videoIds);
+  const first = await s.server.deps.db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.min('claimed_at').as('t'))
+    .where(
+      'subject',
+      'in',
+      videoIds.map((v) => `video:${v}`),
+    )
+    .executeTakeFirstOrThrow();
+  return videoIds.length / ((Math.max(...done) - Number(first.t)) / 1000);
+}
+
+async function queueA(s: Server, keyA: string, n: number): Promise<string[]> {
+  const clips = [];
+  for (let i = 0; i < n; i++) clips.push(await upload(s, keyA, i));
+  for (const c of clips) await confirm(s, keyA, c);
+  return clips.map((c) => c.videoId);
+}
+
+async function main(): Promise<void> {
+  // One small real clip (the demo generator's: 320×192, 8 fps, 24 frames, H.264), so that a full
+  // run of 2 × N clips stays within minutes on a shared machine.
+  const clipDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-fairness-clip-'));
+  const clipPath = path.join(clipDir, 'clip.mp4');
+  await generateDemoClip({ prompt: 'a red ball bouncing', seed: 1, outPath: clipPath });
+  bytes = readFileSync(clipPath);
+  rmSync(clipDir, { recursive: true, force: true });
+  const t0 = performance.now();
+  console.error(
+    `bench:fairness: A's ${THROUGHPUT_CLIPS} clips for throughput, A's ${CLIPS} queued ahead of B's one, one scoring slot`,
+  );
+
+  // 1. fifo: A's backlog, then B's clip behind it.
+  const fifo = await start('fifo');
+  const fifoA = await fifo.key('user-a');
+  const fifoB = await fifo.key('user-b');
+  const bClipFifo = await upload(fifo, fifoB, 0);
+  const aFifo = await queueA(fifo, fifoA, THROUGHPUT_CLIPS);
+  await confirm(fifo, fifoB, bClipFifo);
+  const fifoThroughput = await throughput(fifo, aFifo);
+  const fifoBLatency = await latency(fifo, bClipFifo.videoId);
+  await stop(fifo);
+  console.error(`  fifo done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+
+  // 2. fair, A alone.
+  const alone = await start('fair');
+  const aloneA = await alone.key('user-a');
+  const fairThroughput = await throughput(alone, await queueA(alone, aloneA, THROUGHPUT_CLIPS));
+  await stop(alone);
+  console.error(`  fair, A alone done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+
+  // 3. fair, contended: B alone first, then B behind A's backlog.
+  const fair = await start('fair');
+  const fairA = await fair.key('user-a');
+  const fairB = await fair.key('user-b');
+  const bAlone: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const c = await upload(fair, fairB, i);
+    await confirm(fair, fairB, c);
+    bAlone.push(await latency(fair, c.videoId));
+  }
+  bAlone.sort((x, y) => x - y);
+  const bAloneMs = bAlone[1]!;
+  const bClip = await upload(fair, fairB, 99);
+  await queueA(fair, fairA, CLIPS);
+  await confirm(fair, fairB, bClip);
+  const fairBLatency = await latency(fair, bClip.videoId);
+  const aScoredBeforeB = Number(
+    (
+      await fair.server.deps.db
+        .selectFrom('videos')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('state', '=', 'scored')
+        .where('file_name', 'like', 'clip-%')
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  await stop(fair);
+
+  const ratio = fairBLatency / bAloneMs;
+  const tput = fairThroughput / fifoThroughput;
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`| measure | fifo (before) | fair (after) |`);
+  console.log(`|---|---|---|`);
+  console.log(
+    `| A alone: throughput, ${THROUGHPUT_CLIPS} clips | ${fifoThroughput.toFixed(3)} clips/s | ${fairThroughput.toFixed(3)} clips/s (**${tput.toFixed(3)}×**) |`,
+  );
+  console.log(`| B alone: confirm → scored (median of 3) | — | ${s(bAloneMs)} |`);
+  console.log(
+    `| B's clip confirmed behind A's queued clips: confirm → scored | behind ${THROUGHPUT_CLIPS}: ${s(fifoBLatency)} (${(fifoBLatency / bAloneMs).toFixed(1)}× alone) | behind ${CLIPS}: ${s(fairBLatency)} (**${ratio.toFixed(2)}× alone**) |`,
+  );
+  console.log(``);
+  console.log(
+    `(clips scored when B's was done in the fair contended phase, B's 4 included: ${aScoredBeforeB}; total ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+  );
+  const ok = ratio <= 3 && tput >= 0.95;
+  console.log(
+    ok ? 'targets met (B ≤ 3× alone, A ≥ 0.95× fifo)' : 'TARGETS MISSED (B ≤ 3× alone, A ≥ 0.95× fifo)',
+  );
+  if (!ok) process.exitCode = 1;
+}
+
+await main();
