@@ -7,12 +7,13 @@
  * on every Score dimension. User A confirms N clips (default 200, env
  * BENCH_FAIRNESS_CLIPS) back to back; user B confirms one.
  *
- * Three phases, each on a fresh server, in one run:
- * 1. `fifo` (the claim before #15): A's T clips (default 50, env BENCH_FAIRNESS_THROUGHPUT_CLIPS),
- *    then B's one → A's throughput (A's clips per second between A's first claim and A's last clip
- *    scored; B's clip runs after all of A's, outside that window) and B's latency (confirm →
- *    scored) behind A's backlog.
- * 2. `fair`, A alone: A's T clips → A's throughput.
+ * Phases, each on a fresh server, in one run:
+ * 1. A alone, `fifo` (the claim before #15) and `fair`, side by side: T clips each (default 50,
+ *    env BENCH_FAIRNESS_THROUGHPUT_CLIPS) split in R rounds (default 5, BENCH_FAIRNESS_ROUNDS) that
+ *    alternate which claim goes first, so the shared machine's load drifts over both alike → A's
+ *    throughput (clips per second from a round's first claim to its last clip scored, summed).
+ * 2. `fifo`, contended: A's F clips (default 10, BENCH_FAIRNESS_FIFO_BACKLOG), then B's one →
+ *    B's latency (confirm → scored) behind A's backlog, for contrast.
  * 3. `fair`, contended: B alone first (3 clips one after another, median confirm → scored), then
  *    A's N clips (default 200) and, once they are all queued, B's one → B's latency; the phase
  *    ends when B's clip is scored (A's backlog is not waited for).
@@ -32,6 +33,10 @@ import type { RunningServer } from '@vesta/server';
 const CLIPS = Number(process.env.BENCH_FAIRNESS_CLIPS ?? 200);
 /** A's clips in the throughput phases (fifo and fair), which score every one of them. */
 const THROUGHPUT_CLIPS = Number(process.env.BENCH_FAIRNESS_THROUGHPUT_CLIPS ?? 50);
+/** Rounds the throughput clips are split in, alternating fifo and fair. */
+const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 5);
+/** A's backlog that B's clip waits behind with the fifo claim (every clip of it is scored). */
+const FIFO_BACKLOG = Number(process.env.BENCH_FAIRNESS_FIFO_BACKLOG ?? 10);
 let bytes: Buffer;
 
 interface Server {
@@ -141,8 +146,8 @@ async function latency(s: Server, videoId: string): Promise<number> {
   return row.scored_at! - row.confirmed_at!;
 }
 
-/** A's clips per second: A's first claim to A's last clip scored. */
-async function throughput(s: Server, videoIds: string[]): Promise<number> {
+/** Milliseconds from the first claim of these clips to the last one scored. */
+async function scoringWindow(s: Server, videoIds: string[]): Promise<number> {
   const done = await scoredAt(s, videoIds);
   const first = await s.server.deps.db
     .selectFrom('jobs')
@@ -153,7 +158,7 @@ async function throughput(s: Server, videoIds: string[]): Promise<number> {
       videoIds.map((v) => `video:${v}`),
     )
     .executeTakeFirstOrThrow();
-  return videoIds.length / ((Math.max(...done) - Number(first.t)) / 1000);
+  return Math.max(...done) - Number(first.t);
 }
 
 async function queueA(s: Server, keyA: string, n: number): Promise<string[]> {
@@ -176,24 +181,35 @@ async function main(): Promise<void> {
     `bench:fairness: A's ${THROUGHPUT_CLIPS} clips for throughput, A's ${CLIPS} queued ahead of B's one, one scoring slot`,
   );
 
-  // 1. fifo: A's backlog, then B's clip behind it.
+  // 1 and 2: A alone, fifo and fair, in alternating rounds (fifo first in odd rounds, fair first in
+  // even ones) so that the shared machine's load drifts over both alike.
+  const windows = { fifo: { clips: 0, ms: 0 }, fair: { clips: 0, ms: 0 } };
+  const perRound = Math.max(1, Math.round(THROUGHPUT_CLIPS / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++) {
+    const orders: Array<'fifo' | 'fair'> = round % 2 === 0 ? ['fifo', 'fair'] : ['fair', 'fifo'];
+    for (const order of orders) {
+      const srv = await start(order);
+      const key = await srv.key('user-a');
+      const ids = await queueA(srv, key, perRound);
+      const ms = await scoringWindow(srv, ids);
+      windows[order].clips += ids.length;
+      windows[order].ms += ms;
+      await stop(srv);
+    }
+    console.error(`  round ${round + 1}/${ROUNDS} done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  const fifoThroughput = windows.fifo.clips / (windows.fifo.ms / 1000);
+  const fairThroughput = windows.fair.clips / (windows.fair.ms / 1000);
+
+  // B behind A's backlog with the fifo claim (the problem the fair claim solves).
   const fifo = await start('fifo');
   const fifoA = await fifo.key('user-a');
   const fifoB = await fifo.key('user-b');
   const bClipFifo = await upload(fifo, fifoB, 0);
-  const aFifo = await queueA(fifo, fifoA, THROUGHPUT_CLIPS);
+  await queueA(fifo, fifoA, FIFO_BACKLOG);
   await confirm(fifo, fifoB, bClipFifo);
-  const fifoThroughput = await throughput(fifo, aFifo);
   const fifoBLatency = await latency(fifo, bClipFifo.videoId);
   await stop(fifo);
-  console.error(`  fifo done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-
-  // 2. fair, A alone.
-  const alone = await start('fair');
-  const aloneA = await alone.key('user-a');
-  const fairThroughput = await throughput(alone, await queueA(alone, aloneA, THROUGHPUT_CLIPS));
-  await stop(alone);
-  console.error(`  fair, A alone done (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
 
   // 3. fair, contended: B alone first, then B behind A's backlog.
   const fair = await start('fair');
@@ -229,11 +245,11 @@ async function main(): Promise<void> {
   console.log(`| measure | fifo (before) | fair (after) |`);
   console.log(`|---|---|---|`);
   console.log(
-    `| A alone: throughput, ${THROUGHPUT_CLIPS} clips | ${fifoThroughput.toFixed(3)} clips/s | ${fairThroughput.toFixed(3)} clips/s (**${tput.toFixed(3)}×**) |`,
+    `| A alone: throughput, ${windows.fifo.clips} + ${windows.fair.clips} clips in ${ROUNDS} alternating rounds | ${fifoThroughput.toFixed(3)} clips/s | ${fairThroughput.toFixed(3)} clips/s (**${tput.toFixed(3)}×**) |`,
   );
   console.log(`| B alone: confirm → scored (median of 3) | — | ${s(bAloneMs)} |`);
   console.log(
-    `| B's clip confirmed behind A's queued clips: confirm → scored | behind ${THROUGHPUT_CLIPS}: ${s(fifoBLatency)} (${(fifoBLatency / bAloneMs).toFixed(1)}× alone) | behind ${CLIPS}: ${s(fairBLatency)} (**${ratio.toFixed(2)}× alone**) |`,
+    `| B's clip confirmed behind A's queued clips: confirm → scored | behind ${FIFO_BACKLOG}: ${s(fifoBLatency)} (${(fifoBLatency / bAloneMs).toFixed(1)}× alone) | behind ${CLIPS}: ${s(fairBLatency)} (**${ratio.toFixed(2)}× alone**) |`,
   );
   console.log(``);
   console.log(

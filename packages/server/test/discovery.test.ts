@@ -94,7 +94,7 @@ describe('GET /api/v1/models', () => {
           description: expect.stringMatching(/demo.*procedural/i) as unknown,
           runners: [],
           online: false,
-          created_at: expect.any(String) as unknown,
+          createdAt: expect.any(String) as unknown,
         },
       ],
     });
@@ -110,9 +110,9 @@ describe('GET /api/v1/models', () => {
     await db
       .insertInto('runners')
       .values([
-        { id: 'r-live', user_id: userId, name: 'live', created_at: now, lastSeenAt: now - 10_000 },
-        { id: 'r-stale', user_id: userId, name: 'stale', created_at: now, lastSeenAt: now - 120_000 },
-        { id: 'r-new', user_id: userId, name: 'never seen', created_at: now, lastSeenAt: null },
+        { id: 'r-live', user_id: userId, name: 'live', created_at: now, last_seen_at: now - 10_000 },
+        { id: 'r-stale', user_id: userId, name: 'stale', created_at: now, last_seen_at: now - 120_000 },
+        { id: 'r-new', user_id: userId, name: 'never seen', created_at: now, last_seen_at: null },
       ])
       .execute();
     await db
@@ -131,7 +131,7 @@ describe('GET /api/v1/models', () => {
         name: 'Fast v2',
         description: 'renamed',
         online: true,
-        created_at: new Date(now).toISOString(),
+        createdAt: new Date(now).toISOString(),
         runners: [
           { id: 'r-live', name: 'live', online: true, lastSeenAt: new Date(now - 10_000).toISOString() },
           {
@@ -147,7 +147,7 @@ describe('GET /api/v1/models', () => {
         name: 'Slow',
         description: 'second',
         online: false,
-        created_at: new Date(now).toISOString(),
+        createdAt: new Date(now).toISOString(),
         runners: [
           { id: 'r-new', name: 'never seen', online: false, lastSeenAt: null },
           {
