@@ -253,7 +253,7 @@ class ConfirmUploadBody(TypedDict):
 class _CreateBenchRunBodyRequired(TypedDict):
     #: A label for the run: 1–200 characters, no control characters.
     name: str
-    #: Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (default_method not null). Stored in VBench order. An unknown id is 400 validation_failed naming it.
+    #: Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (defaultMethod not null). Stored in VBench order. An unknown id is 400 validation_failed naming it.
     dimensions: List[str]
     #: A model id from GET /api/v1/models. An unknown id is 400 validation_failed naming it.
     model_id: str
@@ -294,7 +294,7 @@ class DimensionMethodsItem(TypedDict):
     #: True when this server can run it now.
     available: bool
     #: Why it is not available; null when it is.
-    unavailable_reason: Optional[str]
+    unavailableReason: Optional[str]
 
 
 class DimensionNormalisation(TypedDict):
@@ -311,12 +311,12 @@ class Dimension(TypedDict):
     description: str
     #: The leaderboard group it counts in.
     category: Union[Literal["quality"], Literal["semantic"]]
-    higher_is_better: bool
+    higherIsBetter: bool
     #: Range of a per-clip value.
     range: DimensionRange
     methods: List[DimensionMethodsItem]
     #: The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension).
-    default_method: Optional[str]
+    defaultMethod: Optional[str]
     #: VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total.
     normalisation: DimensionNormalisation
     #: The workflows that score it; dimensions needing a prompt suite are bench only.
@@ -442,7 +442,7 @@ class ModelRunnersItem(TypedDict):
     name: str
     #: Seen in the last 60 seconds (2 × the longest claim wait).
     online: bool
-    last_seen_at: Optional[str]
+    lastSeenAt: Optional[str]
 
 
 class Model(TypedDict):
@@ -454,7 +454,7 @@ class Model(TypedDict):
     runners: List[ModelRunnersItem]
     #: True when at least one runner serving it is online.
     online: bool
-    created_at: str
+    createdAt: str
 
 
 class ModelList(TypedDict):

@@ -302,7 +302,7 @@ def run(cli: Cli, args: argparse.Namespace) -> int:
     if args.group == "dimensions":
         dims = v.dimensions.list()
         cli.print(dims, lambda: _table(["id", "category", "default method", "workflows", "name"],
-                                       [[x["id"], x["category"], x["default_method"] or "unavailable", ",".join(x["workflows"]), x["name"]] for x in dims["items"]]))
+                                       [[x["id"], x["category"], x["defaultMethod"] or "unavailable", ",".join(x["workflows"]), x["name"]] for x in dims["items"]]))
         return EXIT_OK
     bench = v.bench
     if args.command == "create":
