@@ -84,7 +84,7 @@ export function DimensionsPage() {
                   <span className="muted">{d.description}</span>
                 </td>
                 <td>{d.category}</td>
-                <td>{d.default_method ?? 'none available'}</td>
+                <td>{d.defaultMethod ?? 'none available'}</td>
                 <td>{d.methods.map((m) => `${m.id} ${m.version}`).join(', ')}</td>
                 <td>{d.workflows.join(', ')}</td>
               </tr>

@@ -171,15 +171,15 @@ export function BenchCreatePage() {
         .filter((d) => d.category === category)
         .map((d) => (
           <label key={d.id} className="check">
-            <input type="checkbox" name="dimension" value={d.id} disabled={d.default_method === null} />
+            <input type="checkbox" name="dimension" value={d.id} disabled={d.defaultMethod === null} />
             <span>
               <strong>{d.name}</strong> <code>{d.id}</code>
               <br />
               <span className="muted">
                 {d.description}
-                {d.default_method === null
+                {d.defaultMethod === null
                   ? ' (no method available on this server)'
-                  : ` (method: ${d.default_method})`}
+                  : ` (method: ${d.defaultMethod})`}
               </span>
             </span>
           </label>
