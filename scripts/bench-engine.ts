@@ -25,7 +25,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createDecoder, createEngine, defaultFfmpegPath, defaultFfprobePath, EngineError, planEvaluation, resolveLimits } from '@vesta/engine';
+import {
+  createDecoder,
+  createEngine,
+  defaultFfmpegPath,
+  defaultFfprobePath,
+  EngineError,
+  planEvaluation,
+  resolveLimits,
+} from '@vesta/engine';
 import type { DimensionId, EngineLimits } from '@vesta/engine';
 import { hostileGif } from '@vesta/engine/testing';
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -51,9 +59,25 @@ function median(xs: number[]): number {
 /** A moving test pattern with noise (so the encoder and the methods see real texture and motion). */
 function synth(file: string, seconds: number): void {
   execFileSync(defaultFfmpegPath(), [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t`,
-    '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', file,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t`,
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    file,
   ]);
 }
 
@@ -64,7 +88,12 @@ async function modelFreeDimensions(): Promise<DimensionId[]> {
       .dimensions()
       .filter((d) => {
         const m = d.methods.find((x) => x.id === d.defaultMethod);
-        return m?.available === true && m.requires.models.length === 0 && m.requires.auxiliary.length === 0 && !m.requires.prompt;
+        return (
+          m?.available === true &&
+          m.requires.models.length === 0 &&
+          m.requires.auxiliary.length === 0 &&
+          !m.requires.prompt
+        );
       })
       .map((d) => d.id);
   } finally {
@@ -74,11 +103,20 @@ async function modelFreeDimensions(): Promise<DimensionId[]> {
 
 /** Streams the frames the plan asks for and drops them: the decode share of an evaluation. */
 async function decodeAlone(file: string, dimensions: DimensionId[]): Promise<{ ms: number; frames: number }> {
-  const decoder = createDecoder({ ffmpegPath: defaultFfmpegPath(), ffprobePath: defaultFfprobePath(), limits: resolveLimits({}) });
+  const decoder = createDecoder({
+    ffmpegPath: defaultFfmpegPath(),
+    ffprobePath: defaultFfprobePath(),
+    limits: resolveLimits({}),
+  });
   const { getDimension, getMethod } = await import('@vesta/engine');
   const t0 = performance.now();
   const probe = await decoder.probe(file);
-  const plan = planEvaluation(probe, { dimensions }, { getDimension, getMethod, listDimensions: () => [] }, {});
+  const plan = planEvaluation(
+    probe,
+    { dimensions },
+    { getDimension, getMethod, listDimensions: () => [] },
+    {},
+  );
   let frames = 0;
   for await (const g of decoder.frames(file, probe, plan.outputs)) frames += g.frames.length;
   return { ms: performance.now() - t0, frames };
@@ -86,7 +124,9 @@ async function decodeAlone(file: string, dimensions: DimensionId[]): Promise<{ m
 
 async function childRss(file: string): Promise<number> {
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--rss-child', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--rss-child', file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let s = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (s += d));
     child.on('close', (code) => (code === 0 ? resolve(s) : reject(new Error(`rss child exited ${code}`))));
@@ -137,12 +177,18 @@ interface BudgetRun {
 
 /** Evaluates `file` in a child (`--budget-child`), sampling the RSS of the child + FFmpeg. */
 async function budgetRun(file: string, limits: Partial<EngineLimits>): Promise<BudgetRun> {
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, '--budget-child', file, JSON.stringify(limits)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, process.argv[1]!, '--budget-child', file, JSON.stringify(limits)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, treeRssKb(child.pid!))), 50);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  await new Promise<void>((resolve, reject) => child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`budget child exited ${code}`)))));
+  await new Promise<void>((resolve, reject) =>
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`budget child exited ${code}`)))),
+  );
   clearInterval(timer);
   const r = JSON.parse(out.trim().split('\n').pop()!) as { outcome: string; seconds: number };
   return { ...r, peakTreeMb: peak / 1024 };
@@ -176,9 +222,33 @@ async function budgets(dir: string): Promise<string[]> {
   );
   const refusedMs = performance.now() - t0;
   await engine.close();
-  const lifted = await budgetRun(gif, { maxDecodedPixels: 1e12, clipBudgetBaseSeconds: 20, clipBudgetSecondsPerClipSecond: 0.001 });
+  const lifted = await budgetRun(gif, {
+    maxDecodedPixels: 1e12,
+    clipBudgetBaseSeconds: 20,
+    clipBudgetSecondsPerClipSecond: 0.001,
+  });
   const k4 = path.join(dir, '4k.mp4');
-  execFileSync(defaultFfmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=3840x2160:rate=30', '-t', '4', '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '28', '-pix_fmt', 'yuv420p', k4]);
+  execFileSync(defaultFfmpegPath(), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=3840x2160:rate=30',
+    '-t',
+    '4',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '28',
+    '-pix_fmt',
+    'yuv420p',
+    k4,
+  ]);
   const fourK = await budgetRun(k4, {});
   return [
     '| one scoring slot (threads 2) | outcome | wall | peak RSS, Node + FFmpeg |',
@@ -193,7 +263,11 @@ async function main(): Promise<void> {
   const childAt = process.argv.indexOf('--rss-child');
   if (childAt >= 0) return rssChild(process.argv[childAt + 1]!);
   const budgetAt = process.argv.indexOf('--budget-child');
-  if (budgetAt >= 0) return budgetChild(process.argv[budgetAt + 1]!, JSON.parse(process.argv[budgetAt + 2]!) as Partial<EngineLimits>);
+  if (budgetAt >= 0)
+    return budgetChild(
+      process.argv[budgetAt + 1]!,
+      JSON.parse(process.argv[budgetAt + 2]!) as Partial<EngineLimits>,
+    );
   if (process.argv.includes('--budgets')) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-budgets-'));
     try {
@@ -237,7 +311,16 @@ async function main(): Promise<void> {
     }
 
     // 3. per dimension.
-    const perDim: Array<{ dim: DimensionId; method: string; frames: number; size: string; methodMs: number; wallMs: number; cpuMs: number; decodeCpuMs: number }> = [];
+    const perDim: Array<{
+      dim: DimensionId;
+      method: string;
+      frames: number;
+      size: string;
+      methodMs: number;
+      wallMs: number;
+      cpuMs: number;
+      decodeCpuMs: number;
+    }> = [];
     for (const dim of dims) {
       const c0 = cpuMs();
       await decodeAlone(clip5, [dim]);
@@ -248,7 +331,16 @@ async function main(): Promise<void> {
       const wall = performance.now() - t0;
       const cpu = cpuMs() - c1;
       const s = r.scores[0]!;
-      perDim.push({ dim, method: `${s.method} ${s.methodVersion}`, frames: s.frames.count, size: `${s.frames.width}x${s.frames.height}`, methodMs: s.elapsedMs, wallMs: wall, cpuMs: cpu, decodeCpuMs });
+      perDim.push({
+        dim,
+        method: `${s.method} ${s.methodVersion}`,
+        frames: s.frames.count,
+        size: `${s.frames.width}x${s.frames.height}`,
+        methodMs: s.elapsedMs,
+        wallMs: wall,
+        cpuMs: cpu,
+        decodeCpuMs,
+      });
     }
     await engine.close();
 
