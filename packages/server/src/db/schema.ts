@@ -197,6 +197,15 @@ export interface CoreTables {
   web_sessions: WebSessionsTable;
   invites: InvitesTable;
   account_setup: AccountSetupTable;
+  service_secrets: ServiceSecretsTable;
+}
+
+/** Secrets shared by every process of a deployment (migration 0007). */
+export interface ServiceSecretsTable {
+  name: string;
+  /** Hex. */
+  value: string;
+  created_at: number;
 }
 
 export interface Database extends CoreTables, BenchTables {}

@@ -22,7 +22,7 @@ import { ApiKeyService } from '../services/api-key-service.js';
 import { createBenchArea } from '../services/bench-area.js';
 import { SessionService } from '../services/session-service.js';
 import { UploadService } from '../services/upload-service.js';
-import { loadOrCreateSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
+import { loadUploadSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
 import { VideoService } from '../services/video-service.js';
 
 /** How often videos whose upload URL expired unused are removed. */
@@ -81,7 +81,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const blobs = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'));
   await blobs.init();
   const engine = (options.createEngine ?? createEngine)(engineOptionsFrom(config));
-  const signer = new UploadTokenSigner(loadOrCreateSigningSecret(config.dataDir));
+  // Embedded: a file in the data directory. PostgreSQL: in the database, shared by every process.
+  const signer = new UploadTokenSigner(await loadUploadSigningSecret(config, db));
 
   const jobs = new SqliteJobQueue(db, { concurrency: config.jobConcurrency, ...options.queue });
 

@@ -6,6 +6,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Db } from '../db/connection.js';
 
 export interface UploadGrant {
   videoId: string;
@@ -27,6 +28,38 @@ export function loadOrCreateSigningSecret(dataDir: string): Buffer {
   const secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
   if (secret.length < 32) throw new Error(`${file} does not hold a 32-byte hex secret`);
   return secret;
+}
+
+/**
+ * The upload-signing secret kept in the database (`service_secrets`), created by whichever
+ * process starts first: with PostgreSQL every API process of a deployment shares it, so an upload
+ * URL minted by one verifies in any other.
+ */
+export async function loadOrCreateSharedSigningSecret(db: Db): Promise<Buffer> {
+  await db
+    .insertInto('service_secrets')
+    .values({ name: 'upload-signing', value: randomBytes(32).toString('hex'), created_at: Date.now() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('service_secrets')
+    .select('value')
+    .where('name', '=', 'upload-signing')
+    .executeTakeFirstOrThrow();
+  const secret = Buffer.from(row.value, 'hex');
+  if (secret.length < 32)
+    throw new Error('service_secrets.upload-signing does not hold a 32-byte hex secret');
+  return secret;
+}
+
+/** The deployment's signing secret: the data directory's file, or the database's with PostgreSQL. */
+export async function loadUploadSigningSecret(
+  config: { dataDir: string; databaseUrl: string | null },
+  db: Db,
+): Promise<Buffer> {
+  return config.databaseUrl === null
+    ? loadOrCreateSigningSecret(config.dataDir)
+    : loadOrCreateSharedSigningSecret(db);
 }
 
 export class UploadTokenSigner {

@@ -11,6 +11,7 @@ import * as runners from './0003-runners.js';
 import * as benchProgress from './0004-bench-progress.js';
 import * as tenancy from './0005-tenancy.js';
 import * as accounts from './0006-accounts.js';
+import * as distributed from './0007-distributed.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
   { name: '0001-core', migration: core },
@@ -19,4 +20,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> =
   { name: '0004-bench-progress', migration: benchProgress },
   { name: '0005-tenancy', migration: tenancy },
   { name: '0006-accounts', migration: accounts },
+  { name: '0007-distributed', migration: distributed },
 ];
