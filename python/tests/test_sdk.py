@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 import urllib.request
 from typing import Any, List
@@ -290,6 +291,33 @@ class Retries(unittest.TestCase):
             client.bench.cancel(first["id"])
         finally:
             proxy.stop()
+
+
+class RateLimits(unittest.TestCase):
+    def test_429_waits_the_retry_after_then_succeeds(self) -> None:
+        # One request per 2 s per key: the second call is refused once, then served after the wait.
+        own = Server({"VESTA_RATE_LIMIT_PER_KEY": "1/2"}, keys=2)
+        proxy = FlakyProxy(own.base_url, failures=0)
+        try:
+            client = vesta.Vesta(api_key=own.keys[0], base_url=proxy.base_url, max_retries=2)
+            self.assertTrue(client.dimensions.list()["items"])
+            started = time.monotonic()
+            self.assertTrue(client.dimensions.list()["items"])
+            waited = time.monotonic() - started
+            self.assertEqual([r.get("status") for r in proxy.seen], [200, 429, 200])
+            hinted = int(proxy.seen[1]["retry_after"])
+            self.assertGreaterEqual(hinted, 1)
+            self.assertGreaterEqual(waited, hinted - 0.05)
+            # With no retries left, the refusal is the typed error with its code.
+            impatient = vesta.Vesta(api_key=own.keys[1], base_url=own.base_url, max_retries=0)
+            impatient.dimensions.list()
+            with self.assertRaises(vesta.RateLimitedError) as caught:
+                impatient.dimensions.list()
+            self.assertEqual(caught.exception.status, 429)
+            self.assertEqual(caught.exception.code, "rate_limited")
+        finally:
+            proxy.stop()
+            own.stop()
 
 
 class BadInput(unittest.TestCase):

@@ -8,6 +8,7 @@ import {
   InvalidVideoError,
   NotFoundError,
   RankPromptMismatchError,
+  RateLimitedError,
   RequestAbortedError,
   UnauthorizedError,
   UploadSourceError,
@@ -188,5 +189,49 @@ describe('SDK against the real server', () => {
     const err = await offline.models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiConnectionError);
     expect((err as Error).message).toContain(`127.0.0.1:${port}`);
+  });
+});
+
+describe('SDK against a server with rate limits on', () => {
+  it('gets 429 rate_limited, waits the Retry-After it was sent, then succeeds', async () => {
+    // One request per 2 s per key: the second call is refused once, then served after the wait.
+    const limited = await startTestServer({ VESTA_RATE_LIMIT_PER_KEY: '1/2' }, { worker: false });
+    try {
+      const seen: { status: number; retryAfter: string | null; at: number }[] = [];
+      const client = new Vesta({
+        apiKey: await limited.newKey(),
+        baseUrl: limited.baseUrl,
+        maxRetries: 2,
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          seen.push({ status: res.status, retryAfter: res.headers.get('retry-after'), at: Date.now() });
+          return res;
+        },
+      });
+      expect((await client.dimensions.list()).items.length).toBe(16);
+      const second = await client.dimensions.list();
+      expect(second.items.length).toBe(16);
+      expect(seen.map((s) => s.status)).toEqual([200, 429, 200]);
+      const hinted = Number(seen[1]!.retryAfter);
+      expect(hinted).toBeGreaterThanOrEqual(1);
+      // It waited what the server asked (not its own 0.5 s backoff).
+      expect(seen[2]!.at - seen[1]!.at).toBeGreaterThanOrEqual(hinted * 1000 - 50);
+
+      // With no retries left, the refusal surfaces as the typed error with its code.
+      const impatient = new Vesta({
+        apiKey: await limited.newKey(),
+        baseUrl: limited.baseUrl,
+        maxRetries: 0,
+      });
+      await impatient.dimensions.list();
+      const err = await impatient.dimensions.list().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(RateLimitedError);
+      expect((err as RateLimitedError).code).toBe('rate_limited');
+    } finally {
+      await limited.stop();
+    }
   });
 });

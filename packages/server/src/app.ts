@@ -23,6 +23,8 @@ import { API_PREFIX, registerAuth } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler, jsonDepthExceeds } from './http/framework-errors.js';
 import { IdempotencyHeaders, registerIdempotency } from './http/idempotency.js';
+import { registerRateLimits } from './http/rate-limit.js';
+import { RateLimitStore } from './services/rate-limit-store.js';
 import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
 import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';
@@ -49,7 +51,7 @@ export const OPENAPI_INFO = {
   title: 'Vesta — Video Evaluation Service',
   version: '1.0.0',
   description:
-    'Score text-to-video clips on VBench dimensions, rank candidate clips for one prompt, and benchmark models. Every /api/v1 request carries X-API-Key (except the token-authenticated upload PUT and this document). Errors are `{ code, detail, requestId }`; clients branch on `code`. State-changing POSTs honour Idempotency-Key (24 h replay of the first 2xx with `Idempotent-Replayed: true`; same key with another body is 409 idempotency_mismatch; a duplicate while the first still runs is 409 conflict with Retry-After). See docs/api.md.',
+    'Score text-to-video clips on VBench dimensions, rank candidate clips for one prompt, and benchmark models. Every /api/v1 request carries X-API-Key (except the token-authenticated upload PUT and this document). Errors are `{ code, detail, requestId }`; clients branch on `code`. State-changing POSTs honour Idempotency-Key (24 h replay of the first 2xx with `Idempotent-Replayed: true`; same key with another body is 409 idempotency_mismatch; a duplicate while the first still runs is 409 conflict with Retry-After). Optional rate limits (per API key, per client address; off unless the operator sets them): every response then carries the IETF RateLimit-Policy and RateLimit fields, and a refusal is 429 rate_limited with Retry-After. See docs/api.md.',
 };
 
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
@@ -188,6 +190,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     accounts: deps.services.accounts,
     publicOrigin: new URL(config.publicUrl).origin,
   });
+  registerRateLimits(app, new RateLimitStore(deps.db), config.rateLimits);
   registerIdempotency(app, deps.db);
 
   // Routes that take no body: any field sent is one the route does not accept.

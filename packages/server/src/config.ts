@@ -23,6 +23,20 @@ export interface EngineConfig {
   clipBudgetSecondsPerClipSecond: number | null;
 }
 
+/** One token bucket: `quota` requests, refilled evenly over `windowSeconds` (so also the burst). */
+export interface RateLimitRule {
+  quota: number;
+  windowSeconds: number;
+}
+
+/** Optional rate limits (off unless set): per API key, and per client IP. */
+export interface RateLimitConfig {
+  /** VESTA_RATE_LIMIT_PER_KEY, e.g. `600/60` (600 requests a minute per API key or dashboard user). */
+  perKey: RateLimitRule | null;
+  /** VESTA_RATE_LIMIT_PER_IP, e.g. `1200/1m` (every request from one client address). */
+  perIp: RateLimitRule | null;
+}
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -70,6 +84,8 @@ export interface ServerConfig {
   sessionMaxHours: number;
   /** Dashboard invite links work for this many hours (VESTA_INVITE_TTL_HOURS). */
   inviteTtlHours: number;
+  /** Optional rate limits (VESTA_RATE_LIMIT_PER_KEY, VESTA_RATE_LIMIT_PER_IP); both null by default. */
+  rateLimits: RateLimitConfig;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +209,29 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const sessionIdleMinutes = int('VESTA_SESSION_IDLE_MINUTES', 720, 1, 30 * 24 * 60);
   const sessionMaxHours = int('VESTA_SESSION_MAX_HOURS', 168, 1, 365 * 24);
   const inviteTtlHours = int('VESTA_INVITE_TTL_HOURS', 72, 1, 30 * 24);
+  const rateLimit = (name: string): RateLimitRule | null => {
+    const raw = str(name);
+    if (raw === undefined || raw === 'off' || raw === '0') return null;
+    const m = /^(\d+)\s*\/\s*(\d+)\s*(s|m|h|d)?$/i.exec(raw);
+    const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[(m?.[3] ?? 's').toLowerCase() as 's'];
+    const quota = Number(m?.[1]);
+    const windowSeconds = Number(m?.[2]) * unit;
+    if (!m || quota < 1 || quota > 1_000_000 || windowSeconds < 1 || windowSeconds > 86_400) {
+      problems.push(
+        `${name} must be <requests>/<window> such as 600/60 or 600/1m (1 to 1000000 requests, a window of 1 s to 1 d), or off; got "${raw}"`,
+      );
+      return null;
+    }
+    if (windowSeconds * 1000 < quota) {
+      problems.push(`${name}: at most 1000 requests a second can be expressed, got "${raw}"`);
+      return null;
+    }
+    return { quota, windowSeconds };
+  };
+  const rateLimits: RateLimitConfig = {
+    perKey: rateLimit('VESTA_RATE_LIMIT_PER_KEY'),
+    perIp: rateLimit('VESTA_RATE_LIMIT_PER_IP'),
+  };
 
   if (problems.length > 0 || models === undefined) throw new ConfigError(problems);
   return {
@@ -218,5 +257,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sessionIdleMinutes,
     sessionMaxHours,
     inviteTtlHours,
+    rateLimits,
   };
 }

@@ -40,7 +40,7 @@ export const ERROR_CATALOGUE = {
   },
   rate_limited: {
     status: 429,
-    when: 'Too many attempts (failed dashboard sign-ins, per account and per IP); honour Retry-After.',
+    when: 'Too many requests: a rate limit of the API key or client address (when the operator turned limits on), or too many failed dashboard sign-ins; honour Retry-After.',
   },
   headers_too_large: {
     status: 431,

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { LoginThrottle } from '../src/services/login-throttle.js';
+import { RateLimitStore } from '../src/services/rate-limit-store.js';
 import { startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 
@@ -179,32 +180,32 @@ describe('sign-in', () => {
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('backs off per account and per IP, doubling, and forgets an account after a success', () => {
+  it('backs off per account and per IP, doubling, and forgets an account after a success', async () => {
     let t = 0;
-    const throttle = new LoginThrottle(() => t, {
+    const throttle = new LoginThrottle(new RateLimitStore(server.deps.db, () => t), {
       account: { free: 2, baseLockMs: 1000, maxLockMs: 4000 },
       ip: { free: 4, baseLockMs: 1000, maxLockMs: 60_000 },
     });
-    throttle.failed('a', 'ip1');
-    throttle.failed('a', 'ip1');
-    expect(throttle.retryAfterMs('a', 'ip2')).toBe(0);
-    throttle.failed('a', 'ip1');
-    expect(throttle.retryAfterMs('a', 'ip2')).toBe(1000);
+    await throttle.failed('a', 'ip1');
+    await throttle.failed('a', 'ip1');
+    expect(await throttle.retryAfterMs('a', 'ip2')).toBe(0);
+    await throttle.failed('a', 'ip1');
+    expect(await throttle.retryAfterMs('a', 'ip2')).toBe(1000);
     t = 1000;
-    throttle.failed('a', 'ip1');
-    expect(throttle.retryAfterMs('a', 'ip2')).toBe(2000);
+    await throttle.failed('a', 'ip1');
+    expect(await throttle.retryAfterMs('a', 'ip2')).toBe(2000);
     t = 3000;
-    throttle.failed('a', 'ip1');
-    expect(throttle.retryAfterMs('a', 'ip2')).toBe(4000);
+    await throttle.failed('a', 'ip1');
+    expect(await throttle.retryAfterMs('a', 'ip2')).toBe(4000);
     t = 7000;
-    throttle.failed('a', 'ip1');
-    expect(throttle.retryAfterMs('a', 'ip2')).toBe(4000); // capped
+    await throttle.failed('a', 'ip1');
+    expect(await throttle.retryAfterMs('a', 'ip2')).toBe(4000); // capped
     // The IP is now past its free failures: any account from it waits.
-    expect(throttle.retryAfterMs('b', 'ip1')).toBeGreaterThan(0);
-    expect(throttle.retryAfterMs('b', 'ip3')).toBe(0);
+    expect(await throttle.retryAfterMs('b', 'ip1')).toBeGreaterThan(0);
+    expect(await throttle.retryAfterMs('b', 'ip3')).toBe(0);
     t = 100_000;
-    throttle.succeeded('a');
-    expect(throttle.retryAfterMs('a', 'ip2')).toBe(0);
+    await throttle.succeeded('a');
+    expect(await throttle.retryAfterMs('a', 'ip2')).toBe(0);
   });
 });
 

@@ -106,7 +106,8 @@ class FlakyProxy:
                     )
                     if fail:
                         proxy.remaining -= 1
-                    proxy.seen.append({"method": self.command, "path": self.path, "headers": dict(self.headers), "failed": fail})
+                    entry: Dict[str, Any] = {"method": self.command, "path": self.path, "headers": dict(self.headers), "failed": fail}
+                    proxy.seen.append(entry)
                 if fail and proxy.cut_body and length:
                     self.rfile.read(min(length, 1024))  # read a little, then drop the connection mid-upload
                     self.close_connection = True
@@ -135,6 +136,8 @@ class FlakyProxy:
                     status, data, rh = res.status, res.read(), res.headers
                 except urllib.error.HTTPError as err:
                     status, data, rh = err.code, err.read(), err.headers
+                entry["status"] = status
+                entry["retry_after"] = rh.get("Retry-After")
                 self.send_response(status)
                 for k, v in rh.items():
                     if k.lower() not in ("connection", "content-length", "transfer-encoding", "keep-alive", "date"):

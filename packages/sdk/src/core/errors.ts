@@ -88,7 +88,7 @@ export class UriTooLongError extends ApiError {}
 /** 431 `headers_too_large`: the request line and headers are over the server's limit. */
 export class HeadersTooLargeError extends ApiError {}
 
-/** 429 `rate_limited`: too many attempts (failed dashboard sign-ins); honour `Retry-After`. */
+/** 429 `rate_limited`: a rate limit (per key or client address) or too many failed sign-ins; honour `Retry-After`. */
 export class RateLimitedError extends ApiError {}
 
 /** One class per documented code; the compiler fails when the document's enum and this map differ. */

@@ -1417,6 +1417,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -1478,6 +1487,15 @@ export interface operations {
             };
             /** @description Conflict (code: conflict) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1596,6 +1614,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -1698,6 +1725,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -1738,6 +1774,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key (code: unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1806,6 +1851,15 @@ export interface operations {
             };
             /** @description Conflict (code: conflict) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1924,6 +1978,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -2026,6 +2089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -2096,6 +2168,15 @@ export interface operations {
             };
             /** @description Conflict (code: conflict) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2208,6 +2289,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -2262,6 +2352,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key (code: unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2359,6 +2458,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -2429,6 +2537,15 @@ export interface operations {
             };
             /** @description Not found (code: not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2513,6 +2630,15 @@ export interface operations {
             };
             /** @description Conflict (code: conflict) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2609,6 +2735,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -2691,6 +2826,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -2761,6 +2905,15 @@ export interface operations {
             };
             /** @description Not found (code: not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2850,6 +3003,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -2890,6 +3052,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key (code: unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2965,6 +3136,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -3012,6 +3192,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -3052,6 +3241,15 @@ export interface operations {
             };
             /** @description Missing or invalid API key (code: unauthorized) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3124,6 +3322,15 @@ export interface operations {
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3208,6 +3415,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -3276,6 +3492,15 @@ export interface operations {
             };
             /** @description Not found (code: not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3365,6 +3590,15 @@ export interface operations {
             };
             /** @description Not found (code: not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3462,6 +3696,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -3548,6 +3791,15 @@ export interface operations {
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3651,6 +3903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -3744,6 +4005,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -3783,6 +4053,15 @@ export interface operations {
                         /** @description True while no account exists: POST /api/v1/auth/setup creates the first admin. */
                         setupRequired: boolean;
                     };
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Internal error (code: internal_error) */
@@ -3869,6 +4148,15 @@ export interface operations {
             };
             /** @description Conflict (code: conflict) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3965,7 +4253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many attempts; retry after Retry-After seconds (code: rate_limited) */
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4074,6 +4362,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -4146,6 +4443,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -4202,6 +4508,15 @@ export interface operations {
             };
             /** @description Not the caller's resource (code: forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4281,6 +4596,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -4344,6 +4668,15 @@ export interface operations {
             };
             /** @description Not the caller's resource (code: forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4425,6 +4758,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -4488,6 +4830,15 @@ export interface operations {
             };
             /** @description Not the caller's resource (code: forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4585,6 +4936,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -4659,6 +5019,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -4719,6 +5088,15 @@ export interface operations {
             };
             /** @description Not the caller's resource (code: forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4820,6 +5198,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -4882,6 +5269,15 @@ export interface operations {
             };
             /** @description Not the caller's resource (code: forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4989,6 +5385,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Internal error (code: internal_error) */
             500: {
                 headers: {
@@ -5056,6 +5461,15 @@ export interface operations {
             };
             /** @description Not found (code: not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -198,6 +198,7 @@ export interface CoreTables {
   invites: InvitesTable;
   account_setup: AccountSetupTable;
   service_secrets: ServiceSecretsTable;
+  rate_limits: RateLimitsTable;
 }
 
 /** Secrets shared by every process of a deployment (migration 0007). */
@@ -206,6 +207,21 @@ export interface ServiceSecretsTable {
   /** Hex. */
   value: string;
   created_at: number;
+}
+
+/** Rate-limit buckets and sign-in lockout counters shared by every API process (migration 0012). */
+export interface RateLimitsTable {
+  /** The limited subject: `k:<key digest>`, `i:<ip>` (buckets), `la:<email>`, `li:<ip>` (sign-in). */
+  key: string;
+  /** Token bucket (GCRA): the theoretical arrival time, epoch ms. */
+  tat: number;
+  /** Sign-in throttle: failures counted. */
+  failures: number;
+  /** Sign-in throttle: locked until, epoch ms. */
+  locked_until: number;
+  touched_at: number;
+  /** The row holds nothing after this (epoch ms); the prune deletes it. */
+  expires_at: number;
 }
 
 export interface Database extends CoreTables, BenchTables {}

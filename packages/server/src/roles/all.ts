@@ -14,6 +14,7 @@ import { SqliteJobQueue } from '../adapters/job-queue/sqlite.js';
 import { openDatabase } from '../db/connection.js';
 import type { AppDeps } from '../http/app-deps.js';
 import { pruneIdempotencyRecords } from '../http/idempotency.js';
+import { RateLimitStore } from '../services/rate-limit-store.js';
 import { buildJobHandlers } from '../jobs/catalogue.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import { evaluateVideoJob } from '../jobs/evaluate-video.js';
@@ -158,6 +159,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     void pruneIdempotencyRecords(db).catch((e: unknown) =>
       app.log.warn({ err: e }, 'idempotency prune failed'),
     );
+    // Full buckets and forgotten sign-in counts (the shared rate_limits table).
+    void new RateLimitStore(db)
+      .prune()
+      .catch((e: unknown) => app.log.warn({ err: e }, 'rate-limit prune failed'));
   }, 3600_000);
   prune.unref();
 

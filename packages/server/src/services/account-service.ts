@@ -11,6 +11,7 @@ import type { UserRole } from '../db/schema.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { ApiKeyService } from './api-key-service.js';
 import { LoginThrottle } from './login-throttle.js';
+import { RateLimitStore } from './rate-limit-store.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 
 export const SESSION_COOKIE = 'vesta_session';
@@ -129,7 +130,7 @@ export class AccountService {
     private readonly now: () => number = Date.now,
     throttle?: LoginThrottle,
   ) {
-    this.throttle = throttle ?? new LoginThrottle(now);
+    this.throttle = throttle ?? new LoginThrottle(new RateLimitStore(db, now));
   }
 
   /** True while no account has a password (the setup page is open). */
@@ -179,7 +180,7 @@ export class AccountService {
   /** Signs in; wrong email, wrong password and a disabled user all answer the same 401. */
   async signIn(input: { email: string; password: string }, client: ClientInfo): Promise<SignedIn> {
     const email = input.email.trim().toLowerCase();
-    const wait = this.throttle.retryAfterMs(email, client.ip);
+    const wait = await this.throttle.retryAfterMs(email, client.ip);
     if (wait > 0)
       throw new AppError('rate_limited', 'too many failed sign-ins: wait before trying again', {
         retryAfterSeconds: Math.ceil(wait / 1000),
@@ -191,10 +192,10 @@ export class AccountService {
       .executeTakeFirst();
     const ok = await verifyPassword(input.password, user?.password_hash ?? null);
     if (!user || !ok || user.disabled_at !== null) {
-      this.throttle.failed(email, client.ip);
+      await this.throttle.failed(email, client.ip);
       throw new AppError('unauthorized', 'wrong email or password');
     }
-    this.throttle.succeeded(email);
+    await this.throttle.succeeded(email);
     return this.startSession(user.id, client);
   }
 

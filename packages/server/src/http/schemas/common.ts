@@ -29,14 +29,17 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
-  429: 'Too many attempts; retry after Retry-After seconds',
+  429: 'Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds',
   500: 'Internal error',
   503: 'A dependency is unavailable; retry after Retry-After seconds',
 };
 
-/** Error responses for the given codes, grouped by status, each described with the codes it may carry. */
+/**
+ * Error responses for the given codes, grouped by status, each described with the codes it may
+ * carry. Every route may also answer 429 `rate_limited` (when rate limits are on), 500 and 503.
+ */
 export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
-  const all: ErrorCode[] = [...codes, 'internal_error', 'upstream_unavailable'];
+  const all: ErrorCode[] = [...codes, 'rate_limited', 'internal_error', 'upstream_unavailable'];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of all) {
     const s = ERROR_CATALOGUE[c].status;
