@@ -5,6 +5,8 @@
  * directory for the embedded file.
  */
 import { openDatabase } from './db/connection.js';
+import type { OpenedDatabase } from './db/connection.js';
+import { PostgresClusterEvents } from './adapters/cluster-events/postgres.js';
 import { randomBytes } from 'node:crypto';
 import type { UserRole } from './db/schema.js';
 import { AppError } from './errors.js';
@@ -29,10 +31,18 @@ export async function createApiKey(target: string | DatabaseTarget, userName: st
 export async function revokeApiKey(target: string | DatabaseTarget, prefix: string): Promise<boolean> {
   const opened = await openDatabase(target);
   try {
-    return await new ApiKeyService(opened.db).revokeKey(prefix);
+    return await new ApiKeyService(opened.db, Date.now, await revocationEvents(opened)).revokeKey(prefix);
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * On PostgreSQL, a revocation made here is announced to the running API processes (their auth
+ * caches forget the key at once instead of within AUTH_CACHE_TTL_MS).
+ */
+async function revocationEvents(opened: OpenedDatabase): Promise<{ events?: PostgresClusterEvents }> {
+  return opened.dialect === 'postgres' ? { events: await PostgresClusterEvents.publisher(opened.db) } : {};
 }
 
 /** The account service on the data directory's database (sessions/invite lifetimes do not matter here). */
@@ -42,7 +52,7 @@ async function withAccounts<T>(
 ): Promise<T> {
   const opened = await openDatabase(target);
   try {
-    const keys = new ApiKeyService(opened.db);
+    const keys = new ApiKeyService(opened.db, Date.now, await revocationEvents(opened));
     const accounts = new AccountService(opened.db, keys, {
       sessionIdleMs: 1,
       sessionMaxMs: 1,

@@ -37,7 +37,17 @@ export interface RateLimitConfig {
   perIp: RateLimitRule | null;
 }
 
+/**
+ * What this process does (VESTA_ROLE, `vesta serve --role`): `all` serves the API and runs the
+ * scoring jobs (the embedded default); `api` serves the API and enqueues but runs no jobs;
+ * `worker` runs jobs and the periodic duties and serves only /healthz, /readyz and /metrics.
+ * `api` and `worker` need PostgreSQL (several processes on one database).
+ */
+export type ServerRole = 'all' | 'api' | 'worker';
+export const SERVER_ROLES: readonly ServerRole[] = ['all', 'api', 'worker'];
+
 export interface ServerConfig {
+  role: ServerRole;
   port: number;
   host: string;
   /** Absolute path of the data directory (SQLite file, blobs, upload-signing secret). */
@@ -138,6 +148,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     // Never echo the URL: it may carry a password.
     if (!ok) problems.push('VESTA_DATABASE_URL must be a postgres:// (or postgresql://) URL');
   }
+  const roleRaw = (str('VESTA_ROLE') ?? 'all').toLowerCase();
+  const role = SERVER_ROLES.find((r) => r === roleRaw);
+  if (!role) problems.push(`VESTA_ROLE (--role) must be one of ${SERVER_ROLES.join(', ')}, got "${roleRaw}"`);
+  else if (role !== 'all' && databaseUrl === null)
+    problems.push(
+      `role ${role} needs VESTA_DATABASE_URL (PostgreSQL): the embedded SQLite file and its job queue serve one process, role all (docs/deploy.md)`,
+    );
   const databasePoolSize = int('VESTA_DATABASE_POOL_SIZE', 10, 1, 1000);
 
   let publicUrl = str('VESTA_PUBLIC_URL') ?? `http://localhost:${port}`;
@@ -235,6 +252,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   if (problems.length > 0 || models === undefined) throw new ConfigError(problems);
   return {
+    role: role ?? 'all',
     port,
     host,
     dataDir,

@@ -1,9 +1,12 @@
 /** @vesta/server: the Vesta HTTP service (Fastify), its composition roots, and operator functions. */
 export { loadConfig, ConfigError } from './config.js';
-export type { ServerConfig, EngineConfig, LogLevel } from './config.js';
+export { SERVER_ROLES } from './config.js';
+export type { ServerConfig, ServerRole, EngineConfig, LogLevel } from './config.js';
 export { buildApp, OPENAPI_INFO } from './app.js';
 export type { App, BuildAppOptions } from './app.js';
-export { startServer, engineOptionsFrom } from './roles/all.js';
+export { startServer, startRole, engineOptionsFrom } from './roles/all.js';
+export { startApi } from './roles/api.js';
+export { startWorker } from './roles/worker.js';
 export type { RunningServer, StartOptions, EngineFactory } from './roles/all.js';
 export { runMain } from './main.js';
 export { AppError, ERROR_CATALOGUE, ERROR_CODES } from './errors.js';

@@ -1,10 +1,11 @@
 /**
- * Runs role `all` (api + worker in one process) from the environment, with graceful shutdown on
+ * Runs the role VESTA_ROLE names (default `all`: api + worker in one process; `api`, `worker`: see
+ * roles/) from the environment, with graceful shutdown on
  * SIGTERM/SIGINT: in-flight requests finish, no new jobs are claimed, cut-off jobs resume after
  * restart. Bad configuration stops the start with one message listing every problem.
  */
 import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './roles/all.js';
+import { startRole } from './roles/all.js';
 import type { RunningServer } from './roles/all.js';
 
 export interface MainOptions {
@@ -29,7 +30,7 @@ export async function runMain(options: MainOptions = {}): Promise<RunningServer 
     }
     throw e;
   }
-  const server = await startServer(config);
+  const server = await startRole(config);
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (stopping) return;

@@ -1,7 +1,9 @@
 /**
- * `vesta serve`: runs the Vesta service, role `all` (api + worker in one process), configured from
- * the environment (PORT, HOST, VESTA_DATA_DIR, …; see docs/api.md). SIGTERM/SIGINT shut it down
- * gracefully. Bad configuration exits with code 78 and one message listing every problem.
+ * `vesta serve`: runs the Vesta service, configured from the environment (PORT, HOST,
+ * VESTA_DATA_DIR, …; see docs/api.md). `--role` (env VESTA_ROLE) picks what this process does:
+ * `all` (default: api + worker in one process), `api` or `worker` (several processes on one
+ * PostgreSQL database; docs/deploy.md). SIGTERM/SIGINT shut it down gracefully. Bad configuration
+ * exits with code 78 and one message listing every problem.
  */
 import type { Command } from 'commander';
 import { runMain } from '@vesta/server';
@@ -13,7 +15,13 @@ export const EXIT_CONFIG = 78;
 export function registerServeCommand(program: Command, host: CommandHost = processHost()): void {
   program
     .command('serve')
-    .description('Run the Vesta service (API + worker) on this machine; configured by environment variables')
+    .description(
+      'Run the Vesta service on this machine (API + worker, or one role of a cluster); configured by environment variables',
+    )
+    .option(
+      '--role <role>',
+      'all: API + scoring worker in one process; api: HTTP API only; worker: jobs only, with /healthz, /readyz, /metrics (env VESTA_ROLE, default all; api and worker need VESTA_DATABASE_URL)',
+    )
     .option('--port <port>', 'port to listen on (env PORT, default 8080)')
     .option('--host <host>', 'address to bind (env HOST, default 0.0.0.0)')
     .option(
@@ -22,10 +30,11 @@ export function registerServeCommand(program: Command, host: CommandHost = proce
     )
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, HOST, VESTA_DATA_DIR, VESTA_PUBLIC_URL, VESTA_UPLOAD_MAX_BYTES, VESTA_UPLOAD_URL_TTL_SECONDS,\nVESTA_BODY_LIMIT_BYTES, VESTA_JSON_MAX_DEPTH, VESTA_CORS_ORIGINS, VESTA_LOG_LEVEL, VESTA_ENGINE_THREADS, VESTA_JOB_CONCURRENCY,\nVESTA_SHUTDOWN_GRACE_SECONDS, VESTA_RUNNER_LEASE_SECONDS, VESTA_RUNNER_MAX_ATTEMPTS (docs/api.md lists them all).\n\nExample:\n  $ PORT=9090 VESTA_DATA_DIR=/var/lib/vesta vesta serve\n',
+      '\nEnvironment: PORT, HOST, VESTA_ROLE, VESTA_DATA_DIR, VESTA_DATABASE_URL, VESTA_PUBLIC_URL, VESTA_UPLOAD_MAX_BYTES, VESTA_UPLOAD_URL_TTL_SECONDS,\nVESTA_BODY_LIMIT_BYTES, VESTA_JSON_MAX_DEPTH, VESTA_CORS_ORIGINS, VESTA_LOG_LEVEL, VESTA_ENGINE_THREADS, VESTA_JOB_CONCURRENCY,\nVESTA_SHUTDOWN_GRACE_SECONDS, VESTA_RUNNER_LEASE_SECONDS, VESTA_RUNNER_MAX_ATTEMPTS (docs/api.md lists them all).\n\nExamples:\n  $ PORT=9090 VESTA_DATA_DIR=/var/lib/vesta vesta serve\n  $ VESTA_DATABASE_URL=postgres://vesta@db/vesta vesta serve --role api       # docs/deploy.md\n  $ VESTA_DATABASE_URL=postgres://vesta@db/vesta PORT=9100 vesta serve --role worker\n',
     )
-    .action(async (opts: { port?: string; host?: string; dataDir?: string }) => {
+    .action(async (opts: { port?: string; host?: string; dataDir?: string; role?: string }) => {
       const env = { ...host.io.env };
+      if (opts.role !== undefined) env.VESTA_ROLE = opts.role;
       if (opts.port !== undefined) env.PORT = opts.port;
       if (opts.host !== undefined) env.HOST = opts.host;
       if (opts.dataDir !== undefined) env.VESTA_DATA_DIR = opts.dataDir;

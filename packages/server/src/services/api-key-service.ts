@@ -5,9 +5,12 @@
  *
  * Successful checks are remembered for a short time (`AUTH_CACHE_TTL_MS`) in a bounded map keyed
  * by the key's SHA-256, so a client polling with one key does not read the database on every
- * request. A key revoked through this service stops working at once; a key revoked by another
- * process on the same database (`vesta admin revoke-key` on the host) stops working within
- * `AUTH_CACHE_TTL_MS`. Failed checks are never cached, and the whole key is never kept.
+ * request. A key revoked through this service stops working here at once. Other processes on the
+ * same database (the other API processes of a cluster, `vesta admin revoke-key` on the host) are
+ * told through ClusterEvents (PostgreSQL NOTIFY) and forget it within milliseconds; should that
+ * message be lost (the listening connection was down), the entry still expires within
+ * `AUTH_CACHE_TTL_MS`, and a reconnect clears the whole cache. Failed checks are never cached,
+ * and the whole key is never kept.
  *
  * Keys made in the dashboard have a name and may expire; an expired key, or a key of a disabled
  * user, answers 401 like a revoked one. `last_used_at` costs the hot path nothing: it is noted in
@@ -19,6 +22,7 @@ import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node
 import type { Db } from '../db/connection.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { AuthenticatedUser } from '../http/request-context.js';
+import type { ClusterEvents } from '../ports/cluster-events.js';
 
 const KEY_PREFIX = 'vsk_';
 /** Characters of the key shown to operators and used to find its row: `vsk_` + 8. */
@@ -38,6 +42,8 @@ export interface ApiKeyServiceOptions {
   /** How long a successful check is remembered (0 disables the cache). */
   cacheTtlMs?: number;
   cacheMaxEntries?: number;
+  /** Tells the other processes of revocations and hears theirs (default: none, one process). */
+  events?: ClusterEvents;
 }
 
 interface CachedKey {
@@ -84,6 +90,7 @@ export class ApiKeyService {
   /** Key id → when it last authenticated, not yet written. */
   private readonly lastUsed = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | undefined;
+  private readonly events: ClusterEvents | undefined;
 
   constructor(
     private readonly db: Db,
@@ -92,6 +99,13 @@ export class ApiKeyService {
   ) {
     this.cacheTtlMs = options.cacheTtlMs ?? AUTH_CACHE_TTL_MS;
     this.cacheMaxEntries = options.cacheMaxEntries ?? AUTH_CACHE_MAX_ENTRIES;
+    this.events = options.events;
+    this.events?.subscribe('auth', (message) => {
+      if (message.startsWith('key:')) this.forgetKey(message.slice(4));
+      else if (message.startsWith('user:')) this.forgetUser(message.slice(5));
+    });
+    // Messages may have been missed while the connection was down: forget everything.
+    this.events?.onResync(() => this.cache.clear());
     // Runs on every authenticated request: compiled once.
     this.keyByPrefix = preparedQuery(
       db,
@@ -233,7 +247,8 @@ export class ApiKeyService {
       .where('revoked_at', 'is', null)
       .execute();
     for (const row of rows) await this.revokeKey(row.prefix);
-    for (const [digest, entry] of this.cache) if (entry.user.id === userId) this.cache.delete(digest);
+    this.forgetUser(userId);
+    await this.tellOthers(`user:${userId}`);
   }
 
   /** Writes the noted last-used times in one transaction. */
@@ -256,7 +271,7 @@ export class ApiKeyService {
 
   /**
    * Revokes the key with this display prefix; false when there is no such active key. This
-   * service forgets the key at once (other processes within `AUTH_CACHE_TTL_MS`).
+   * service forgets the key at once and tells the other processes (see the file comment).
    */
   async revokeKey(prefix: string): Promise<boolean> {
     const res = await this.db
@@ -265,8 +280,23 @@ export class ApiKeyService {
       .where('prefix', '=', prefix)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.forgetKey(prefix);
+    const revoked = Number(res.numUpdatedRows) > 0;
+    if (revoked) await this.tellOthers(`key:${prefix}`);
+    return revoked;
+  }
+
+  private forgetKey(prefix: string): void {
     for (const [digest, entry] of this.cache) if (entry.prefix === prefix) this.cache.delete(digest);
-    return Number(res.numUpdatedRows) > 0;
+  }
+
+  private forgetUser(userId: string): void {
+    for (const [digest, entry] of this.cache) if (entry.user.id === userId) this.cache.delete(digest);
+  }
+
+  /** The revocation is committed; a message that cannot be sent leaves the others to the cache's TTL. */
+  private async tellOthers(message: string): Promise<void> {
+    await this.events?.publish('auth', message).catch(() => undefined);
   }
 
   /**

@@ -2,11 +2,12 @@
  * The Bench area's services, built once by the composition root and shared by the Bench, runner
  * and discovery routes and by the worker (lease reaper, evaluation hook): one task notifier per
  * process, so that a claim long-polling in a request wakes when another request or the worker
- * makes a task claimable.
+ * makes a task claimable. Claims waiting in other API processes are woken through ClusterEvents.
  */
 import type { DimensionInfo } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { ClusterEvents } from '../ports/cluster-events.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { ModelCatalog } from './bench-discovery.js';
 import { RunnerService } from './bench-runners.js';
@@ -33,10 +34,18 @@ export interface BenchAreaDeps {
   leaseSeconds: number;
   /** Attempts of a generation task before it fails. */
   maxAttempts: number;
+  /** Tells the other processes (default: none, one process). */
+  events?: ClusterEvents;
 }
 
 export function createBenchArea(deps: BenchAreaDeps): BenchArea {
-  const notifier = new TaskNotifier();
+  const events = deps.events;
+  // A lost message costs latency only: a long-poll also ends at its own timeout and the runner polls again.
+  const notifier = new TaskNotifier(
+    events ? () => void events.publish('tasks', '').catch(() => undefined) : undefined,
+  );
+  events?.subscribe('tasks', () => notifier.wake());
+  events?.onResync(() => notifier.wake());
   const runs = new BenchService({
     db: deps.db,
     blobs: deps.blobs,

@@ -1,10 +1,16 @@
 /**
- * Wakes long-polling runner claims in this process when a generation task may have become
- * claimable (a run was created, a task went back to the queue, a runner's slot freed up). A
- * version counter avoids lost wake-ups: a claim takes a ticket before it looks for work, and a
- * wait on an outdated ticket returns at once. `close()` (shutdown) ends every wait.
+ * Wakes long-polling runner claims when a generation task may have become claimable (a run was
+ * created, a task went back to the queue, a runner's slot freed up). A version counter avoids lost
+ * wake-ups: a claim takes a ticket before it looks for work, and a wait on an outdated ticket
+ * returns at once. `close()` (shutdown) ends every wait.
+ *
+ * `notify` wakes this process's claims and calls `broadcast`, which tells the other API processes
+ * (the `tasks` topic of ClusterEvents); a message from another process calls `wake`, which wakes
+ * only this process's claims.
  */
 export class TaskNotifier {
+  constructor(private readonly broadcast: () => void = () => undefined) {}
+
   private version = 0;
   private closed = false;
   private readonly waiters = new Set<() => void>();
@@ -18,8 +24,14 @@ export class TaskNotifier {
     return this.closed;
   }
 
-  /** Something may be claimable: wake every waiting claim. */
+  /** Something may be claimable: wake every waiting claim, here and in the other processes. */
   notify(): void {
+    this.wake();
+    this.broadcast();
+  }
+
+  /** Another process said something may be claimable (or its messages may have been missed). */
+  wake(): void {
     this.version++;
     this.wakeAll();
   }

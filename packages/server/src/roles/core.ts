@@ -1,0 +1,208 @@
+/**
+ * What every role builds from a parsed config: the database, the blob store, the job queue, the
+ * engine, the cluster events and the services (`openCore`), and the process around an HTTP app
+ * (`runProcess`: listen, graceful close). The role files (api.ts, worker.ts, all.ts) compose these
+ * parts; nothing here is created at import time.
+ */
+import path from 'node:path';
+import { createEngine, createModelStore } from '@vesta/engine';
+import type { CreateEngineOptions, Engine } from '@vesta/engine';
+import type { App, BuildAppOptions } from '../app.js';
+import type { ServerConfig } from '../config.js';
+import { LocalDirBlobStore } from '../adapters/blob-store/local-dir.js';
+import { InProcessClusterEvents } from '../adapters/cluster-events/in-process.js';
+import { PostgresClusterEvents } from '../adapters/cluster-events/postgres.js';
+import { SqliteJobQueue } from '../adapters/job-queue/sqlite.js';
+import { openDatabase } from '../db/connection.js';
+import type { Db, OpenedDatabase } from '../db/connection.js';
+import type { AppDeps } from '../http/app-deps.js';
+import type { JobDefinition } from '../jobs/catalogue.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { ClusterEvents } from '../ports/cluster-events.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import { AccountService } from '../services/account-service.js';
+import { ApiKeyService } from '../services/api-key-service.js';
+import { createBenchArea } from '../services/bench-area.js';
+import { SessionService } from '../services/session-service.js';
+import { UploadService } from '../services/upload-service.js';
+import { loadUploadSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
+import { VideoService } from '../services/video-service.js';
+
+export type EngineFactory = (options: CreateEngineOptions) => Engine;
+
+export interface StartOptions extends BuildAppOptions {
+  /** Builds the engine from the config's engine options (default: `@vesta/engine`'s createEngine). */
+  createEngine?: EngineFactory;
+  /** false: build everything but do not listen (tests use `app.inject`). Default true. */
+  listen?: boolean;
+  /** Role `all` only — false: do not start the worker (no jobs are claimed). Default true. */
+  worker?: boolean;
+  /** Extra job definitions (beyond the core catalogue). */
+  jobs?: ReadonlyArray<JobDefinition<unknown>>;
+  /** Job-queue timings (tests shorten them) and claim order (`bench:fairness` compares both). */
+  queue?: { leaseMs?: number; pollMs?: number; claimOrder?: 'fair' | 'fifo' };
+}
+
+export interface RunningServer {
+  app: App;
+  deps: AppDeps;
+  /** The base URL it listens on (null when not listening). */
+  url: string | null;
+  /** Graceful shutdown: in-flight requests finish, no new jobs are claimed, cut-off jobs resume after restart. */
+  close(): Promise<void>;
+}
+
+export function engineOptionsFrom(config: ServerConfig): CreateEngineOptions {
+  const limits: NonNullable<CreateEngineOptions['limits']> = { maxFileBytes: config.uploadMaxBytes };
+  if (config.engine.maxDurationSeconds !== null) limits.maxDurationSeconds = config.engine.maxDurationSeconds;
+  if (config.engine.maxFrames !== null) limits.maxFrames = config.engine.maxFrames;
+  if (config.engine.maxWidth !== null) limits.maxWidth = config.engine.maxWidth;
+  if (config.engine.maxHeight !== null) limits.maxHeight = config.engine.maxHeight;
+  if (config.engine.maxDecodedPixels !== null) limits.maxDecodedPixels = config.engine.maxDecodedPixels;
+  if (config.engine.clipBudgetBaseSeconds !== null)
+    limits.clipBudgetBaseSeconds = config.engine.clipBudgetBaseSeconds;
+  if (config.engine.clipBudgetSecondsPerClipSecond !== null)
+    limits.clipBudgetSecondsPerClipSecond = config.engine.clipBudgetSecondsPerClipSecond;
+  return {
+    limits,
+    ...(config.engine.threads === null ? {} : { threads: config.engine.threads }),
+    models: createModelStore(config.models),
+    inference: config.inference,
+  };
+}
+
+/** The blob store of the config (the embedded default: `<dataDir>/blobs`). */
+export async function createBlobStore(config: ServerConfig): Promise<BlobStore> {
+  const blobs = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'));
+  await blobs.init();
+  return blobs;
+}
+
+/** The job queue of the config (the `jobs` table, claimed by this process's pool when started). */
+export function createJobQueue(config: ServerConfig, db: Db, options: StartOptions): JobQueue {
+  return new SqliteJobQueue(db, { concurrency: config.jobConcurrency, ...options.queue });
+}
+
+/** Messages between processes: PostgreSQL LISTEN/NOTIFY, or none for the one-process SQLite file. */
+export async function createClusterEvents(
+  config: ServerConfig,
+  opened: OpenedDatabase,
+): Promise<ClusterEvents> {
+  if (opened.dialect !== 'postgres' || config.databaseUrl === null) return new InProcessClusterEvents();
+  return PostgresClusterEvents.open(config.databaseUrl, opened.db);
+}
+
+export interface Core {
+  config: ServerConfig;
+  deps: AppDeps;
+  events: ClusterEvents;
+  opened: OpenedDatabase;
+  /** Closes what `openCore` opened (after the HTTP app and the worker stopped). */
+  close(log: App['log']): Promise<void>;
+}
+
+/** Opens the database (migrating it), the stores and the engine, and builds the services. */
+export async function openCore(config: ServerConfig, options: StartOptions = {}): Promise<Core> {
+  const opened = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+  });
+  const { db } = opened;
+  const events = await createClusterEvents(config, opened);
+  const blobs = await createBlobStore(config);
+  const engine = (options.createEngine ?? createEngine)(engineOptionsFrom(config));
+  // Embedded: a file in the data directory. PostgreSQL: in the database, shared by every process.
+  const signer = new UploadTokenSigner(await loadUploadSigningSecret(config, db));
+  const jobs = createJobQueue(config, db, options);
+
+  const videos = new VideoService(db, blobs, engine);
+  const uploads = new UploadService(db, blobs, jobs, engine, videos, signer, {
+    publicUrl: config.publicUrl,
+    uploadMaxBytes: config.uploadMaxBytes,
+    uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
+  });
+  const bench = createBenchArea({
+    db,
+    blobs,
+    jobs,
+    uploads,
+    videos,
+    dimensions: () => engine.dimensions(),
+    leaseSeconds: config.runnerLeaseSeconds,
+    maxAttempts: config.runnerMaxAttempts,
+    events,
+  });
+  const apiKeys = new ApiKeyService(db, Date.now, { events });
+  const accounts = new AccountService(db, apiKeys, {
+    sessionIdleMs: config.sessionIdleMinutes * 60_000,
+    sessionMaxMs: config.sessionMaxHours * 3600_000,
+    inviteTtlMs: config.inviteTtlHours * 3600_000,
+  });
+  const deps: AppDeps = {
+    config,
+    db,
+    blobs,
+    jobs,
+    engine,
+    services: {
+      apiKeys,
+      accounts,
+      videos,
+      sessions: new SessionService(db, blobs, jobs, videos),
+      uploads,
+    },
+    bench,
+    readiness: [
+      { name: 'database', check: () => opened.ping() },
+      { name: 'blobs', check: () => blobs.checkReady() },
+      { name: 'queue', check: () => jobs.checkReady() },
+      { name: 'engine', check: () => engine.checkReady() },
+    ],
+  };
+  return {
+    config,
+    deps,
+    events,
+    opened,
+    async close(log) {
+      await engine.close();
+      await apiKeys.close().catch((e: unknown) => log.warn({ err: e }, 'writing key last-used times failed'));
+      await events.close();
+      await opened.close();
+    },
+  };
+}
+
+/** Something the process runs besides its HTTP app (the worker): stopped before the app closes. */
+export interface Duty {
+  /** Stops starting work; waits up to `graceMs` for work in flight, then cuts it off. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** Listens (unless told not to) and wires the graceful close of app, duties and core. */
+export async function runProcess(
+  core: Core,
+  app: App,
+  duties: readonly Duty[],
+  options: StartOptions,
+): Promise<RunningServer> {
+  const { config, deps } = core;
+  let url: string | null = null;
+  if (options.listen ?? true) {
+    url = await app.listen({ port: config.port, host: config.host });
+    app.log.info({ url, role: config.role, dataDir: config.dataDir }, 'vesta listening');
+  }
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      // Long-polling runner claims answer now (204) instead of holding the close open.
+      deps.bench.notifier.close();
+      const graceMs = config.shutdownGraceSeconds * 1000;
+      await Promise.all([app.close(), ...duties.map((d) => d.stop(graceMs))]);
+      await core.close(app.log);
+    })();
+    return closing;
+  };
+  return { app, deps, url, close };
+}

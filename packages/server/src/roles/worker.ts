@@ -1,0 +1,90 @@
+/**
+ * Role `worker`: runs the scoring jobs and the periodic duties (runner-lease reaper, expired-upload
+ * sweep, idempotency-record prune) and serves only /healthz, /readyz and /metrics on PORT — no
+ * API. Any number of workers share one PostgreSQL database with the api processes.
+ *
+ * `startWorkerDuties` is also what role `all` runs beside its API.
+ */
+import { buildApp } from '../app.js';
+import type { App } from '../app.js';
+import type { ServerConfig } from '../config.js';
+import type { RouteModule } from '../http/app-deps.js';
+import { pruneIdempotencyRecords } from '../http/idempotency.js';
+import { healthRoutes } from '../http/routes/ops/health.route.js';
+import { buildJobHandlers } from '../jobs/catalogue.js';
+import type { JobDefinition } from '../jobs/catalogue.js';
+import { evaluateVideoJob } from '../jobs/evaluate-video.js';
+import { RateLimitStore } from '../services/rate-limit-store.js';
+import { openCore, runProcess } from './core.js';
+import type { Core, Duty, RunningServer, StartOptions } from './core.js';
+
+/** How often videos whose upload URL expired unused are removed. */
+export const UPLOAD_SWEEP_INTERVAL_MS = 5 * 60_000;
+
+/** The only HTTP routes of a worker: health, readiness and metrics for the orchestrator. */
+export const WORKER_ROUTES: readonly RouteModule[] = [healthRoutes];
+
+/** Starts claiming jobs and the periodic duties; the returned duty stops them. */
+export function startWorkerDuties(
+  core: Core,
+  log: App['log'],
+  extraJobs: ReadonlyArray<JobDefinition<unknown>> = [],
+): Duty {
+  const { config, deps } = core;
+  const { jobs, bench, db } = deps;
+  // A Bench clip's settled evaluation moves its task and run on.
+  const handlers = buildJobHandlers([
+    evaluateVideoJob(deps.services.videos, { settled: (videoId) => bench.runs.clipEvaluated(videoId) }),
+    ...extraJobs,
+  ]);
+  jobs.start(handlers, log.child({ component: 'worker' }));
+
+  // Runner leases: an expired one puts its task back (or fails it after the last attempt).
+  const reaperLog = log.child({ component: 'runner-lease-reaper' });
+  const reaper = setInterval(
+    () => {
+      void bench.runners
+        .reapExpiredLeases()
+        .catch((e: unknown) => reaperLog.error({ err: e }, 'runner lease reaper failed'));
+    },
+    Math.min(5000, Math.max(250, (config.runnerLeaseSeconds * 1000) / 4)),
+  );
+  reaper.unref();
+
+  const prune = setInterval(() => {
+    void pruneIdempotencyRecords(db).catch((e: unknown) => log.warn({ err: e }, 'idempotency prune failed'));
+    // Full buckets and forgotten sign-in counts (the shared rate_limits table).
+    void new RateLimitStore(db).prune().catch((e: unknown) => log.warn({ err: e }, 'rate-limit prune failed'));
+  }, 3600_000);
+  prune.unref();
+
+  // Videos whose upload URL expired unused leave their session (at start, then every few minutes).
+  const sweepUploads = (): void => {
+    void deps.services.uploads
+      .sweepExpiredUploads()
+      .then((n) => {
+        if (n > 0) log.info({ removed: n }, 'removed videos whose upload URL expired unused');
+      })
+      .catch((e: unknown) => log.warn({ err: e }, 'expired upload sweep failed'));
+  };
+  sweepUploads();
+  const uploadSweep = setInterval(sweepUploads, UPLOAD_SWEEP_INTERVAL_MS);
+  uploadSweep.unref();
+
+  return {
+    async stop(graceMs) {
+      clearInterval(reaper);
+      clearInterval(prune);
+      clearInterval(uploadSweep);
+      await jobs.stop(graceMs);
+    },
+  };
+}
+
+/** Runs role `worker` from a parsed config. */
+export async function startWorker(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const core = await openCore(config, options);
+  const app = await buildApp(core.deps, { ...options, routes: WORKER_ROUTES });
+  const worker = startWorkerDuties(core, app.log, options.jobs);
+  return runProcess(core, app, [worker], options);
+}
