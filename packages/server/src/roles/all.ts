@@ -5,7 +5,7 @@
  */
 import { buildApp } from '../app.js';
 import type { ServerConfig } from '../config.js';
-import { prepareApi, startApi } from './api.js';
+import { releaseInterruptedUploads, startApi } from './api.js';
 import { openCore, runProcess } from './core.js';
 import type { Duty, RunningServer, StartOptions } from './core.js';
 import { startWorker, startWorkerDuties } from './worker.js';
@@ -17,7 +17,7 @@ export { UPLOAD_SWEEP_INTERVAL_MS } from './worker.js';
 /** Runs role `all`: the API and (unless `options.worker` is false) the worker, in this process. */
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const core = await openCore(config, options);
-  await prepareApi(core);
+  await releaseInterruptedUploads(core);
   const app = await buildApp(core.deps, options);
   const duties: Duty[] = [];
   if (options.worker ?? true) duties.push(startWorkerDuties(core, app.log, options.jobs));
