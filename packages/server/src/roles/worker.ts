@@ -54,7 +54,9 @@ export function startWorkerDuties(
   const prune = setInterval(() => {
     void pruneIdempotencyRecords(db).catch((e: unknown) => log.warn({ err: e }, 'idempotency prune failed'));
     // Full buckets and forgotten sign-in counts (the shared rate_limits table).
-    void new RateLimitStore(db).prune().catch((e: unknown) => log.warn({ err: e }, 'rate-limit prune failed'));
+    void new RateLimitStore(db)
+      .prune()
+      .catch((e: unknown) => log.warn({ err: e }, 'rate-limit prune failed'));
   }, 3600_000);
   prune.unref();
 
