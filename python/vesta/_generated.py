@@ -484,6 +484,8 @@ class RankUploadUrlBody(_RankUploadUrlBodyRequired, total=False):
     #: Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).
     prompt: str
     auxiliary: Auxiliary
+    #: The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.
+    sizeBytes: int
 
 
 class _RegisterRunnerBodyRequired(TypedDict):
@@ -563,13 +565,18 @@ class RunnerTask(TypedDict):
     error: Optional[RunnerTaskError]
 
 
-class RunnerUploadUrlBody(TypedDict):
+class _RunnerUploadUrlBodyRequired(TypedDict):
     #: The lease id from the claim.
     leaseId: str
     #: Name of the clip file: no path separators, no "..", no control characters.
     fileName: str
     #: Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif.
     contentType: str
+
+
+class RunnerUploadUrlBody(_RunnerUploadUrlBodyRequired, total=False):
+    #: The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.
+    sizeBytes: int
 
 
 class ScoreModelsItem(TypedDict):
@@ -608,6 +615,8 @@ class _ScoreUploadUrlBodyRequired(TypedDict):
 
 class ScoreUploadUrlBody(_ScoreUploadUrlBodyRequired, total=False):
     auxiliary: Auxiliary
+    #: The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.
+    sizeBytes: int
 
 
 class UploadPutResponse(TypedDict):
@@ -618,13 +627,13 @@ class UploadPutResponse(TypedDict):
 
 class UploadUrlResponse(TypedDict):
     videoId: str
-    #: PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.
+    #: PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.
     uploadUrl: str
     method: Literal["PUT"]
-    #: Headers to send with the PUT.
+    #: Headers to send with the PUT, exactly as given.
     headers: Dict[str, Any]
     expiresAt: str
-    #: Largest body the PUT accepts.
+    #: Largest body the PUT accepts (the declared size where the store binds it).
     maxBytes: int
 
 

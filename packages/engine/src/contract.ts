@@ -168,6 +168,17 @@ export interface EvaluateOptions {
   prompt?: string;
   auxiliary?: AuxiliaryInfo;
   signal?: AbortSignal;
+  /**
+   * A probe of this same file from `Engine.probe` (kept, e.g. from an upload's verification): the
+   * clip is not probed again. Its limits are checked again, and when the file's size differs from
+   * the probe's the file is probed anew.
+   */
+  probe?: ClipProbe;
+}
+
+/** A probe as `Engine.probe` returns it: the public probe plus the video stream decoded from. */
+export interface ClipProbe extends VideoProbe {
+  streamIndex: number;
 }
 
 export interface EngineLimits {
@@ -201,7 +212,7 @@ export interface EngineOptions {
 }
 
 export interface Engine {
-  probe(path: string, signal?: AbortSignal): Promise<VideoProbe>;
+  probe(path: string, signal?: AbortSignal): Promise<ClipProbe>;
   evaluate(path: string, options: EvaluateOptions): Promise<EvaluationResult>;
   dimensions(): DimensionInfo[];
   /** Rejects when the engine cannot decode: its FFmpeg binaries are missing or not executable. Cheap (two `access` calls), for readiness probes. */

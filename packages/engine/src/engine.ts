@@ -7,12 +7,11 @@ import { access, constants } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import type { Engine, EngineOptions, EvaluateOptions, EvaluationResult, VideoProbe } from './contract.js';
+import type { ClipProbe, Engine, EngineOptions, EvaluateOptions, EvaluationResult } from './contract.js';
 import * as defaultCatalog from './catalog.js';
 import { defaultFfmpegPath, defaultFfprobePath } from './decode/binaries.js';
 import { createDecoder } from './decode/decoder.js';
 import { resolveLimits } from './decode/limits.js';
-import { toVideoProbe } from './decode/probe.js';
 import { evaluateClip } from './pipeline/evaluate.js';
 import type { CatalogOptions, MethodCatalog } from './workers/catalog-types.js';
 import { WorkerPool } from './workers/pool.js';
@@ -144,8 +143,8 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   const models = store ? storeResolver(store, inference, failedPulls, options.onModelProgress) : undefined;
 
   return {
-    async probe(path: string, signal?: AbortSignal): Promise<VideoProbe> {
-      return toVideoProbe(await decoder.probe(path, signal));
+    probe(path: string, signal?: AbortSignal): Promise<ClipProbe> {
+      return decoder.probe(path, signal);
     },
     evaluate(path: string, evaluateOptions: EvaluateOptions): Promise<EvaluationResult> {
       return evaluateClip(

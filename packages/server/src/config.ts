@@ -36,6 +36,22 @@ export interface RateLimitConfig {
   /** VESTA_RATE_LIMIT_PER_IP, e.g. `1200/1m` (every request from one client address). */
   perIp: RateLimitRule | null;
 }
+/** Where clips are stored: a directory in the data directory, or an S3-compatible bucket. */
+export type BlobStoreConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      /** VESTA_S3_BUCKET (required). */
+      bucket: string;
+      /** VESTA_S3_REGION (default: AWS_REGION, else us-east-1). */
+      region: string;
+      /** VESTA_S3_ENDPOINT: an S3-compatible server's URL; null: AWS S3. */
+      endpoint: string | null;
+      /** VESTA_S3_FORCE_PATH_STYLE (default: true with an endpoint, false for AWS S3). */
+      forcePathStyle: boolean;
+      /** VESTA_S3_KEY_PREFIX: prefix of every object key (default none). */
+      keyPrefix: string;
+    };
 
 /**
  * What this process does (VESTA_ROLE, `vesta serve --role`): `all` serves the API and runs the
@@ -59,6 +75,11 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** PostgreSQL connection pool size per process (VESTA_DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /**
+   * The blob store (VESTA_BLOB_STORE `local` or `s3`, VESTA_S3_*); S3 credentials come from the
+   * standard AWS chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE, web identity, instance role).
+   */
+  blobStore: BlobStoreConfig;
   /** Base URL clients reach the service at; upload URLs are minted under it. */
   publicUrl: string;
   /** Largest clip accepted by an upload PUT, in bytes. */
@@ -167,6 +188,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push(`VESTA_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
   }
 
+  const blobStore = parseBlobStore(str, problems);
+
   const uploadMaxBytes = int('VESTA_UPLOAD_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024);
   const uploadUrlTtlSeconds = int('VESTA_UPLOAD_URL_TTL_SECONDS', 900, 10, 7 * 24 * 3600);
   const bodyLimitBytes = int('VESTA_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024);
@@ -258,6 +281,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     databaseUrl,
     databasePoolSize,
+    blobStore,
     publicUrl,
     uploadMaxBytes,
     uploadUrlTtlSeconds,
@@ -277,4 +301,43 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     inviteTtlHours,
     rateLimits,
   };
+}
+
+function parseBlobStore(str: (name: string) => string | undefined, problems: string[]): BlobStoreConfig {
+  const kind = (str('VESTA_BLOB_STORE') ?? 'local').toLowerCase();
+  if (kind === 'local') return { kind: 'local' };
+  if (kind !== 's3') {
+    problems.push(`VESTA_BLOB_STORE must be local or s3, got "${kind}"`);
+    return { kind: 'local' };
+  }
+  const bucket = str('VESTA_S3_BUCKET') ?? '';
+  if (bucket === '') problems.push('VESTA_S3_BUCKET is required when VESTA_BLOB_STORE=s3');
+  else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    problems.push(
+      `VESTA_S3_BUCKET must be a valid bucket name (3-63 of a-z, 0-9, ".", "-"), got "${bucket}"`,
+    );
+  const endpoint = str('VESTA_S3_ENDPOINT') ?? null;
+  if (endpoint !== null) {
+    let ok = false;
+    try {
+      const u = new URL(endpoint);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '';
+    } catch {
+      ok = false;
+    }
+    // Not echoed: a mistyped URL might carry credentials.
+    if (!ok) problems.push('VESTA_S3_ENDPOINT must be an http(s) URL without credentials in it');
+  }
+  const region = str('VESTA_S3_REGION') ?? str('AWS_REGION') ?? 'us-east-1';
+  const pathStyleRaw = str('VESTA_S3_FORCE_PATH_STYLE')?.toLowerCase();
+  let forcePathStyle = endpoint !== null;
+  if (pathStyleRaw !== undefined) {
+    if (['1', 'true', 'yes'].includes(pathStyleRaw)) forcePathStyle = true;
+    else if (['0', 'false', 'no'].includes(pathStyleRaw)) forcePathStyle = false;
+    else problems.push(`VESTA_S3_FORCE_PATH_STYLE must be true or false, got "${pathStyleRaw}"`);
+  }
+  const keyPrefix = str('VESTA_S3_KEY_PREFIX') ?? '';
+  if (keyPrefix !== '' && !/^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*\/$/.test(keyPrefix))
+    problems.push(`VESTA_S3_KEY_PREFIX must be folder names ending in "/", e.g. vesta/, got "${keyPrefix}"`);
+  return { kind: 's3', bucket, region, endpoint, forcePathStyle, keyPrefix };
 }

@@ -90,7 +90,7 @@ export const validationFailed = (detail: string): AppError => new AppError('vali
 export const upstreamUnavailable = (detail: string, cause?: unknown): AppError =>
   new AppError('upstream_unavailable', detail, { cause, retryAfterSeconds: 5 });
 
-/** SQLite and file-system failures that mean "a dependency is down" rather than a bug. */
+/** SQLite, file-system and object-store failures that mean "a dependency is down" rather than a bug. */
 const UPSTREAM_CODES = new Set([
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
@@ -109,6 +109,8 @@ const UPSTREAM_CODES = new Set([
   'EDQUOT',
   'EMFILE',
   'ENFILE',
+  // The S3 blob store could not be reached or refused to work (adapters/blob-store/s3.ts).
+  'BLOB_STORE_UNAVAILABLE',
 ]);
 
 /** True when `error` (or its cause chain) is an infrastructure failure to answer with 503. */

@@ -33,6 +33,7 @@ const DATA_KEYS = new Set([
   'Auxiliary.object_b',
   'Auxiliary.appearance_style',
   'UploadUrlResponse.Content-Type',
+  'UploadUrlResponse.Content-Length',
 ]);
 
 const CAMEL = /^[a-z][a-zA-Z0-9]*$/;

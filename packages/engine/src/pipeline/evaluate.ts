@@ -4,12 +4,14 @@
  * Decoding and FFmpeg I/O stay on the calling thread; pixel work happens in the workers, so the
  * event loop stays responsive.
  */
+import { stat } from 'node:fs/promises';
 import { EngineError } from '../contract.js';
 import type {
   DimensionFailure,
   DimensionId,
   DimensionInfo,
   DimensionScore,
+  EngineLimits,
   EvaluateOptions,
   EvaluationResult,
   MethodId,
@@ -17,7 +19,14 @@ import type {
 import type { Decoder } from '../decode/decoder.js';
 import type { ProbedVideo } from '../decode/probe.js';
 import { toVideoProbe } from '../decode/probe.js';
-import { clipBudgetMs } from '../decode/limits.js';
+import {
+  checkDecodedWork,
+  checkDurationLimit,
+  checkFileSize,
+  checkFrameLimit,
+  checkSizeLimits,
+  clipBudgetMs,
+} from '../decode/limits.js';
 import { outputSize } from '../decode/size.js';
 import type { CatalogOptions, MethodCatalog } from '../workers/catalog-types.js';
 import type { WorkerJob, WorkerPool } from '../workers/pool.js';
@@ -66,8 +75,19 @@ interface ModelResolution {
  * why); a method the caller chose explicitly fails with `model_unavailable` instead.
  */
 async function resolveModels(deps: PipelineDeps, options: EvaluateOptions): Promise<ModelResolution> {
-  const out: ModelResolution = { models: {}, methods: { ...options.methods }, fallbacks: new Map(), errors: new Map() };
-  const wanted: Array<{ dimension: DimensionId; method: MethodId; models: string[]; explicit: boolean; info: DimensionInfo }> = [];
+  const out: ModelResolution = {
+    models: {},
+    methods: { ...options.methods },
+    fallbacks: new Map(),
+    errors: new Map(),
+  };
+  const wanted: Array<{
+    dimension: DimensionId;
+    method: MethodId;
+    models: string[];
+    explicit: boolean;
+    info: DimensionInfo;
+  }> = [];
   for (const dimension of checkDimensions(options.dimensions)) {
     const info = deps.catalog.getDimension(dimension, deps.catalogOptions);
     const explicit = options.methods?.[dimension];
@@ -77,7 +97,13 @@ async function resolveModels(deps: PipelineDeps, options: EvaluateOptions): Prom
     // A dimension that will fail for a missing prompt or auxiliary info pulls nothing.
     if (m.requires.prompt && !options.prompt?.trim()) continue;
     if (m.requires.auxiliary.some((k) => !options.auxiliary?.[k]?.trim())) continue;
-    wanted.push({ dimension, method: m.id, models: m.requires.models, explicit: explicit !== undefined, info });
+    wanted.push({
+      dimension,
+      method: m.id,
+      models: m.requires.models,
+      explicit: explicit !== undefined,
+      info,
+    });
   }
   const ids = [...new Set(wanted.flatMap((w) => w.models))];
   await Promise.all(
@@ -98,21 +124,32 @@ async function resolveModels(deps: PipelineDeps, options: EvaluateOptions): Prom
   for (const w of wanted) {
     const missing = w.models.filter((id) => out.errors.has(id));
     if (missing.length === 0 || w.explicit) continue;
-    const fallback = w.info.methods.find((m) => m.available && m.requires.models.length === 0 && m.id !== w.method);
+    const fallback = w.info.methods.find(
+      (m) => m.available && m.requires.models.length === 0 && m.id !== w.method,
+    );
     if (!fallback) continue;
     out.methods[w.dimension] = fallback.id;
-    out.fallbacks.set(w.dimension, { from: w.method, reason: missing.map((id) => out.errors.get(id)).join('; ') });
+    out.fallbacks.set(w.dimension, {
+      from: w.method,
+      reason: missing.map((id) => out.errors.get(id)).join('; '),
+    });
   }
   return out;
 }
 
 /** Drops runs whose models could not be provided (recording `model_unavailable`) and unused outputs. */
-function withoutUnresolved(plan: EvaluationPlan, resolution: ModelResolution, failures: DimensionFailure[]): EvaluationPlan {
+function withoutUnresolved(
+  plan: EvaluationPlan,
+  resolution: ModelResolution,
+  failures: DimensionFailure[],
+): EvaluationPlan {
   const runs = plan.runs.filter((r) => {
     const needs = 'models' in r.method ? r.method.models : [];
     const missing = needs.filter((id) => !resolution.models[id]);
     if (missing.length === 0) return true;
-    const detail = missing.map((id) => resolution.errors.get(id) ?? `model ${id} was not resolved`).join('; ');
+    const detail = missing
+      .map((id) => resolution.errors.get(id) ?? `model ${id} was not resolved`)
+      .join('; ');
     failures.push({ dimension: r.dimension, code: 'model_unavailable', detail });
     return false;
   });
@@ -149,7 +186,11 @@ function shardOutputs(plan: EvaluationPlan, probe: ProbedVideo, size: number): S
       return sum + width * height * o.channels * frames * runs;
     }, 0),
   }));
-  const shards: Shard[] = Array.from({ length: Math.max(1, Math.min(size, units.length)) }, () => ({ outputs: new Set<number>(), cost: 0, job: null }));
+  const shards: Shard[] = Array.from({ length: Math.max(1, Math.min(size, units.length)) }, () => ({
+    outputs: new Set<number>(),
+    cost: 0,
+    job: null,
+  }));
   for (const unit of units.sort((a, b) => b.cost - a.cost)) {
     const target = shards.reduce((best, s) => (s.cost < best.cost ? s : best));
     for (const id of unit.ids) target.outputs.add(id);
@@ -179,7 +220,14 @@ export function outputsSharingModels(plan: EvaluationPlan): number[][] {
 }
 
 /** Streams the clip's one decode into the shards' jobs; returns the time spent waiting for FFmpeg. */
-async function decodeInto(deps: PipelineDeps, path: string, probe: ProbedVideo, outputs: PlannedOutput[], shards: Shard[], signal?: AbortSignal): Promise<number> {
+async function decodeInto(
+  deps: PipelineDeps,
+  path: string,
+  probe: ProbedVideo,
+  outputs: PlannedOutput[],
+  shards: Shard[],
+  signal?: AbortSignal,
+): Promise<number> {
   const iterator = deps.decoder.frames(path, probe, outputs, signal);
   let waitingMs = 0;
   try {
@@ -190,7 +238,11 @@ async function decodeInto(deps: PipelineDeps, path: string, probe: ProbedVideo, 
       if (next.done) break;
       for (const shard of shards) {
         const frames = next.value.frames.filter((f) => shard.outputs.has(outputs[f.output]!.id));
-        if (frames.length > 0) await shard.job!.send(frames.map((f) => ({ ...f, output: outputs[f.output]!.id })), signal);
+        if (frames.length > 0)
+          await shard.job!.send(
+            frames.map((f) => ({ ...f, output: outputs[f.output]!.id })),
+            signal,
+          );
       }
     }
   } finally {
@@ -226,12 +278,19 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
  * probe): past it, the decode and the workers are stopped through the same signal an abort uses,
  * and the evaluation fails with `clip_budget_exceeded`. The caller's own abort stays `aborted`.
  */
-export async function evaluateClip(deps: PipelineDeps, path: string, options: EvaluateOptions): Promise<EvaluationResult> {
+export async function evaluateClip(
+  deps: PipelineDeps,
+  path: string,
+  options: EvaluateOptions,
+): Promise<EvaluationResult> {
   const started = performance.now();
   throwIfAborted(options.signal);
-  const probe = await deps.decoder.probe(path, options.signal);
-  throwIfAborted(options.signal);
   const limits = deps.decoder.limits;
+  const probe =
+    options.probe !== undefined && (await sameSize(path, options.probe))
+      ? checkProbeLimits(options.probe, limits)
+      : await deps.decoder.probe(path, options.signal);
+  throwIfAborted(options.signal);
   const budgetMs = clipBudgetMs(probe.durationSeconds, limits);
   const budget = new AbortController();
   const forward = (): void => budget.abort();
@@ -258,6 +317,25 @@ export async function evaluateClip(deps: PipelineDeps, path: string, options: Ev
   }
 }
 
+/** True when the file still has the size the given probe saw (else it is probed again). */
+async function sameSize(path: string, probe: ProbedVideo): Promise<boolean> {
+  try {
+    return (await stat(path)).size === probe.sizeBytes;
+  } catch {
+    return false;
+  }
+}
+
+/** A kept probe meets this engine's limits (they may have changed since it was taken). */
+function checkProbeLimits(probe: ProbedVideo, limits: EngineLimits): ProbedVideo {
+  checkFileSize(probe.sizeBytes, limits);
+  checkSizeLimits(probe.width, probe.height, limits);
+  checkDurationLimit(probe, limits);
+  checkFrameLimit(probe.frameCount, limits);
+  checkDecodedWork(probe.width, probe.height, probe.frameCount, limits);
+  return probe;
+}
+
 async function evaluateProbed(
   deps: PipelineDeps,
   path: string,
@@ -268,7 +346,12 @@ async function evaluateProbed(
   const { signal } = options;
   const resolution = await resolveModels(deps, options);
   const models = resolution.models;
-  const planned = planEvaluation(toVideoProbe(probe), { ...options, methods: resolution.methods }, deps.catalog, deps.catalogOptions);
+  const planned = planEvaluation(
+    toVideoProbe(probe),
+    { ...options, methods: resolution.methods },
+    deps.catalog,
+    deps.catalogOptions,
+  );
   const failures: DimensionFailure[] = [...planned.failures];
   const plan = withoutUnresolved(planned, resolution, failures);
   const scores: DimensionScore[] = [];
@@ -309,7 +392,11 @@ async function evaluateProbed(
       }
       const { outcome } = result;
       if (typeof outcome.value !== 'number' || !Number.isFinite(outcome.value)) {
-        failures.push({ dimension, code: 'decode_failed', detail: `${dimension} (${method.id}) produced no finite value` });
+        failures.push({
+          dimension,
+          code: 'decode_failed',
+          detail: `${dimension} (${method.id}) produced no finite value`,
+        });
         continue;
       }
       const size = outputSize(probe.displayWidth, probe.displayHeight, request.maxSide);
@@ -318,7 +405,13 @@ async function evaluateProbed(
         value: outcome.value,
         method: method.id,
         methodVersion: method.version,
-        frames: { count: outcome.indices.length, sampling: request.sampling, width: size.width, height: size.height, indices: outcome.indices },
+        frames: {
+          count: outcome.indices.length,
+          sampling: request.sampling,
+          width: size.width,
+          height: size.height,
+          indices: outcome.indices,
+        },
         models: outcome.models ?? [],
         ...(outcome.details || resolution.fallbacks.has(dimension)
           ? { details: { ...outcome.details, ...fallbackDetails(resolution.fallbacks.get(dimension)) } }

@@ -1210,6 +1210,8 @@ export interface components {
             /** @description Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space). */
             prompt?: string;
             auxiliary?: components["schemas"]["Auxiliary"];
+            /** @description The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed. */
+            sizeBytes?: number;
         };
         RegisterRunnerBody: {
             /** @description A label for the runner (1–100 characters, no control characters), e.g. the host name. */
@@ -1297,6 +1299,8 @@ export interface components {
             fileName: string;
             /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
             contentType: string;
+            /** @description The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed. */
+            sizeBytes?: number;
         };
         Score: {
             dimension: string;
@@ -1329,6 +1333,8 @@ export interface components {
             /** @description The text prompt the clip was made from. */
             prompt: string;
             auxiliary?: components["schemas"]["Auxiliary"];
+            /** @description The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed. */
+            sizeBytes?: number;
         };
         UploadPutResponse: {
             videoId: string;
@@ -1340,18 +1346,20 @@ export interface components {
             videoId: string;
             /**
              * Format: uri
-             * @description PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.
+             * @description PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.
              */
             uploadUrl: string;
             /** @enum {string} */
             method: "PUT";
-            /** @description Headers to send with the PUT. */
+            /** @description Headers to send with the PUT, exactly as given. */
             headers: {
                 "Content-Type": string;
+                /** @description Present when the clip size was declared and the store binds it (S3): the body must be exactly this many bytes. */
+                "Content-Length"?: string;
             };
             /** Format: date-time */
             expiresAt: string;
-            /** @description Largest body the PUT accepts. */
+            /** @description Largest body the PUT accepts (the declared size where the store binds it). */
             maxBytes: number;
         };
         Video: {

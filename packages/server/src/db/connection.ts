@@ -136,6 +136,9 @@ export async function createMigrator(db: Db): Promise<Migrator> {
   return new Migrator({
     db,
     provider: new CodeMigrationProvider(),
+    // Migration names are reserved ahead per change and land in any order (0012 before 0009): a
+    // database that already ran a later one still gets an earlier one that arrives afterwards.
+    allowUnorderedMigrations: true,
     // Kysely looks for its bookkeeping tables in every schema unless told which: a second Vesta
     // (or a test) in another schema of the same database would make it skip creating its own.
     ...(dialectOf(db) === 'postgres' ? { migrationTableSchema: await currentSchema(db) } : {}),

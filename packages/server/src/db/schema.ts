@@ -109,8 +109,10 @@ export interface VideosTable {
   upload_expires_at: number;
   /** Set while a PUT streams; cleared when it fails so that the URL can be retried. */
   upload_started_at: number | null;
-  /** JSON `VideoProbe` from the engine, set at confirm. */
+  /** JSON `ClipProbe` from the engine, set at confirm; the evaluation reuses it. */
   probe: string | null;
+  /** Version (S3 ETag) of the object confirm checked; null for the local directory. */
+  blob_version: string | null;
   /** JSON array of the dimension ids scheduled for scoring, set at confirm. */
   dimensions: string | null;
   created_at: number;

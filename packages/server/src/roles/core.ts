@@ -4,12 +4,11 @@
  * (`runProcess`: listen, graceful close). The role files (api.ts, worker.ts, all.ts) compose these
  * parts; nothing here is created at import time.
  */
-import path from 'node:path';
 import { createEngine, createModelStore } from '@vesta/engine';
 import type { CreateEngineOptions, Engine } from '@vesta/engine';
 import type { App, BuildAppOptions } from '../app.js';
 import type { ServerConfig } from '../config.js';
-import { LocalDirBlobStore } from '../adapters/blob-store/local-dir.js';
+import { createBlobStore as createConfiguredBlobStore } from '../adapters/blob-store/index.js';
 import { InProcessClusterEvents } from '../adapters/cluster-events/in-process.js';
 import { PostgresClusterEvents } from '../adapters/cluster-events/postgres.js';
 import { SqliteJobQueue } from '../adapters/job-queue/sqlite.js';
@@ -71,11 +70,15 @@ export function engineOptionsFrom(config: ServerConfig): CreateEngineOptions {
   };
 }
 
-/** The blob store of the config (the embedded default: `<dataDir>/blobs`). */
-export async function createBlobStore(config: ServerConfig): Promise<BlobStore> {
-  const blobs = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'));
-  await blobs.init();
-  return blobs;
+/**
+ * The blob store of the config: the embedded default `<dataDir>/blobs` (upload URLs to our own
+ * signed PUT route), or an S3-compatible bucket (presigned PUTs) with VESTA_BLOB_STORE=s3.
+ */
+export function createBlobStore(
+  config: ServerConfig,
+  signer: UploadTokenSigner,
+): Promise<BlobStore & { close?(): void }> {
+  return createConfiguredBlobStore(config, signer);
 }
 
 /** The job queue of the config (the `jobs` table, claimed by this process's pool when started). */
@@ -110,15 +113,14 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   });
   const { db } = opened;
   const events = await createClusterEvents(config, opened);
-  const blobs = await createBlobStore(config);
   const engine = (options.createEngine ?? createEngine)(engineOptionsFrom(config));
   // Embedded: a file in the data directory. PostgreSQL: in the database, shared by every process.
   const signer = new UploadTokenSigner(await loadUploadSigningSecret(config, db));
+  const blobs = await createBlobStore(config, signer);
   const jobs = createJobQueue(config, db, options);
 
   const videos = new VideoService(db, blobs, engine);
   const uploads = new UploadService(db, blobs, jobs, engine, videos, signer, {
-    publicUrl: config.publicUrl,
     uploadMaxBytes: config.uploadMaxBytes,
     uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
   });
@@ -167,6 +169,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     opened,
     async close(log) {
       await engine.close();
+      blobs.close?.();
       await apiKeys.close().catch((e: unknown) => log.warn({ err: e }, 'writing key last-used times failed'));
       await events.close();
       await opened.close();

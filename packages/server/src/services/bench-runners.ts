@@ -411,7 +411,7 @@ export class RunnerService {
     userId: string,
     taskId: string,
     leaseId: string,
-    input: { fileName: string; contentType: string },
+    input: { fileName: string; contentType: string; sizeBytes?: number },
   ): Promise<UploadUrlView> {
     const { task, run } = await this.leased(userId, taskId, leaseId);
     const session = await this.holder(run);
@@ -422,6 +422,7 @@ export class RunnerService {
       contentType: input.contentType,
       prompt: task.prompt,
       ...(auxiliary === undefined ? {} : { auxiliary }),
+      ...(input.sizeBytes === undefined ? {} : { sizeBytes: input.sizeBytes }),
     });
     await this.db
       .insertInto('bench_task_videos')

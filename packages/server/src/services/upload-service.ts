@@ -1,6 +1,8 @@
 /**
- * The upload flow of Score and Rank: mint an upload URL (creating the video row), receive the PUT
- * as a stream into the blob store, and confirm (verify the object, then enqueue scoring).
+ * The upload flow of Score and Rank: mint an upload URL (creating the video row; the blob store
+ * adapter mints the URL itself), receive the PUT as a stream into the blob store (local store; an
+ * S3 store's presigned PUT goes straight to the bucket), and confirm (verify the object, keep its
+ * probe, then enqueue scoring).
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -16,6 +18,7 @@ import {
   upstreamUnavailable,
   validationFailed,
 } from '../errors.js';
+import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
@@ -26,7 +29,6 @@ import type { UploadTokenSigner } from './upload-token.js';
 import type { VideoService } from './video-service.js';
 
 export interface UploadServiceOptions {
-  publicUrl: string;
   uploadMaxBytes: number;
   uploadUrlTtlSeconds: number;
 }
@@ -55,6 +57,12 @@ export class UploadService {
     const contentType = checkContentType(input.contentType);
     const prompt = input.prompt === undefined ? undefined : input.prompt.trim();
     if (prompt === '') throw validationFailed('prompt must not be blank');
+    const sizeBytes = input.sizeBytes ?? null;
+    if (sizeBytes !== null && sizeBytes > this.options.uploadMaxBytes)
+      throw new AppError(
+        'payload_too_large',
+        `the clip is ${sizeBytes} bytes; the limit is ${this.options.uploadMaxBytes}`,
+      );
     const id = `vid_${randomUUID().replaceAll('-', '')}`;
     const t = this.now();
     const expiresAt = t + this.options.uploadUrlTtlSeconds * 1000;
@@ -105,6 +113,7 @@ export class UploadService {
           upload_expires_at: expiresAt,
           upload_started_at: null,
           probe: null,
+          blob_version: null,
           dimensions: null,
           created_at: t,
           uploaded_at: null,
@@ -114,14 +123,28 @@ export class UploadService {
         .execute();
     });
 
-    const token = this.signer.sign({ videoId: id, contentType, maxBytes, expiresAt });
+    let target;
+    try {
+      target = await this.blobs.uploadTarget({
+        key: `videos/${id}`,
+        videoId: id,
+        contentType,
+        maxBytes,
+        sizeBytes,
+        expiresAt,
+      });
+    } catch (e) {
+      // No URL, no upload: the row goes (the expired-upload sweep would remove it later anyway).
+      await this.db.deleteFrom('videos').where('id', '=', id).execute();
+      throw isUpstreamFailure(e) ? upstreamUnavailable('the blob store cannot mint an upload URL', e) : e;
+    }
     return {
       videoId: id,
-      uploadUrl: `${this.options.publicUrl}/api/v1/uploads/${id}?token=${encodeURIComponent(token)}`,
+      uploadUrl: target.url,
       method: 'PUT',
-      headers: { 'Content-Type': contentType },
+      headers: target.headers as UploadUrlView['headers'],
       expiresAt: new Date(expiresAt).toISOString(),
-      maxBytes,
+      maxBytes: target.maxBytes,
     };
   }
 
@@ -252,6 +275,7 @@ export class UploadService {
    * statement, so it cannot race a `PUT` that claims the video. Returns how many were removed.
    */
   async sweepExpiredUploads(at: number = this.now()): Promise<number> {
+    if (this.blobs.kind !== 'local') return this.sweepExpiredDirectUploads(at);
     const removed = await this.db
       .deleteFrom('videos')
       .where('state', '=', 'awaiting_upload')
@@ -262,6 +286,39 @@ export class UploadService {
     // Nothing was committed for these; a failed PUT already threw its partial bytes away.
     for (const video of removed) await this.blobs.delete(video.blob_key);
     return removed.length;
+  }
+
+  /**
+   * The sweep where clients upload to the store directly (S3): an expired video whose object did
+   * arrive (uploaded, never confirmed) becomes `uploaded`, as the service's own PUT route would
+   * have made it; the others are removed. A video whose object cannot be checked (store down)
+   * waits for the next sweep.
+   */
+  private async sweepExpiredDirectUploads(at: number): Promise<number> {
+    const expired = await this.db
+      .selectFrom('videos')
+      .select(['id', 'blob_key'])
+      .where('state', '=', 'awaiting_upload')
+      .where('upload_started_at', 'is', null)
+      .where('upload_expires_at', '<=', at)
+      .execute();
+    let removed = 0;
+    for (const video of expired) {
+      const stat = await this.blobs.stat(video.blob_key).catch(() => undefined);
+      if (stat === undefined) continue;
+      if (stat) {
+        await this.arrived(video.id, video.blob_key);
+        continue;
+      }
+      const gone = await this.db
+        .deleteFrom('videos')
+        .where('id', '=', video.id)
+        .where('state', '=', 'awaiting_upload')
+        .where('upload_started_at', 'is', null)
+        .executeTakeFirst();
+      removed += Number(gone.numDeletedRows);
+    }
+    return removed;
   }
 
   private async release(videoId: string): Promise<void> {
@@ -293,6 +350,11 @@ export class UploadService {
       .where('session_id', '=', session.id)
       .executeTakeFirst();
     if (!video) throw new AppError('not_found', `video ${videoId} not found in run ${session.id}`);
+    if (video.state === 'awaiting_upload' && video.upload_started_at === null) {
+      // A store the client uploads to directly (S3's presigned PUT): the object is there or not.
+      const arrived = await this.arrived(videoId, video.blob_key);
+      if (arrived) Object.assign(video, arrived);
+    }
     if (video.state === 'awaiting_upload') {
       throw conflict(
         video.upload_started_at === null
@@ -323,6 +385,7 @@ export class UploadService {
     };
 
     let probe;
+    let version: string | null = null;
     try {
       const stat = await this.blobs.stat(video.blob_key);
       if (!stat)
@@ -333,10 +396,11 @@ export class UploadService {
           'file_too_large',
           `the object is ${stat.sizeBytes} bytes; the limit is ${video.max_bytes}`,
         );
+      version = stat.version;
       const head = await this.blobs.head(video.blob_key, SNIFF_BYTES);
       if (!matchesContainer(contentType, head))
         return await fail('not_a_video', `the bytes are not a ${contentType} container`);
-      const local = await this.blobs.localFile(video.blob_key);
+      const local = await this.blobs.localFile(video.blob_key, { version });
       try {
         probe = await this.engine.probe(local.path);
       } finally {
@@ -344,6 +408,10 @@ export class UploadService {
       }
     } catch (e) {
       if (e instanceof AppError) throw e;
+      if (e instanceof BlobChangedError)
+        throw conflict('the uploaded object changed while it was checked; confirm again', {
+          retryAfterSeconds: 1,
+        });
       if (e instanceof EngineError) return fail(e.code, e.message);
       if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store or the decoder is unavailable', e);
       throw e;
@@ -363,6 +431,7 @@ export class UploadService {
         .set({
           state: 'queued',
           probe: JSON.stringify(probe),
+          blob_version: version,
           dimensions: JSON.stringify(dimensions),
           confirmed_at: t,
         })
@@ -384,6 +453,34 @@ export class UploadService {
       );
     });
     return this.view(videoId);
+  }
+
+  /**
+   * For an upload that went straight to the store (no PUT through this service): when its object
+   * is there, the video becomes `uploaded` (what the service's own PUT route does on success) and
+   * the changed columns are returned; null while nothing has arrived.
+   */
+  private async arrived(
+    videoId: string,
+    blobKey: string,
+  ): Promise<{ state: 'uploaded'; size_bytes: number; uploaded_at: number } | null> {
+    let stat;
+    try {
+      stat = await this.blobs.stat(blobKey);
+    } catch (e) {
+      if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store cannot be read', e);
+      throw e;
+    }
+    if (!stat) return null;
+    const changes = { state: 'uploaded' as const, size_bytes: stat.sizeBytes, uploaded_at: this.now() };
+    await this.db
+      .updateTable('videos')
+      .set(changes)
+      .where('id', '=', videoId)
+      .where('state', '=', 'awaiting_upload')
+      .where('upload_started_at', 'is', null)
+      .execute();
+    return changes;
   }
 
   private async view(videoId: string): Promise<VideoView> {

@@ -3,6 +3,7 @@
  * Scores come only from `engine.evaluate` on the uploaded bytes; nothing else writes them.
  */
 import type {
+  ClipProbe,
   DimensionFailure as EngineFailure,
   DimensionInfo,
   DimensionScore,
@@ -14,7 +15,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { ScoresTable, SessionKind, VideosTable } from '../db/schema.js';
-import type { BlobStore } from '../ports/blob-store.js';
+import { BlobChangedError } from '../ports/blob-store.js';
+import type { BlobStore, LocalBlob } from '../ports/blob-store.js';
 import type { ScoreView, VideoView } from '../http/schemas/sessions.js';
 
 export class VideoService {
@@ -112,14 +114,21 @@ export class VideoService {
     await this.db.updateTable('videos').set({ state: 'scoring' }).where('id', '=', videoId).execute();
     const dimensions = JSON.parse(video.dimensions ?? '[]') as DimensionScore['dimension'][];
     let result: EvaluationResult;
-    const local = await this.blobs.localFile(video.blob_key);
+    // The probe confirm-upload took of this very object (one download and no second probe per
+    // evaluation); a video confirmed before probes were kept is probed by the engine.
+    const probe = video.probe === null ? undefined : (JSON.parse(video.probe) as Partial<ClipProbe>);
+    let local: LocalBlob | undefined;
     try {
+      local = await this.blobs.localFile(video.blob_key, { signal, version: video.blob_version });
       result = await this.engine.evaluate(local.path, {
         dimensions,
         ...(video.prompt === null ? {} : { prompt: video.prompt }),
         ...(video.auxiliary === null
           ? {}
           : { auxiliary: JSON.parse(video.auxiliary) as Record<string, string> }),
+        ...(probe !== undefined && typeof probe.streamIndex === 'number'
+          ? { probe: probe as ClipProbe }
+          : {}),
         signal,
       });
     } catch (error) {
@@ -137,9 +146,18 @@ export class VideoService {
         log.info({ videoId, code: error.code }, 'video could not be scored');
         return;
       }
+      if (error instanceof BlobChangedError) {
+        await this.markFailed(
+          videoId,
+          'not_a_video',
+          'the uploaded object was replaced after it was confirmed; upload the clip again',
+        );
+        log.warn({ videoId }, 'video object changed after confirm');
+        return;
+      }
       throw error;
     } finally {
-      await local.release();
+      await local?.release();
     }
     await this.store(videoId, result.scores, result.failures);
     log.info(

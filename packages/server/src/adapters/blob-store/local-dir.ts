@@ -1,23 +1,58 @@
 /**
  * BlobStore on a local directory. Writes go to `<root>/.partial/<random>` and are renamed into
- * place on commit, so a reader never sees half an object.
+ * place on commit, so a reader never sees half an object. Upload URLs point at the service's own
+ * `PUT /api/v1/uploads/{videoId}` route with a signed single-use token (`UploadTokenSigner`).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { BlobStat, BlobStore, BlobWrite, LocalBlob } from '../../ports/blob-store.js';
+import type {
+  BlobStat,
+  BlobStore,
+  BlobWrite,
+  LocalBlob,
+  UploadGrant,
+  UploadTarget,
+} from '../../ports/blob-store.js';
+import type { UploadTokenSigner } from '../../services/upload-token.js';
+
+export interface LocalUploadRoute {
+  /** Base URL clients reach the service at. */
+  publicUrl: string;
+  signer: UploadTokenSigner;
+}
 
 const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
 export class LocalDirBlobStore implements BlobStore {
+  readonly kind = 'local';
   private readonly partialDir: string;
   /** Folders known to exist: a commit creates its object's folder once, not on every write. */
   private readonly madeDirs = new Set<string>();
 
-  constructor(private readonly root: string) {
+  /** `upload`: how upload URLs are minted (absent: this store hands out none, e.g. in tests). */
+  constructor(
+    private readonly root: string,
+    private readonly upload?: LocalUploadRoute,
+  ) {
     this.partialDir = path.join(root, '.partial');
+  }
+
+  uploadTarget(grant: UploadGrant): Promise<UploadTarget> {
+    if (!this.upload) return Promise.reject(new Error('this blob store was built without an upload route'));
+    const token = this.upload.signer.sign({
+      videoId: grant.videoId,
+      contentType: grant.contentType,
+      maxBytes: grant.maxBytes,
+      expiresAt: grant.expiresAt,
+    });
+    return Promise.resolve({
+      url: `${this.upload.publicUrl}/api/v1/uploads/${grant.videoId}?token=${encodeURIComponent(token)}`,
+      headers: { 'Content-Type': grant.contentType },
+      maxBytes: grant.maxBytes,
+    });
   }
 
   /**
@@ -68,7 +103,7 @@ export class LocalDirBlobStore implements BlobStore {
   async stat(key: string): Promise<BlobStat | null> {
     try {
       const s = await fsp.stat(this.pathOf(key));
-      return s.isFile() ? { sizeBytes: s.size } : null;
+      return s.isFile() ? { sizeBytes: s.size, version: null } : null;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
@@ -90,7 +125,9 @@ export class LocalDirBlobStore implements BlobStore {
     }
   }
 
-  localFile(key: string): Promise<LocalBlob> {
+  /** The object's own file: nothing is copied, so there is nothing to clean up. */
+  localFile(key: string, options: { signal?: AbortSignal } = {}): Promise<LocalBlob> {
+    if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
     return Promise.resolve({ path: this.pathOf(key), release: () => Promise.resolve() });
   }
 
@@ -103,4 +140,8 @@ export class LocalDirBlobStore implements BlobStore {
     await fsp.writeFile(probe, '');
     await fsp.rm(probe, { force: true });
   }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

@@ -164,6 +164,12 @@ const fileNameSchema = Type.String({
   maxLength: MAX_FILE_NAME_LENGTH,
   description: `Name of the clip file: 1-${MAX_FILE_NAME_LENGTH} characters, no path separators, no "..", no control characters.`,
 });
+/** The clip's exact size, declared up front: with an S3 blob store it is bound into the upload URL. */
+export const sizeBytesSchema = Type.Integer({
+  minimum: 1,
+  description:
+    "The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.",
+});
 const contentTypeSchema = Type.String({
   minLength: 1,
   maxLength: 100,
@@ -180,6 +186,7 @@ export const ScoreUploadUrlBody = Type.Object(
       description: 'The text prompt the clip was made from.',
     }),
     auxiliary: Type.Optional(Auxiliary),
+    sizeBytes: Type.Optional(sizeBytesSchema),
   },
   { title: 'ScoreUploadUrlBody', additionalProperties: false },
 );
@@ -197,6 +204,7 @@ export const RankUploadUrlBody = Type.Object(
       }),
     ),
     auxiliary: Type.Optional(Auxiliary),
+    sizeBytes: Type.Optional(sizeBytesSchema),
   },
   { title: 'RankUploadUrlBody', additionalProperties: false },
 );
@@ -208,12 +216,25 @@ export const UploadUrlResponse = Type.Object(
     uploadUrl: Type.String({
       format: 'uri',
       description:
-        'PUT the raw bytes here, with exactly the headers below. The URL carries a signed single-use token.',
+        "PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.",
     }),
     method: Type.Literal('PUT'),
-    headers: Type.Object({ 'Content-Type': Type.String() }, { description: 'Headers to send with the PUT.' }),
+    headers: Type.Object(
+      {
+        'Content-Type': Type.String(),
+        'Content-Length': Type.Optional(
+          Type.String({
+            description:
+              'Present when the clip size was declared and the store binds it (S3): the body must be exactly this many bytes.',
+          }),
+        ),
+      },
+      { description: 'Headers to send with the PUT, exactly as given.' },
+    ),
     expiresAt: Type.String({ format: 'date-time' }),
-    maxBytes: Type.Integer({ description: 'Largest body the PUT accepts.' }),
+    maxBytes: Type.Integer({
+      description: 'Largest body the PUT accepts (the declared size where the store binds it).',
+    }),
   },
   { title: 'UploadUrlResponse' },
 );

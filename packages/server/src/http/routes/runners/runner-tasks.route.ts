@@ -83,10 +83,11 @@ export function runnerTaskRoutes(app: TypedApp, runners: RunnerService): void {
       },
     },
     async (request, reply) => {
-      const { leaseId, fileName, contentType } = request.body;
+      const { leaseId, fileName, contentType, sizeBytes } = request.body;
       const ticket = await runners.createUploadUrl(userOf(request).id, request.params.taskId, leaseId, {
         fileName,
         contentType,
+        ...(sizeBytes === undefined ? {} : { sizeBytes }),
       });
       return reply.code(201).send(ticket);
     },

@@ -1,7 +1,7 @@
 /** Schemas of the runner protocol: runners, their claim, and the leased task operations. */
 import { Type } from 'typebox';
 import { BENCH_TASK_STATES } from '../../../db/schema-bench.js';
-import { VIDEO_CONTENT_TYPES } from '../../schemas/sessions.js';
+import { sizeBytesSchema, VIDEO_CONTENT_TYPES } from '../../schemas/sessions.js';
 import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/bench-runners.js';
 
 export const RUNNERS_TAG = 'Runners';
@@ -188,6 +188,7 @@ export const RunnerUploadUrlBody = Type.Object(
       maxLength: 100,
       description: `Media type of the clip; one of ${VIDEO_CONTENT_TYPES.join(', ')}.`,
     }),
+    sizeBytes: Type.Optional(sizeBytesSchema),
   },
   { title: 'RunnerUploadUrlBody', additionalProperties: false },
 );

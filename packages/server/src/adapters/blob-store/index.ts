@@ -1,0 +1,31 @@
+/** Builds the configured BlobStore adapter (`VESTA_BLOB_STORE`: `local`, the default, or `s3`). */
+import path from 'node:path';
+import type { ServerConfig } from '../../config.js';
+import type { BlobStore } from '../../ports/blob-store.js';
+import type { UploadTokenSigner } from '../../services/upload-token.js';
+import { LocalDirBlobStore } from './local-dir.js';
+import { removeStaleTempCopies, S3BlobStore } from './s3.js';
+
+export async function createBlobStore(
+  config: Pick<ServerConfig, 'dataDir' | 'publicUrl' | 'blobStore'>,
+  signer: UploadTokenSigner,
+): Promise<BlobStore & { close?(): void }> {
+  const { blobStore } = config;
+  if (blobStore.kind === 's3') {
+    // Temporary copies a killed worker left behind (a day old: none can be in use).
+    await removeStaleTempCopies();
+    return new S3BlobStore({
+      bucket: blobStore.bucket,
+      region: blobStore.region,
+      endpoint: blobStore.endpoint,
+      forcePathStyle: blobStore.forcePathStyle,
+      keyPrefix: blobStore.keyPrefix,
+    });
+  }
+  const local = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'), {
+    publicUrl: config.publicUrl,
+    signer,
+  });
+  await local.init();
+  return local;
+}
