@@ -33,6 +33,7 @@ PYTHON_OPERATIONS = {
     "listBenchVideos": "bench.videos",
     "getBenchCsv": "bench.csv",
     "getBenchLogs": "bench.logs",
+    "getVideoContent": "videos.content",
     "listDimensions": "dimensions.list",
     "listDimensionPrompts": "dimensions.prompts",
     "listModels": "models.list",

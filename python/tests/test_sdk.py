@@ -75,6 +75,15 @@ class ScoreAndRank(unittest.TestCase):
         self.assertEqual(names[a.video_id], ("clip.mp4", len(data)))
         self.assertEqual(names[b.video_id], (CLIP, len(data)))
         self.assertEqual(names[c.video_id], ("dog.mp4", len(data)))
+        # The stored bytes come back whole and by range; another user's clip is not found.
+        self.assertEqual(client.videos.content(a.video_id), data)
+        self.assertEqual(client.videos.content(a.video_id, start=10, end=99), data[10:100])
+        self.assertEqual(client.videos.content(a.video_id, start=len(data) - 5), data[-5:])
+        with self.assertRaises(vesta.RangeNotSatisfiableError):
+            client.videos.content(a.video_id, start=len(data))
+        other = vesta.Vesta(api_key=server.keys[3], base_url=server.base_url)
+        with self.assertRaises(vesta.NotFoundError):
+            other.videos.content(a.video_id)
 
     def test_rank_order_equals_ranked_and_prompt_lock(self) -> None:
         key = server.keys[2]

@@ -16,6 +16,7 @@ from ._client import (
     RankResource,
     RunnersResource,
     ScoreResource,
+    VideosResource,
     UploadResult,
     Vesta,
 )
@@ -41,7 +42,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_API_KEY_ENV", "DEFAULT_BASE_URL", "BenchResource", "DimensionsResource", "ModelsResource",
-    "RankResource", "RunnersResource", "ScoreResource", "UploadResult", "Vesta",
+    "RankResource", "RunnersResource", "ScoreResource", "VideosResource", "UploadResult", "Vesta",
     "ApiConnectionError", "ApiError", "ApiTimeoutError", "GenerationError", "MissingApiKeyError",
     "PipelineOutputError", "ScoringFailedError", "UploadSourceError", "VestaError", "WaitTimeoutError",
     "ERROR_CLASSES", "ERROR_CODES", "PipelineContext", "Frame", "encode_frames", "find_ffmpeg",

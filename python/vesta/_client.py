@@ -332,6 +332,27 @@ class ModelsResource:
         return cast(g.ModelList, self._http.request("GET", "/api/v1/models").json())
 
 
+class VideosResource:
+    """A stored clip's bytes (a Score or Rank ``videoId``, or a Bench clip's ``video_id``)."""
+
+    def __init__(self, http: HttpClient) -> None:
+        self._http = http
+
+    def content(self, video_id: str, start: Optional[int] = None, end: Optional[int] = None) -> bytes:
+        """The clip's bytes: whole, or ``start``..``end`` inclusive (to the end when ``end`` is None).
+
+        Another user's clip raises NotFoundError, exactly as a missing id; a range past the end
+        raises RangeNotSatisfiableError.
+        """
+        headers = None
+        if start is not None or end is not None:
+            headers = {"Range": f"bytes={start or 0}-{'' if end is None else end}"}
+        res = self._http.request(
+            "GET", f"/api/v1/videos/{path_segment(video_id)}/content", headers=headers, accept="*/*"
+        )
+        return res.body
+
+
 class RunnersResource:
     """The runner protocol, one method per operation (``run_with_pipeline`` drives them)."""
 
@@ -426,6 +447,7 @@ class Vesta:
         self.bench = BenchResource(self._http, self)
         self.dimensions = DimensionsResource(self._http)
         self.models = ModelsResource(self._http)
+        self.videos = VideosResource(self._http)
         self.runners = RunnersResource(self._http)
 
     def __repr__(self) -> str:

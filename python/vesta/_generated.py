@@ -10,13 +10,13 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Type, TypedDict, U
 from ._exceptions import ApiError
 
 #: The error classes, re-exported by the vesta package.
-__all__ = ["ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+__all__ = ["ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
 
 API_VERSION = "1.0.0"
 
 #: Every error code of the server's catalogue (ErrorBody.code).
-ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
-ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
+ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
+ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
 
 #: operationId -> (HTTP method, path) of every operation.
 OPERATIONS: Dict[str, Tuple[str, str]] = {
@@ -46,6 +46,7 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "getRunner": ("GET", "/api/v1/runners/{id}"),
     "getScoreSession": ("GET", "/api/v1/score"),
     "getSetupState": ("GET", "/api/v1/auth/setup"),
+    "getVideoContent": ("GET", "/api/v1/videos/{videoId}/content"),
     "heartbeatRunnerTask": ("POST", "/api/v1/runner-tasks/{taskId}/heartbeat"),
     "listApiKeys": ("GET", "/api/v1/api-keys"),
     "listBenchRuns": ("GET", "/api/v1/bench"),
@@ -354,7 +355,7 @@ class DimensionPrompts(TypedDict):
 
 class ErrorBody(TypedDict):
     #: Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
-    code: Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
+    code: Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
     #: Human-readable explanation; may change over time.
     detail: str
     #: The request id, also sent in the X-Request-Id header.
@@ -907,6 +908,10 @@ class UnsupportedMediaTypeError(ApiError):
     """`unsupported_media_type`."""
 
 
+class RangeNotSatisfiableError(ApiError):
+    """`range_not_satisfiable`."""
+
+
 class RateLimitedError(ApiError):
     """`rate_limited`."""
 
@@ -937,6 +942,7 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
     "payload_too_large": PayloadTooLargeError,
     "uri_too_long": UriTooLongError,
     "unsupported_media_type": UnsupportedMediaTypeError,
+    "range_not_satisfiable": RangeNotSatisfiableError,
     "rate_limited": RateLimitedError,
     "headers_too_large": HeadersTooLargeError,
     "internal_error": InternalError,

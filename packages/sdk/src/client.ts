@@ -14,6 +14,7 @@ import { BenchResource } from './resources/bench.js';
 import { DimensionsResource, ModelsResource } from './resources/discovery.js';
 import { RunnersResource } from './resources/runners.js';
 import { RankResource, ScoreResource } from './resources/sessions.js';
+import { VideosResource } from './resources/videos.js';
 import { startRunner, type Runner, type RunnerOptions } from './runner/loop.js';
 import { runnerApiOver } from './runner/protocol.js';
 import type { ClipUploadDeps } from './runner/upload.js';
@@ -64,6 +65,8 @@ export class VestaClient {
   readonly rank: RankResource;
   /** Bench runs. */
   readonly bench: BenchResource;
+  /** Stored clips' bytes (for players and downloads). */
+  readonly videos: VideosResource;
   /** Evaluation dimensions. */
   readonly dimensions: DimensionsResource;
   /** Models. */
@@ -109,6 +112,7 @@ export class VestaClient {
     this.score = new ScoreResource(deps);
     this.rank = new RankResource(deps);
     this.bench = new BenchResource(http, { startRunner: (o) => this.createRunner(o) });
+    this.videos = new VideosResource(http);
     this.dimensions = new DimensionsResource(http);
     this.models = new ModelsResource(http);
     this.runners = new RunnersResource(http);

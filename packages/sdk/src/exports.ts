@@ -12,3 +12,4 @@ export * from './runner/index.js';
 export type * from './resources/runners.js';
 export type { DimensionPrompts } from './resources/discovery.js';
 export type * from './resources/accounts.js';
+export type { VideoContent, VideoContentOptions } from './resources/videos.js';

@@ -38,6 +38,10 @@ export const ERROR_CATALOGUE = {
     status: 415,
     when: 'The Content-Type is not accepted by the route (JSON routes take application/json; an upload PUT takes exactly the declared type).',
   },
+  range_not_satisfiable: {
+    status: 416,
+    when: "A clip's bytes were asked for with a Range that starts past the end (sent with Content-Range: bytes */size).",
+  },
   rate_limited: {
     status: 429,
     when: 'Too many requests: a rate limit of the API key or client address (when the operator turned limits on), or too many failed dashboard sign-ins; honour Retry-After.',

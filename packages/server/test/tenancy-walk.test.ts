@@ -318,6 +318,27 @@ const WALK: Record<string, () => Promise<void>> = {
     expectNothingOfA(r, 'putUpload');
   },
 
+  // ---- A stored clip's bytes: A's clips (Score, Rank, Bench) answer B exactly as a missing id.
+  getVideoContent: async () => {
+    const missing = 'a0000000-0000-4000-8000-000000000000';
+    const none = await call('GET', `/api/v1/videos/${missing}/content`, keyB);
+    expect(none.status).toBe(404);
+    for (const id of [a.scoreVideoId, a.rankVideoId, a.taskVideoId]) {
+      const r = await call('GET', `/api/v1/videos/${id}/content`, keyB);
+      expectRefused(r, 'getVideoContent');
+      expect(r.status).toBe(404);
+      expect(r.json().detail).toBe((none.json().detail as string).replaceAll(missing, id));
+    }
+    // A reads its own scored clip.
+    const own = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/videos/${a.scoreVideoId}/content`,
+      headers: { 'x-api-key': keyA, range: 'bytes=0-15' },
+    });
+    expect(own.statusCode).toBe(206);
+    expect(own.rawPayload.equals(clipBytes.subarray(0, 16))).toBe(true);
+  },
+
   // ---- Bench runs.
   createBenchRun: async () => {
     const create = (model_id: string, runner_id?: string) =>

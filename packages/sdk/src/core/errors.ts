@@ -87,6 +87,8 @@ export class RequestTimeoutError extends ApiError {}
 export class UriTooLongError extends ApiError {}
 /** 431 `headers_too_large`: the request line and headers are over the server's limit. */
 export class HeadersTooLargeError extends ApiError {}
+/** 416 `range_not_satisfiable`: a clip's bytes were asked for with a range past its end. */
+export class RangeNotSatisfiableError extends ApiError {}
 
 /** 429 `rate_limited`: a rate limit (per key or client address) or too many failed sign-ins; honour `Retry-After`. */
 export class RateLimitedError extends ApiError {}
@@ -109,6 +111,7 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   request_timeout: RequestTimeoutError,
   uri_too_long: UriTooLongError,
   headers_too_large: HeadersTooLargeError,
+  range_not_satisfiable: RangeNotSatisfiableError,
   rate_limited: RateLimitedError,
 };
 

@@ -44,7 +44,16 @@ export interface HttpRequest {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   /** How the successful body is read. */
-  responseType?: 'json' | 'text';
+  responseType?: 'json' | 'text' | 'bytes';
+  /** Extra request headers (e.g. `Range`). */
+  headers?: Record<string, string>;
+}
+
+/** A successful response read as bytes, with its headers. */
+export interface BytesResponse {
+  status: number;
+  headers: Headers;
+  bytes: Uint8Array;
 }
 
 /**
@@ -90,22 +99,37 @@ export class HttpClient {
   }
 
   async json<T>(req: HttpRequest, opts: RequestOptions = {}): Promise<T> {
-    const text = await this.send({ ...req, responseType: 'json' }, opts);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    const { body: text } = await this.send({ ...req, responseType: 'json' }, opts);
+    return (text === '' ? undefined : JSON.parse(text as string)) as T;
   }
 
   async text(req: HttpRequest, opts: RequestOptions = {}): Promise<string> {
-    return this.send({ ...req, responseType: 'text' }, opts);
+    return (await this.send({ ...req, responseType: 'text' }, opts)).body as string;
   }
 
-  private async send(req: HttpRequest, opts: RequestOptions): Promise<string> {
+  /** The body as bytes (binary content such as a clip), with the status and headers. */
+  async bytes(req: HttpRequest, opts: RequestOptions = {}): Promise<BytesResponse> {
+    const { response, body } = await this.send({ ...req, responseType: 'bytes' }, opts);
+    return { status: response.status, headers: response.headers, bytes: body as Uint8Array };
+  }
+
+  private async send(
+    req: HttpRequest,
+    opts: RequestOptions,
+  ): Promise<{ response: Response; body: string | Uint8Array }> {
     const url = this.url(req.path, req.query);
     const timeoutMs = opts.timeoutMs ?? this.#config.timeoutMs;
     const maxRetries = Math.max(0, opts.maxRetries ?? this.#config.maxRetries);
     const backoff = this.#config.backoff ?? defaultBackoff;
     const headers: Record<string, string> = {
-      Accept: req.responseType === 'text' ? 'text/csv, text/plain, application/json' : 'application/json',
+      Accept:
+        req.responseType === 'text'
+          ? 'text/csv, text/plain, application/json'
+          : req.responseType === 'bytes'
+            ? '*/*'
+            : 'application/json',
       'X-Service-Source': this.#config.source,
+      ...req.headers,
     };
     let body: string | undefined;
     if (req.body !== undefined) {
@@ -126,7 +150,7 @@ export class HttpClient {
         controller.abort();
       }, timeoutMs);
       let response: Response;
-      let text: string;
+      let payload: string | Uint8Array;
       try {
         response = await this.#config.fetch(url, {
           method: req.method,
@@ -136,7 +160,10 @@ export class HttpClient {
           // Session mode sends the dashboard's cookie, only ever to the page's own origin.
           ...(this.#config.apiKey === undefined ? { credentials: 'same-origin' as const } : {}),
         });
-        text = await response.text();
+        payload =
+          req.responseType === 'bytes' && response.ok
+            ? new Uint8Array(await response.arrayBuffer())
+            : await response.text();
       } catch (err) {
         if (opts.signal?.aborted) throw new RequestAbortedError(opts.signal.reason);
         const failure = timedOut
@@ -149,8 +176,8 @@ export class HttpClient {
         clearTimeout(timer);
         dispose();
       }
-      if (response.ok) return text;
-      const error = toApiError(response, text, req.method, url);
+      if (response.ok) return { response, body: payload };
+      const error = toApiError(response, payload as string, req.method, url);
       if (!isRetryable(response.status, response.headers) || attempt >= maxRetries) throw error;
       const hinted = parseRetryAfter(response.headers.get('retry-after'));
       await sleep(hinted ?? backoffDelay(attempt, backoff), opts.signal);

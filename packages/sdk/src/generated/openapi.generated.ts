@@ -204,6 +204,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/videos/{videoId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored clip's bytes (whole, or one byte range)
+         * @description The bytes of one of the caller's clips (Score, Rank or Bench) as stored, with the media type it was uploaded as, for players and downloads. Send `Range: bytes=START-END` (or `START-`, or `-SUFFIX`) for part of it: 206 with `Content-Range`; a range that starts past the end is 416 `range_not_satisfiable` with `Content-Range: bytes *\/SIZE`; several ranges, or a header that is not a byte range, get the whole clip (200). `Accept-Ranges: bytes` is always sent. Another user's clip is 404 `not_found`, exactly as an id that does not exist; a clip of the caller's that has not been uploaded and confirmed is 409 `conflict`. In the web dashboard, the session cookie authenticates it, so a page's `<video src>` can point at it.
+         */
+        get: operations["getVideoContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bench": {
         parameters: {
             query?: never;
@@ -1092,7 +1112,7 @@ export interface components {
              * @description Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
              * @enum {unknown}
              */
-            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description Human-readable explanation; may change over time. */
             detail: string;
             /** @description The request id, also sent in the X-Request-Id header. */
@@ -2299,6 +2319,121 @@ export interface operations {
             };
             /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getVideoContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One byte range, e.g. `bytes=0-1048575`.
+                 * @example bytes=0-1023
+                 */
+                range?: string;
+            };
+            path: {
+                /** @description The clip: a session video's `videoId`, or a Bench clip's `video_id`. */
+                videoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole clip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "video/quicktime": string;
+                    "video/x-msvideo": string;
+                    "video/x-matroska": string;
+                    "video/mpeg": string;
+                    "video/x-m4v": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description The asked-for range of the clip (`Content-Range: bytes START-END/SIZE`). */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "video/quicktime": string;
+                    "video/x-msvideo": string;
+                    "video/x-matroska": string;
+                    "video/mpeg": string;
+                    "video/x-m4v": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Range not satisfiable (code: range_not_satisfiable) */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,7 @@ import type {
 import { EngineError } from '@vesta/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
+import { conflict, notFound } from '../errors.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { ScoresTable, SessionKind, VideosTable } from '../db/schema.js';
 import { BlobChangedError } from '../ports/blob-store.js';
@@ -43,6 +44,31 @@ export class VideoService {
   async viewOf(videoId: string): Promise<VideoView | undefined> {
     const v = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirst();
     return v ? (await this.views([v]))[0] : undefined;
+  }
+
+  /**
+   * A clip's stored object, for its owner only: another user's clip answers exactly as an id that
+   * does not exist (404), so the answer never tells whether someone else's id exists. A clip of
+   * the caller's that has no verified bytes yet (not uploaded or not confirmed) is 409; one refused
+   * at confirm has none (404).
+   */
+  async storedClip(
+    userId: string,
+    videoId: string,
+  ): Promise<{ blobKey: string; contentType: string; sizeBytes: number }> {
+    const v = await this.db
+      .selectFrom('videos')
+      .select(['user_id', 'blob_key', 'content_type', 'confirmed_at', 'state'])
+      .where('id', '=', videoId)
+      .executeTakeFirst();
+    if (!v || v.user_id !== userId) throw notFound(`video ${videoId}`);
+    // Refused as not a video at confirm: its bytes were deleted.
+    if (v.confirmed_at === null && v.state === 'failed') throw notFound(`video ${videoId}`);
+    if (v.confirmed_at === null)
+      throw conflict('the clip has no stored bytes yet: it has not been uploaded and confirmed');
+    const stat = await this.blobs.stat(v.blob_key);
+    if (!stat) throw notFound(`video ${videoId}`);
+    return { blobKey: v.blob_key, contentType: v.content_type, sizeBytes: stat.sizeBytes };
   }
 
   private async views(videos: VideosTable[]): Promise<VideoView[]> {

@@ -15,6 +15,7 @@ import { getScoreSessionRoute } from './score/get-session.route.js';
 import { resetScoreSessionRoute } from './score/reset.route.js';
 import { createScoreUploadUrlRoute } from './score/upload-url.route.js';
 import { putUploadRoute } from './uploads/put-upload.route.js';
+import { getVideoContentRoute } from './videos/get-video-content.route.js';
 import { benchRoutes } from './bench/index.js';
 import { discoveryRoutes } from './discovery/index.js';
 import { runnerProtocolRoutes } from './runners/index.js';
@@ -38,6 +39,8 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   getRankLeaderboardRoute,
   // Uploads (token-authenticated PUT)
   putUploadRoute,
+  // A stored clip's bytes (players in the dashboard)
+  getVideoContentRoute,
   // Bench and Discovery modules are appended here.
   benchRoutes,
   discoveryRoutes,

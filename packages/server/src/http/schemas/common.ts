@@ -29,6 +29,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  416: 'Range not satisfiable',
   429: 'Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds',
   500: 'Internal error',
   503: 'A dependency is unavailable; retry after Retry-After seconds',
