@@ -190,6 +190,7 @@ export function AccountPage() {
 
 export function UsersPage() {
   const qc = useQueryClient();
+  const me = useAccount();
   const users = useQuery({ queryKey: ['users'], queryFn: () => vesta.users.list() });
   const invites = useQuery({ queryKey: ['invites'], queryFn: () => vesta.invites.list() });
   const [link, setLink] = useState<string | null>(null);
@@ -268,22 +269,27 @@ export function UsersPage() {
                 <td>{formatDate(u.createdAt)}</td>
                 <td>
                   {u.disabledAt ? (
-                    `disabled ${formatDate(u.disabledAt)}`
+                    <span className="state state-cancelled">disabled {formatDate(u.disabledAt)}</span>
+                  ) : u.id === me.id ? (
+                    <span className="state state-online">active (you)</span>
                   ) : (
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            `Disable ${u.email ?? u.name}? Their sessions and API keys are revoked.`,
+                    <span className="row-actions">
+                      <span className="state state-online">active</span>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => {
+                          if (
+                            window.confirm(
+                              `Disable ${u.email ?? u.name}? Their sessions and API keys are revoked.`,
+                            )
                           )
-                        )
-                          disable.mutate(u.id);
-                      }}
-                    >
-                      Disable
-                    </button>
+                            disable.mutate(u.id);
+                        }}
+                      >
+                        Disable
+                      </button>
+                    </span>
                   )}
                 </td>
               </tr>
@@ -323,6 +329,7 @@ export function UsersPage() {
             ))}
           </tbody>
         </table>
+        {invites.data?.items.length === 0 && <p className="muted">No invites yet.</p>}
       </section>
     </>
   );

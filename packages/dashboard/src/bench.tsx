@@ -6,8 +6,11 @@ import type { FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText, field, formatDate, formatScore, livePoll, vesta } from './api';
 import { BarChart } from './chart';
+import { ClipPlayer } from './sessions';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** Task states in which the clip's bytes are stored and verified. */
+const CLIP_STORED = new Set(['evaluating', 'done']);
 
 function Progress({ run }: { run: BenchRun }) {
   const p = run.progress;
@@ -341,8 +344,16 @@ export function BenchRunPage() {
       </div>
       <section className="card">
         <p>
-          Model <code>{r.model_id}</code> · runner {r.runner_id ?? 'any'} · {r.samples_per_prompt} samples per
-          prompt · created {formatDate(r.created_at)}
+          Model <code>{r.model_id}</code> ·{' '}
+          {r.runner_id === null ? (
+            'any of your runners'
+          ) : (
+            <>
+              runner <code>{r.runner_id}</code>
+            </>
+          )}{' '}
+          · {r.samples_per_prompt} {r.samples_per_prompt === 1 ? 'sample' : 'samples'} per prompt · created{' '}
+          {formatDate(r.created_at)}
         </p>
         <Progress run={r} />
         <p className="muted">
@@ -413,6 +424,9 @@ export function BenchRunPage() {
               <p>
                 <strong>#{v.seq}</strong> {v.prompt}
               </p>
+              {v.video_id !== null && CLIP_STORED.has(v.state) && (
+                <ClipPlayer videoId={v.video_id} label={`clip ${v.seq}: ${v.prompt}`} width={240} />
+              )}
               <p className="muted">
                 {v.state} · seed {v.seed}
               </p>
@@ -442,10 +456,20 @@ export function BenchComparePage() {
   const ids = (params.get('ids') ?? '').split(',').filter(Boolean);
   const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
   const runs = useQueries({
-    queries: ids.map((id) => ({ queryKey: ['bench', id], queryFn: () => vesta.bench.get(id) })),
+    queries: ids.map((id) => ({
+      queryKey: ['bench', id],
+      queryFn: () => vesta.bench.get(id),
+      refetchInterval: livePoll<BenchRun>((r) => !TERMINAL.has(r.status)),
+    })),
   });
+  // Re-read a run's clips whenever its evaluated count or status moves (live while unfinished).
   const videos = useQueries({
-    queries: ids.map((id) => ({ queryKey: ['bench', id, 'all-videos'], queryFn: () => allVideos(id) })),
+    queries: ids.map((id, i) => ({
+      queryKey: ['bench', id, 'all-videos', runs[i]?.data?.progress.clips_evaluated, runs[i]?.data?.status],
+      queryFn: () => allVideos(id),
+      enabled: runs[i]?.data !== undefined,
+      placeholderData: (previous: BenchVideo[] | undefined) => previous,
+    })),
   });
   const loaded = videos.every((v) => v.data) && runs.every((r) => r.data) && dims.data;
   const rows = loaded
@@ -466,44 +490,67 @@ export function BenchComparePage() {
       {loaded && (
         <>
           <section className="card">
-            <table data-testid="compare-table">
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Total</th>
-                  <th scope="col">Quality</th>
-                  <th scope="col">Semantic</th>
-                  {labels.map((d) => (
-                    <th scope="col" key={d}>
-                      {d}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows
-                  .slice()
-                  .sort((a, b) => (b.total ?? -1) - (a.total ?? -1))
-                  .map((r) => (
-                    <tr key={r.run.id}>
-                      <td>
-                        <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
-                      </td>
-                      <td>{r.run.model_id}</td>
-                      <td>{formatScore(r.total)}</td>
-                      <td>{formatScore(r.quality)}</td>
-                      <td>{formatScore(r.semantic)}</td>
-                      {labels.map((d) => (
-                        <td key={d}>{formatScore(r.means.get(d))}</td>
-                      ))}
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Runs compared">
+              <table data-testid="compare-table" className="scores">
+                <thead>
+                  <tr>
+                    <th scope="col">Run</th>
+                    <th scope="col">Model</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Total</th>
+                    <th scope="col">Quality</th>
+                    <th scope="col">Semantic</th>
+                    {labels.map((d) => (
+                      <th scope="col" key={d}>
+                        {d}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows
+                    .slice()
+                    .sort((a, b) => (b.total ?? -1) - (a.total ?? -1))
+                    .map((r) => (
+                      <tr key={r.run.id}>
+                        <td>
+                          <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
+                        </td>
+                        <td>{r.run.model_id}</td>
+                        <td>
+                          <span className={`state state-${r.run.status}`}>{r.run.status}</span>
+                        </td>
+                        <td>{formatScore(r.total)}</td>
+                        <td>{formatScore(r.quality)}</td>
+                        <td>{formatScore(r.semantic)}</td>
+                        {labels.map((d) => (
+                          <td key={d}>{formatScore(r.means.get(d))}</td>
+                        ))}
+                      </tr>
+                    ))}
+                </tbody>
+              </table>
+            </div>
           </section>
           <section className="card">
-            <BarChart title="Per-dimension means, side by side" labels={labels} series={series} />
+            <h2>Per-dimension means</h2>
+            {labels.length > 0 ? (
+              <BarChart title="Per-dimension means, side by side" labels={labels} series={series} />
+            ) : (
+              <p className="muted" data-testid="compare-no-scores">
+                No scores yet: none of these runs has a scored clip. The chart appears as clips are evaluated.
+              </p>
+            )}
+            {labels.length > 0 && rows.some((r) => r.means.size === 0) && (
+              <p className="muted">
+                No scores yet for{' '}
+                {rows
+                  .filter((r) => r.means.size === 0)
+                  .map((r) => r.run.name)
+                  .join(', ')}
+                .
+              </p>
+            )}
           </section>
         </>
       )}

@@ -9,12 +9,27 @@ import { BarChart } from './chart';
 const FINAL = new Set(['scored', 'failed']);
 const busy = (videos: VideoSummary[]) => videos.some((v) => !FINAL.has(v.state));
 
-/** Clips picked in this page, for the player (the server keeps them for scoring only). */
-const localClips = new Map<string, string>();
+/** States in which a clip's bytes are stored and verified (the player can fetch them). */
+const STORED = new Set(['queued', 'scoring', 'scored', 'failed']);
+
+/** A player for a stored clip, streamed (with seeking) from `GET /api/v1/videos/{id}/content`. */
+export function ClipPlayer(props: { videoId: string; label: string; width: number }) {
+  return (
+    <video
+      src={vesta.videos.contentUrl(props.videoId)}
+      controls
+      muted
+      preload="metadata"
+      width={props.width}
+      aria-label={`Player: ${props.label}`}
+      data-testid="player"
+    />
+  );
+}
 
 function UploadBox(props: {
   label: string;
-  onFile: (file: File, onProgress: (pct: number) => void) => Promise<{ videoId: string }>;
+  onFile: (file: File, onProgress: (pct: number) => void) => Promise<unknown>;
 }) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -26,7 +41,6 @@ function UploadBox(props: {
     setPct(0);
     props
       .onFile(file, setPct)
-      .then((r) => localClips.set(r.videoId, URL.createObjectURL(file)))
       .catch((e: unknown) => setError(errorText(e)))
       .finally(() => setPct(null));
   };
@@ -78,7 +92,6 @@ function UploadBox(props: {
 }
 
 function VideoCard({ video }: { video: VideoSummary }) {
-  const src = localClips.get(video.videoId);
   const labels = useMemo(() => video.scores.map((s) => `${s.dimension} (${s.method})`), [video.scores]);
   const series = useMemo(
     () => [{ label: 'score', values: video.scores.map((s) => s.value) }],
@@ -91,7 +104,9 @@ function VideoCard({ video }: { video: VideoSummary }) {
         <span className={`state state-${video.state}`}>{video.state}</span>
       </header>
       {video.prompt !== null && <p className="muted">Prompt: {video.prompt}</p>}
-      {src && <video src={src} controls muted width={320} aria-label={`Player: ${video.fileName}`} />}
+      {STORED.has(video.state) && video.confirmedAt !== null && (
+        <ClipPlayer videoId={video.videoId} label={video.fileName} width={320} />
+      )}
       {video.error && <p role="alert" className="error">{`${video.error.detail} (${video.error.code})`}</p>}
       {video.scores.length > 0 && (
         <>
@@ -278,51 +293,58 @@ export function RankPage() {
       <section className="card">
         <h2>Leaderboard</h2>
         {ranked.data && <p className="muted">{ranked.data.formula}</p>}
-        <table data-testid="leaderboard">
-          <thead>
-            <tr>
-              <th scope="col">Rank</th>
-              <th scope="col">Candidate</th>
-              <th scope="col">Overall</th>
-              <th scope="col">State</th>
-              {dims.map((d) => (
-                <th scope="col" key={d}>
-                  {d}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.videoId} data-video-id={e.videoId}>
-                <td>{e.rank ?? '—'}</td>
-                <td>{e.fileName}</td>
-                <td>{formatScore(e.overall)}</td>
-                <td>{e.state}</td>
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Leaderboard table">
+          <table data-testid="leaderboard" className="scores">
+            <thead>
+              <tr>
+                <th scope="col">Rank</th>
+                <th scope="col">Candidate</th>
+                <th scope="col">Overall</th>
+                <th scope="col">State</th>
                 {dims.map((d) => (
-                  <td key={d}>{formatScore(e.scores.find((s) => s.dimension === d)?.value)}</td>
+                  <th scope="col" key={d}>
+                    {d}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.videoId} data-video-id={e.videoId}>
+                  <td>{e.rank ?? '—'}</td>
+                  <td>{e.fileName}</td>
+                  <td>{formatScore(e.overall)}</td>
+                  <td>{e.state}</td>
+                  {dims.map((d) => (
+                    <td key={d}>{formatScore(e.scores.find((s) => s.dimension === d)?.value)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {dims.length > 0 && (
           <BarChart title="Candidates per dimension" labels={dims} series={series} max={1} />
         )}
       </section>
-      <div className="players">
-        {entries.map((e) => {
-          const src = localClips.get(e.videoId);
-          return src ? (
-            <figure key={e.videoId}>
-              <video src={src} controls muted width={240} aria-label={`Player: ${e.fileName}`} />
-              <figcaption>
-                #{e.rank ?? '–'} {e.fileName}
-              </figcaption>
-            </figure>
-          ) : null;
-        })}
-      </div>
+      {entries.some((e) => STORED.has(e.state) && e.state !== 'failed') && (
+        <section className="card">
+          <h2>Candidates side by side</h2>
+          <div className="players">
+            {entries
+              // A failed candidate may have been refused at confirm (no bytes kept): no player.
+              .filter((e) => STORED.has(e.state) && e.state !== 'failed')
+              .map((e) => (
+                <figure key={e.videoId}>
+                  <ClipPlayer videoId={e.videoId} label={e.fileName} width={240} />
+                  <figcaption>
+                    #{e.rank ?? '–'} {e.fileName}
+                  </figcaption>
+                </figure>
+              ))}
+          </div>
+        </section>
+      )}
     </>
   );
 }

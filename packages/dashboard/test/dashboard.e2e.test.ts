@@ -3,17 +3,23 @@
  * server on a fresh data directory: first-run setup, sign-in, an API key made in the page that
  * then works with X-API-Key and answers 401 once revoked, a corpus clip scored on the Score page
  * with its chart (the file name and prompt carry an XSS attempt that must show as text), an
- * upload of a non-video whose API error is shown in words, Bench runs listed and compared, an
+ * upload of a non-video whose API error is shown in words, players that stream stored clips
+ * (GET /api/v1/videos/{id}/content, with a byte range), two Rank candidates in /ranked's order,
+ * Bench runs made in the form and served by a spawned `vesta runner start --demo` to `completed`
+ * (chart, CSV downloaded byte-equal to /csv), two runs compared, "no scores yet" for a queued
+ * run, an
  * invited second user who sees none of the first user's runs, and an axe-core check of every page
  * (no serious or critical violation; axe is injected with CSP bypassed). A screenshot of every page goes to test-output/.
  * Under CI=true a missing Chromium fails this test; locally it is skipped with a loud reason.
  */
-import { existsSync, mkdirSync, readFileSync, copyFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer, waitFor } from '../../server/test/helpers/core-app.js';
 import type { CoreTestServer } from '../../server/test/helpers/core-app.js';
@@ -25,6 +31,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../test-output');
 const AXE = readFileSync(path.resolve(here, '../../../node_modules/axe-core/axe.min.js'), 'utf8');
 const XSS = '<img src=x onerror="window.__xss=1">';
+/** The real CLI, spawned as a user runs it (`vesta runner start --demo`). */
+const CLI = path.resolve(here, '../../cli/dist/bin.js');
 
 if (!haveChromium && !inCi)
   console.warn(
@@ -33,6 +41,31 @@ if (!haveChromium && !inCi)
 
 let server: CoreTestServer;
 let browser: Browser;
+let runner: ChildProcess | undefined;
+
+/**
+ * A player shows its stored clip: the browser fetched it from the API (with a byte range, as
+ * players do) and read its metadata, so it has a duration.
+ */
+async function expectPlays(page: Page, player: Locator): Promise<void> {
+  const src = (await player.getAttribute('src'))!;
+  expect(src).toContain('/api/v1/videos/');
+  const duration = await player.evaluate(
+    (v: HTMLVideoElement) =>
+      new Promise<number>((resolve, reject) => {
+        if (v.readyState >= 1) return resolve(v.duration);
+        v.addEventListener('loadedmetadata', () => resolve(v.duration), { once: true });
+        v.addEventListener('error', () => reject(new Error(`media error ${v.error?.code}`)), { once: true });
+        v.load();
+      }),
+  );
+  expect(duration).toBeGreaterThan(0);
+  const status = await page.evaluate(
+    async (url) => (await fetch(url, { headers: { Range: 'bytes=0-99' } })).status,
+    src,
+  );
+  expect(status).toBe(206);
+}
 
 /** axe-core on the page as it is now: no serious or critical violation. */
 async function expectAccessible(page: Page, name: string): Promise<void> {
@@ -62,6 +95,8 @@ async function snap(page: Page, name: string): Promise<void> {
 
 describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', () => {
   beforeAll(async () => {
+    // Only this run's screenshots: none left over from pages that have since been renamed.
+    rmSync(OUT, { recursive: true, force: true });
     mkdirSync(OUT, { recursive: true });
     server = await startCoreServer({ listen: true, worker: true });
     browser = await chromium.launch({
@@ -70,11 +105,12 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     });
   }, 120_000);
   afterAll(async () => {
+    runner?.kill('SIGKILL');
     await browser?.close();
     await server?.stop();
   });
 
-  it('first run → sign in → key works → revoke → 401; Score with chart; Bench pages; invited user sees nothing of the admin', async () => {
+  it('first run → sign in → key works → revoke → 401; Score with chart and player; Rank in /ranked order; Bench runs with the demo runner to completed, CSV, compare; invited user sees nothing of the admin', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
@@ -133,6 +169,12 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     expect(await card.getByText(`Prompt: ${XSS}`).count()).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await card.locator('img').count()).toBe(0);
+    // The player streams the stored clip from the server (not a local copy of the file).
+    const scorePlayer = card.getByTestId('player');
+    expect(await scorePlayer.getAttribute('src')).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/videos\/[^/]+\/content$/,
+    );
+    await expectPlays(page, scorePlayer);
     await snap(page, '05-score');
 
     // A file that is not a video: the API's error in words, nothing half-made.
@@ -144,53 +186,139 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     expect(await refused.textContent()).toMatch(/\w+.*\(invalid_video\)/);
     await snap(page, '06-score-invalid');
 
-    // Bench: two runs (the demo model, queued without a runner), the list, a run page, the comparison.
-    const me = await page.evaluate(
-      async () => (await fetch('/api/v1/auth/session')).json() as Promise<{ csrfToken: string }>,
-    );
-    for (const name of ['first run', 'second run']) {
-      const res = await page.evaluate(
-        async ({ name, csrf }) =>
-          (
-            await fetch('/api/v1/bench', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-              body: JSON.stringify({
-                name,
-                model_id: 'vesta-demo',
-                dimensions: ['subject_consistency'],
-                samples_per_prompt: 1,
-                prompts_per_dimension: 1,
-              }),
-            })
-          ).status,
-        { name, csrf: me.csrfToken },
-      );
-      expect(res).toBe(201);
+    // Rank: two candidates for one prompt; the leaderboard shows them in /ranked's order, each
+    // with a player streaming its stored clip.
+    await page.getByRole('link', { name: 'Rank' }).click();
+    await page.getByLabel('Prompt (locked by the first upload)').fill('a toad practising karate');
+    for (const name of ['modelscope-t2v__toad-karate.mp4', 'show-1__toad-karate.mp4']) {
+      await page.getByTestId('file-input').setInputFiles(clip(name));
+      await page.getByTestId('leaderboard').getByRole('cell', { name, exact: true }).waitFor();
     }
+    await page.getByTestId('locked-prompt').filter({ hasText: 'a toad practising karate' }).waitFor();
+    const board = page.getByTestId('leaderboard').locator('tbody tr');
+    await waitFor(
+      async () => board.evaluateAll((rows) => rows.map((r) => r.children[0]!.textContent)),
+      (ranks) => ranks.length === 2 && ranks.every((r) => /^\d+$/.test(r ?? '')),
+      120_000,
+    );
+    const ranked = await page.evaluate(async () => {
+      const session = (await (await fetch('/api/v1/rank')).json()) as { runId: string };
+      return (await (await fetch(`/api/v1/rank/${session.runId}/ranked`)).json()) as {
+        entries: Array<{ videoId: string; rank: number }>;
+      };
+    });
+    expect(await board.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-video-id')))).toEqual(
+      ranked.entries.map((e) => e.videoId),
+    );
+    expect(ranked.entries.map((e) => e.rank)).toEqual([1, 2]);
+    const rankPlayers = page.locator('.players video');
+    expect(await rankPlayers.count()).toBe(2);
+    await expectPlays(page, rankPlayers.first());
+    await snap(page, '07-rank');
+
+    // Bench with a real runner: `vesta runner start --demo`, spawned with a key made in the page.
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('demo runner');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const runnerKey = (await page.getByTestId('new-key').textContent())!.trim();
+    runner = spawn(
+      process.execPath,
+      [CLI, 'runner', 'start', '--demo', '--json', '--claim-wait', '1', '--name', 'e2e-demo-runner'],
+      {
+        env: { PATH: process.env.PATH, VESTA_API_KEY: runnerKey, VESTA_BASE_URL: base },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let runnerOut = '';
+    runner.stdout!.on('data', (c: Buffer) => (runnerOut += c.toString()));
+    runner.stderr!.on('data', (c: Buffer) => (runnerOut += c.toString()));
+    await waitFor(
+      () => Promise.resolve(runnerOut),
+      (o) => o.includes('"registered"'),
+      60_000,
+    );
+
+    const runIds: string[] = [];
+    for (const [name, dimensions] of [
+      ['first run', ['subject_consistency']],
+      ['second run', ['subject_consistency', 'dynamic_degree']],
+    ] as const) {
+      await page.getByRole('link', { name: 'Bench' }).click();
+      await page.getByRole('link', { name: 'New run' }).click();
+      await page.getByRole('group', { name: 'Quality dimensions' }).waitFor();
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      await page.locator('select[name="model"]').selectOption('vesta-demo');
+      for (const d of dimensions) await page.locator(`input[name="dimension"][value="${d}"]`).check();
+      await page.getByLabel('Samples per prompt').fill('1');
+      await page.getByLabel('Prompts per dimension (optional)').fill('1');
+      if (runIds.length === 0) await snap(page, '08-bench-new');
+      await page.getByRole('button', { name: 'Create run' }).click();
+      await page.getByRole('heading', { name, level: 1 }).waitFor();
+      runIds.push(page.url().split('/').at(-1)!);
+      // Live: the page follows the run to `completed` without a reload.
+      await page.getByTestId('run-status').filter({ hasText: 'completed' }).waitFor({ timeout: 180_000 });
+      await page.getByRole('img', { name: `Per-dimension means of ${name}` }).waitFor();
+    }
+    // The run page: chart, clip grid with players, and the CSV downloaded byte for byte.
+    const secondId = runIds[1]!;
+    expect(await page.locator('.clip-grid video').count()).toBeGreaterThan(0);
+    await expectPlays(page, page.locator('.clip-grid video').first());
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const downloaded = readFileSync(await download.path());
+    const served = Buffer.from(
+      await (
+        await fetch(`${base}/api/v1/bench/${secondId}/csv`, { headers: { 'X-API-Key': runnerKey } })
+      ).arrayBuffer(),
+    );
+    expect(served.toString('utf8')).toMatch(/^dimension,category,score/);
+    expect(downloaded.equals(served)).toBe(true);
+    await snap(page, '09-bench-run');
+
+    // The list, then the comparison of both runs: a table and a chart.
     await page.getByRole('link', { name: 'Bench' }).click();
     await page.getByRole('link', { name: 'second run' }).waitFor();
-    await snap(page, '07-bench-list');
-    await page.getByRole('link', { name: 'New run' }).click();
-    await page.getByRole('group', { name: 'Quality dimensions' }).waitFor();
-    await snap(page, '08-bench-new');
-    await page.goBack();
+    await snap(page, '10-bench-list');
     await page.getByLabel('Compare first run').check();
     await page.getByLabel('Compare second run').check();
     await page.getByRole('button', { name: /Compare selected/ }).click();
     await page.getByTestId('compare-table').waitFor();
-    expect(await page.getByTestId('compare-table').locator('tbody tr').count()).toBe(2);
-    await snap(page, '09-bench-compare');
-    await page.getByRole('link', { name: 'first run' }).click();
-    await page.getByTestId('run-status').waitFor();
-    await snap(page, '10-bench-run');
+    const compared = page.getByTestId('compare-table').locator('tbody tr');
+    expect(await compared.count()).toBe(2);
+    expect(await compared.allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('first run'), expect.stringContaining('second run')]),
+    );
+    await page.getByRole('img', { name: 'Per-dimension means, side by side' }).waitFor();
+    await snap(page, '11-bench-compare');
+
+    // With the runner stopped, a new run stays queued: its comparison says "no scores yet".
+    runner.kill('SIGTERM');
+    await new Promise((r) => runner!.once('close', r));
+    await page.getByRole('link', { name: 'Bench' }).click();
+    await page.getByRole('link', { name: 'New run' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('waiting run');
+    await page.locator('select[name="model"]').selectOption('vesta-demo');
+    await page.locator('input[name="dimension"][value="subject_consistency"]').check();
+    await page.getByLabel('Prompts per dimension (optional)').fill('1');
+    await page.getByRole('button', { name: 'Create run' }).click();
+    await page.getByRole('heading', { name: 'waiting run', level: 1 }).waitFor();
+    await page.getByText('No scores yet.').waitFor();
+    const waitingId = page.url().split('/').at(-1)!;
+    await page.goto(`${base}/dashboard/bench/compare?ids=${waitingId},${runIds[0]!}`);
+    await page.getByTestId('compare-table').waitFor();
+    await page.getByText('No scores yet for waiting run.').waitFor();
+    await page.goto(`${base}/dashboard/bench/compare?ids=${waitingId}`);
+    await page.getByTestId('compare-no-scores').waitFor();
+    expect(await page.locator('canvas').count()).toBe(0);
+    await snap(page, '12-bench-compare-unscored');
 
     for (const [link, heading, file] of [
-      ['Runners', 'Runners', '11-runners'],
-      ['Dimensions', 'Dimensions', '12-dimensions'],
-      ['Account', 'Account', '13-account'],
-      ['Rank', 'Rank', '14-rank'],
-      ['Users', 'Users', '15-users'],
+      ['Runners', 'Runners', '13-runners'],
+      ['Dimensions', 'Dimensions', '14-dimensions'],
+      ['Account', 'Account', '15-account'],
+      ['Users', 'Users', '16-users'],
     ] as const) {
       await page.getByRole('navigation').getByRole('link', { name: link }).click();
       await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
@@ -206,7 +334,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     const second = await other.newPage();
     await second.goto(link);
     await second.getByRole('heading', { name: 'Accept your invite' }).waitFor();
-    await snap(second, '16-invite');
+    await snap(second, '17-invite');
     await second.getByLabel(/Password/).fill('second user password');
     await second.getByRole('button', { name: 'Create account' }).click();
     await second.getByRole('heading', { name: 'Bench runs' }).waitFor();
@@ -219,5 +347,5 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
       async () => (await server.deps.db.selectFrom('users').select('email').execute()).length,
       (n) => n === 2,
     );
-  }, 300_000);
+  }, 600_000);
 });
