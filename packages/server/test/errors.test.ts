@@ -225,7 +225,7 @@ describe('error responses', () => {
 describe('the documented catalogue', () => {
   it('docs/api.md lists every code with its status, and nothing else', () => {
     const doc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
-    const rows = [...doc.matchAll(/^\| (\d{3}) \| `([A-Za-z_]+)` \|/gm)].map((m) => [m[2], Number(m[1])]);
+    const rows = [...doc.matchAll(/^\| (\d{3}) +\| `([A-Za-z_]+)` +\|/gm)].map((m) => [m[2], Number(m[1])]);
     expect(Object.fromEntries(rows)).toEqual(
       Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, e.status])),
     );
