@@ -24,6 +24,9 @@ const NO_DATABASE = [
   'packages/server/test/upload-storage-failure.test.ts',
 ];
 
+/** Server test files about PostgreSQL alone (the job engine as a cluster): not run on SQLite. */
+const POSTGRES_ONLY = ['packages/server/test/job-engine-cluster.test.ts'];
+
 function reachable(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
@@ -57,6 +60,7 @@ export default defineConfig(async () => {
           test: {
             name: 'sqlite',
             include: ['packages/*/test/**/*.test.ts'],
+            exclude: POSTGRES_ONLY,
             env: { VESTA_TEST_DB: 'sqlite' },
           },
         },

@@ -28,3 +28,7 @@ export {
 } from './admin.js';
 export type { AddModelInput } from './admin.js';
 export { buildOpenApiDocument, formatOpenApiDocument } from './openapi.js';
+export { openJobQueue } from './adapters/job-queue/factory.js';
+export type { JobQueueSettings } from './adapters/job-queue/factory.js';
+export { PermanentJobError } from './ports/job-queue.js';
+export type { JobHandler, JobQueue, JobQueueStats, Logger as JobLogger } from './ports/job-queue.js';

@@ -1,82 +1,59 @@
 /**
- * Fair claims of the SQLite job queue on a real database file (the rule of
- * `EnqueueOptions.fairnessKey`): one user's backlog postpones another user's ready job by at most
+ * Fair claims of both JobQueue adapters (the harness picks the vitest project's: the SQLite queue
+ * on a real file, the job engine on PostgreSQL), by the rule of `EnqueueOptions.fairnessKey`: one user's backlog postpones another user's ready job by at most
  * one job per slot, keys take turns, an interactive job goes before its own user's batch jobs, and
  * a lone user still gets every slot.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteJobQueue } from '../src/adapters/job-queue/sqlite.js';
-import { openDatabase } from '../src/db/connection.js';
-import type { OpenedDatabase } from '../src/db/connection.js';
 import type { JobHandler } from '../src/ports/job-queue.js';
 import { waitFor } from './helpers/core-app.js';
+import { queueHarness, silent } from './helpers/job-queue-harness.js';
+import type { QueueHarness } from './helpers/job-queue-harness.js';
+import { TEST_DIALECT } from './helpers/test-database.js';
 
-const silent: FastifyBaseLogger = {
-  level: 'silent',
-  fatal: () => undefined,
-  error: () => undefined,
-  warn: () => undefined,
-  info: () => undefined,
-  debug: () => undefined,
-  trace: () => undefined,
-  silent: () => undefined,
-  child: () => silent,
-};
-
-let dir: string;
-let opened: OpenedDatabase;
-const queues: SqliteJobQueue[] = [];
+let h: QueueHarness;
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-fair-'));
-  opened = await openDatabase(dir);
+  h = await queueHarness();
 });
 
 afterEach(async () => {
-  for (const q of queues.splice(0)) await q.stop(0);
-  await opened.close();
-  rmSync(dir, { recursive: true, force: true });
+  await h.close();
 });
 
+let done = 0;
+
 /** A queue whose handler records the order jobs start in (payload `n`) and holds each `holdMs`. */
-function recordingQueue(concurrency: number, holdMs = 0) {
+async function recordingQueue(concurrency: number, holdMs = 0) {
   const started: string[] = [];
   let running = 0;
   let peak = 0;
-  const q = new SqliteJobQueue(opened.db, { concurrency, pollMs: 20 });
-  queues.push(q);
-  const h: JobHandler<{ n: string }> = {
+  done = 0;
+  const q = await h.queue({ concurrency });
+  const hd: JobHandler<{ n: string }> = {
     parse: (p) => p as { n: string },
     run: async (p) => {
       started.push(p.n);
       peak = Math.max(peak, ++running);
       await new Promise((r) => setTimeout(r, holdMs));
       running--;
+      done++;
     },
   };
-  const start = () => q.start(new Map<string, JobHandler<unknown>>([['t', h]]), silent);
+  const start = () => q.start(new Map<string, JobHandler<unknown>>([['t', hd]]), silent);
   return { q, started, start, peak: () => peak };
 }
 
 const finished = (n: number) =>
   waitFor(
-    () =>
-      opened.db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('state', '=', 'succeeded')
-        .executeTakeFirstOrThrow(),
-    (r) => Number(r.n) >= n,
+    () => Promise.resolve(done),
+    (d) => d >= n,
     30_000,
   );
 
-describe('fair claims', () => {
+describe(`fair claims (${TEST_DIALECT === 'postgres' ? 'job engine on PostgreSQL' : 'SQLite queue'})`, () => {
   it("runs B's one job within one claim of A's backlog of 300 (queued before B's)", async () => {
-    const { q, started, start } = recordingQueue(1);
+    const { q, started, start } = await recordingQueue(1);
     for (let i = 0; i < 300; i++) await q.enqueue('t', { n: `a${i}` }, { fairnessKey: 'A' });
     await q.enqueue('t', { n: 'b0' }, { fairnessKey: 'B' });
     start();
@@ -87,7 +64,7 @@ describe('fair claims', () => {
   });
 
   it("runs B's job enqueued while A's backlog drains after at most one more of A's per slot", async () => {
-    const { q, started, start } = recordingQueue(2, 5);
+    const { q, started, start } = await recordingQueue(2, 5);
     start();
     for (let i = 0; i < 200; i++) await q.enqueue('t', { n: `a${i}` }, { fairnessKey: 'A' });
     await finished(20);
@@ -103,7 +80,7 @@ describe('fair claims', () => {
   });
 
   it('takes turns between keys: A,A,A,B,B,C queued in that order run A,B,C,A,B,A on one slot', async () => {
-    const { q, started, start } = recordingQueue(1);
+    const { q, started, start } = await recordingQueue(1);
     for (const [n, key] of [
       ['a1', 'A'],
       ['a2', 'A'],
@@ -119,7 +96,7 @@ describe('fair claims', () => {
   });
 
   it("runs a user's interactive job before that user's older batch jobs, FIFO within each lane", async () => {
-    const { q, started, start } = recordingQueue(1);
+    const { q, started, start } = await recordingQueue(1);
     await q.enqueue('t', { n: 'batch1' }, { fairnessKey: 'A', lane: 'batch' });
     await q.enqueue('t', { n: 'batch2' }, { fairnessKey: 'A' });
     await q.enqueue('t', { n: 'score1' }, { fairnessKey: 'A', lane: 'interactive' });
@@ -130,7 +107,7 @@ describe('fair claims', () => {
   });
 
   it('gives the key with fewer running jobs the next slot, and a lone key every slot', async () => {
-    const { q, started, start, peak } = recordingQueue(3, 30);
+    const { q, started, start, peak } = await recordingQueue(3, 30);
     for (let i = 0; i < 6; i++) await q.enqueue('t', { n: `a${i}` }, { fairnessKey: 'A' });
     await q.enqueue('t', { n: 'b0' }, { fairnessKey: 'B' });
     start();

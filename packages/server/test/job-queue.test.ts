@@ -1,301 +1,295 @@
 /**
- * The SQLite job queue on a real database file: claims, retries with classification, permanent
- * failure, cancellation, leases that run out, and jobs cut off by shutdown resuming in a new
- * queue (a restart). Also the job catalogue check.
+ * The JobQueue contract, one suite for both adapters (the harness picks the adapter of the vitest
+ * project: the embedded queue on a SQLite file, the job engine — pg-boss with Vesta's fair claim
+ * and leases — on PostgreSQL): claims, retries with back-off, permanent failure with one
+ * `onFailed`, cancellation, enqueue inside the caller's transaction, shutdown that puts jobs back,
+ * a dead worker's job taken over, the owner fence, periodic duties and stats. The job engine's
+ * cluster behaviour (two queue instances on two pools) is in `job-engine-cluster.test.ts`. Also the
+ * job catalogue check.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteJobQueue } from '../src/adapters/job-queue/sqlite.js';
-import { openDatabase } from '../src/db/connection.js';
-import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
-import type { OpenedDatabase } from '../src/db/connection.js';
 import { buildJobHandlers } from '../src/jobs/catalogue.js';
 import { PermanentJobError } from '../src/ports/job-queue.js';
 import type { JobHandler } from '../src/ports/job-queue.js';
 import { waitFor } from './helpers/core-app.js';
+import { queueHarness, silent } from './helpers/job-queue-harness.js';
+import type { NormalState, QueueHarness } from './helpers/job-queue-harness.js';
+import { TEST_DIALECT } from './helpers/test-database.js';
 
-const silent: FastifyBaseLogger = {
-  level: 'silent',
-  fatal: () => undefined,
-  error: () => undefined,
-  warn: () => undefined,
-  info: () => undefined,
-  debug: () => undefined,
-  trace: () => undefined,
-  silent: () => undefined,
-  child: () => silent,
-};
+let h: QueueHarness;
 
-let dir: string;
-let opened: OpenedDatabase;
-const queues: SqliteJobQueue[] = [];
+beforeEach(async () => {
+  h = await queueHarness();
+});
 
-function queue(options: { leaseMs?: number } = {}): SqliteJobQueue {
-  const q = new SqliteJobQueue(opened.db, { concurrency: 2, pollMs: 20, ...options });
-  queues.push(q);
-  return q;
-}
+afterEach(async () => {
+  await h.close();
+});
 
 function handler(
   run: JobHandler<{ n: string }>['run'],
   extra: Partial<JobHandler<{ n: string }>> = {},
 ): Map<string, JobHandler<unknown>> {
-  const h: JobHandler<{ n: string }> = { parse: (p) => p as { n: string }, run, ...extra };
-  return new Map<string, JobHandler<unknown>>([['t', h]]);
+  const hd: JobHandler<{ n: string }> = { parse: (p) => p as { n: string }, run, ...extra };
+  return new Map<string, JobHandler<unknown>>([['t', hd]]);
 }
 
-const startWith = (q: SqliteJobQueue, handlers: Map<string, JobHandler<unknown>>): void =>
-  q.start(handlers, silent);
+const untilState = (id: string, state: NormalState, ms = 10_000) =>
+  waitFor(
+    () => h.job(id),
+    (j) => j.state === state,
+    ms,
+  );
 
-const jobRow = (id: string) =>
-  opened.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+/** A handler that runs until its signal aborts. */
+const untilAborted = (onAbort?: () => void) =>
+  handler(
+    (_p, ctx) =>
+      new Promise<void>((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => {
+          onAbort?.();
+          reject(new Error('aborted'));
+        }),
+      ),
+  );
 
-beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-queue-'));
-  opened = await openDatabase(await testDatabaseTarget(dir));
-});
-
-afterEach(async () => {
-  for (const q of queues.splice(0)) await q.stop(0);
-  await opened.close();
-  rmSync(dir, { recursive: true, force: true });
-  await dropTestDatabase(dir);
-});
-
-describe('SqliteJobQueue', () => {
+describe(`JobQueue contract (${TEST_DIALECT === 'postgres' ? 'job engine on PostgreSQL' : 'SQLite queue'})`, () => {
   it('runs a job once with its payload and marks it succeeded', async () => {
     const seen: string[] = [];
-    const q = queue();
-    startWith(
-      q,
+    const q = await h.queue();
+    q.start(
       handler((p) => Promise.resolve(void seen.push(p.n))),
+      silent,
     );
     const id = await q.enqueue('t', { n: 'one' });
-    await waitFor(
-      () => jobRow(id),
-      (j) => j.state === 'succeeded',
-      5000,
-    );
+    await untilState(id, 'succeeded');
     expect(seen).toEqual(['one']);
-    expect((await jobRow(id)).attempts).toBe(1);
+    expect((await h.job(id)).attempts).toBe(1);
   });
 
-  it('retries a failing job with backoff, then succeeds', async () => {
+  it('retries a failing job after a back-off, then succeeds', async () => {
     let calls = 0;
-    const q = queue();
-    startWith(
-      q,
+    const q = await h.queue();
+    q.start(
       handler(() => {
         calls++;
         return calls === 1 ? Promise.reject(new Error('transient')) : Promise.resolve();
       }),
+      silent,
     );
     const id = await q.enqueue('t', { n: 'x' });
-    await waitFor(
-      () => jobRow(id),
-      (j) => j.state === 'queued' && j.attempts === 1 && j.last_error === 'transient',
-      5000,
+    const waiting = await waitFor(
+      () => h.job(id),
+      (j) => j.state === 'queued' && j.attempts === 1 && j.lastError === 'transient',
+      10_000,
     );
-    // Skip the backoff wait.
-    await opened.db.updateTable('jobs').set({ run_at: 0 }).where('id', '=', id).execute();
-    await waitFor(
-      () => jobRow(id),
-      (j) => j.state === 'succeeded',
-      5000,
-    );
+    // Backed off: not ready again at once.
+    expect(waiting.runAt).toBeGreaterThan(Date.now() + 200);
+    await h.readyNow(id);
+    await untilState(id, 'succeeded');
     expect(calls).toBe(2);
+    expect((await h.job(id)).attempts).toBe(2);
   });
 
   it('fails at once on a permanent error, and after the last attempt otherwise, calling onFailed once', async () => {
     const failed: string[] = [];
-    const q = queue();
-    startWith(
-      q,
+    const q = await h.queue();
+    q.start(
       handler(
         (p) => Promise.reject(p.n === 'perm' ? new PermanentJobError('bad payload') : new Error('always')),
         { onFailed: (p) => Promise.resolve(void failed.push(p.n)) },
       ),
+      silent,
     );
     const perm = await q.enqueue('t', { n: 'perm' });
+    await untilState(perm, 'failed');
+    expect((await h.job(perm)).attempts).toBe(1);
+    const last = await q.enqueue('t', { n: 'last' }, { maxAttempts: 2 });
     await waitFor(
-      () => jobRow(perm),
-      (j) => j.state === 'failed',
-      5000,
+      () => h.job(last),
+      (j) => j.state === 'queued' && j.attempts === 1,
+      10_000,
     );
-    expect((await jobRow(perm)).attempts).toBe(1);
-    const last = await q.enqueue('t', { n: 'last' }, { maxAttempts: 1 });
-    await waitFor(
-      () => jobRow(last),
-      (j) => j.state === 'failed',
-      5000,
-    );
+    await h.readyNow(last);
+    await untilState(last, 'failed');
+    expect((await h.job(last)).attempts).toBe(2);
+    await new Promise((r) => setTimeout(r, 200));
     expect(failed.sort()).toEqual(['last', 'perm']);
   });
 
   it('cancels queued and running jobs by subject; the running one sees its signal aborted', async () => {
     let aborted = false;
-    const q = queue();
-    startWith(
-      q,
-      handler(
-        (_p, ctx) =>
-          new Promise<void>((_resolve, reject) => {
-            ctx.signal.addEventListener('abort', () => {
-              aborted = true;
-              reject(new Error('aborted'));
-            });
-          }),
-      ),
+    const q = await h.queue();
+    q.start(
+      untilAborted(() => (aborted = true)),
+      silent,
     );
     const running = await q.enqueue('t', { n: 'r' }, { subject: 'video:1' });
-    await waitFor(
-      () => jobRow(running),
-      (j) => j.state === 'running',
-      5000,
-    );
+    await untilState(running, 'running');
     const later = await q.enqueue('t', { n: 'q' }, { subject: 'video:1', runAt: Date.now() + 60_000 });
+    const other = await q.enqueue('t', { n: 'o' }, { subject: 'video:2', runAt: Date.now() + 60_000 });
     expect(await q.cancelBySubject('video:1')).toBe(2);
     expect(aborted).toBe(true);
-    expect((await jobRow(running)).state).toBe('cancelled');
-    expect((await jobRow(later)).state).toBe('cancelled');
+    expect((await h.job(running)).state).toBe('cancelled');
+    expect((await h.job(later)).state).toBe('cancelled');
+    expect((await h.job(other)).state).toBe('queued');
+  });
+
+  it("enqueues inside the caller's transaction: the job exists exactly when the change commits", async () => {
+    const ran: string[] = [];
+    const q = await h.queue();
+    q.start(
+      handler((p) => Promise.resolve(void ran.push(p.n))),
+      silent,
+    );
+    await expect(
+      h.opened.db.transaction().execute(async (trx) => {
+        await q.enqueue('t', { n: 'rolled-back' }, { executor: trx });
+        throw new Error('the caller changes its mind');
+      }),
+    ).rejects.toThrow(/changes its mind/);
+    let committed = '';
+    await h.opened.db.transaction().execute(async (trx) => {
+      committed = await q.enqueue('t', { n: 'committed' }, { executor: trx });
+      // Not visible outside the transaction before it commits (SQLite has one connection, which
+      // the transaction holds: nothing else reads meanwhile).
+      if (TEST_DIALECT === 'postgres') expect(await h.count()).toBe(0);
+    });
+    await untilState(committed, 'succeeded');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ran).toEqual(['committed']);
+    expect(await h.count()).toBe(1);
   });
 
   it('puts jobs cut off by shutdown back in the queue, and a restarted queue runs them', async () => {
-    const q1 = queue();
-    startWith(
-      q1,
-      handler(
-        (_p, ctx) =>
-          new Promise<void>((_r, reject) =>
-            ctx.signal.addEventListener('abort', () => reject(new Error('cut off'))),
-          ),
-      ),
-    );
+    const q1 = await h.queue();
+    q1.start(untilAborted(), silent);
     const id = await q1.enqueue('t', { n: 'long' });
-    await waitFor(
-      () => jobRow(id),
-      (j) => j.state === 'running',
-      5000,
-    );
+    await untilState(id, 'running');
     await q1.stop(50);
-    const after = await jobRow(id);
-    expect(after).toMatchObject({ state: 'queued', attempts: 0, lease_until: null });
+    expect(await h.job(id)).toMatchObject({ state: 'queued', attempts: 0 });
     // No new claims after stop.
-    const idle = await q1.enqueue('t', { n: 'not-claimed' });
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await jobRow(idle)).state).toBe('queued');
+    const idle = await q1.enqueue('t', { n: 'not-claimed' }).catch(() => null);
+    const q2 = await h.queue();
+    const idle2 = idle ?? (await q2.enqueue('t', { n: 'not-claimed' }));
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await h.job(idle2)).state).toBe('queued');
 
     const done: string[] = [];
-    const q2 = queue();
-    startWith(
-      q2,
+    q2.start(
       handler((p) => Promise.resolve(void done.push(p.n))),
+      silent,
     );
-    await waitFor(
-      () => jobRow(id),
-      (j) => j.state === 'succeeded',
-      5000,
-    );
-    await waitFor(
-      () => jobRow(idle),
-      (j) => j.state === 'succeeded',
-      5000,
-    );
+    await untilState(id, 'succeeded');
+    await untilState(idle2, 'succeeded');
     expect(done.sort()).toEqual(['long', 'not-claimed']);
+    expect((await h.job(id)).attempts).toBe(1);
   });
 
   it('lets a graceful stop wait for a job that finishes within the grace period', async () => {
-    const q = queue();
-    startWith(
-      q,
+    const q = await h.queue();
+    q.start(
       handler(() => new Promise<void>((resolve) => setTimeout(resolve, 150))),
+      silent,
     );
     const id = await q.enqueue('t', { n: 'short' });
-    await waitFor(
-      () => jobRow(id),
-      (j) => j.state === 'running',
-      5000,
-    );
+    await untilState(id, 'running');
     await q.stop(5000);
-    expect((await jobRow(id)).state).toBe('succeeded');
+    expect((await h.job(id)).state).toBe('succeeded');
   });
 
-  it('requeues a job whose lease ran out (its process died)', async () => {
-    const t = Date.now();
-    await opened.db
-      .insertInto('jobs')
-      .values({
-        id: 'orphan',
-        type: 't',
-        payload: '{"n":"o"}',
-        subject: null,
-        state: 'running',
-        attempts: 1,
-        max_attempts: 3,
-        run_at: t,
-        lease_until: t - 1000,
-        locked_by: 'dead-worker',
-        last_error: null,
-        created_at: t,
-        updated_at: t,
-      })
-      .execute();
+  it('hands the job of a worker that died (no more heartbeats) to another worker within about one lease', async () => {
+    const leaseMs = 600;
+    const dead = await h.isolatedQueue({ leaseMs });
+    dead.queue.start(untilAborted(), silent);
+    const id = await dead.queue.enqueue('t', { n: 'orphan' });
+    await untilState(id, 'running');
     const ran: string[] = [];
-    const q = queue({ leaseMs: 300 });
-    startWith(
-      q,
+    const survivor = await h.queue({ leaseMs });
+    survivor.start(
       handler((p) => Promise.resolve(void ran.push(p.n))),
+      silent,
     );
-    await waitFor(
-      () => jobRow('orphan'),
-      (j) => j.state === 'succeeded',
-      5000,
-    );
-    expect(ran).toEqual(['o']);
-    expect((await jobRow('orphan')).attempts).toBe(2);
+    const killedAt = Date.now();
+    await dead.kill();
+    await untilState(id, 'succeeded', 15_000);
+    const takeoverMs = Date.now() - killedAt;
+    expect(ran).toEqual(['orphan']);
+    expect((await h.job(id)).attempts).toBe(2);
+    // The lease runs out within `leaseMs` of the last heartbeat; the reaper looks every third of it.
+    expect(takeoverMs).toBeLessThan(leaseMs * 2 + 1500);
   });
 
   it('drops the outcome of a worker whose job was taken over by another (owner fence)', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const q = queue();
-    startWith(
-      q,
+    const q = await h.queue();
+    q.start(
       handler(() => gate),
+      silent,
     );
     const id = await q.enqueue('t', { n: 'fenced' });
-    await waitFor(
-      () => jobRow(id),
-      (j) => j.state === 'running',
-      5000,
-    );
+    await untilState(id, 'running');
     // Its lease ran out meanwhile and another worker claimed the job.
-    await opened.db.updateTable('jobs').set({ locked_by: 'other-worker' }).where('id', '=', id).execute();
+    await h.stealJob(id);
     release();
     await q.stop(1000);
-    const row = await jobRow(id);
-    expect(row).toMatchObject({ state: 'running', locked_by: 'other-worker' });
+    expect((await h.job(id)).state).toBe('running');
+  });
+
+  it('runs a periodic duty soon after it is added and then every interval, until stop', async () => {
+    const q = await h.queue();
+    let runs = 0;
+    q.every('count', 50, () => Promise.resolve(void runs++), silent);
+    await waitFor(
+      () => Promise.resolve(runs),
+      (n) => n >= 3,
+      5000,
+    );
+    await q.stop(0);
+    const after = runs;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(runs).toBe(after);
+  });
+
+  it('reports queue depth by type and state, and finished runs by outcome', async () => {
+    const q = await h.queue();
+    q.start(
+      handler((p) => (p.n === 'bad' ? Promise.reject(new PermanentJobError('no')) : Promise.resolve())),
+      silent,
+    );
+    const ok = await q.enqueue('t', { n: 'ok' });
+    const bad = await q.enqueue('t', { n: 'bad' });
+    await q.enqueue('t', { n: 'later' }, { runAt: Date.now() + 60_000 });
+    await untilState(ok, 'succeeded');
+    await untilState(bad, 'failed');
+    const s = await q.stats();
+    const depth = (state: string) =>
+      s.depth.filter((d) => d.type === 't' && d.state === state).reduce((n, d) => n + d.count, 0);
+    expect(depth(TEST_DIALECT === 'postgres' ? 'completed' : 'succeeded')).toBe(1);
+    expect(depth('failed')).toBe(1);
+    expect(depth(TEST_DIALECT === 'postgres' ? 'created' : 'queued')).toBe(1);
+    expect(s.runs.find((r) => r.outcome === 'succeeded')).toMatchObject({ type: 't', count: 1 });
+    expect(s.runs.find((r) => r.outcome === 'failed')).toMatchObject({ type: 't', count: 1 });
+    for (const r of s.runs) expect(r.seconds).toBeGreaterThanOrEqual(0);
   });
 });
 
 describe('job catalogue', () => {
-  const h: JobHandler<unknown> = { parse: (p) => p, run: () => Promise.resolve() };
+  const hd: JobHandler<unknown> = { parse: (p) => p, run: () => Promise.resolve() };
   it('needs exactly one handler per job type', () => {
-    expect(() => buildJobHandlers([{ type: 'evaluate-video', handler: h }])).not.toThrow();
+    expect(() => buildJobHandlers([{ type: 'evaluate-video', handler: hd }])).not.toThrow();
     expect(() => buildJobHandlers([])).toThrow(/no handler for job type evaluate-video/);
     expect(() =>
       buildJobHandlers([
-        { type: 'evaluate-video', handler: h },
-        { type: 'evaluate-video', handler: h },
+        { type: 'evaluate-video', handler: hd },
+        { type: 'evaluate-video', handler: hd },
       ]),
     ).toThrow(/two handlers/);
     expect(() =>
       buildJobHandlers([
-        { type: 'evaluate-video', handler: h },
-        { type: 'nope' as 'evaluate-video', handler: h },
+        { type: 'evaluate-video', handler: hd },
+        { type: 'nope' as 'evaluate-video', handler: hd },
       ]),
     ).toThrow(/unknown job type nope/);
   });

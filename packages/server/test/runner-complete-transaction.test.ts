@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
+import { jobsAbout } from './helpers/job-queue-harness.js';
 
 let server: CoreTestServer;
 
@@ -65,8 +66,7 @@ async function claimedTaskWithUpload(key: string): Promise<{ task: Json; videoId
   return { task, videoId: up.json().videoId as string };
 }
 
-const jobsFor = (videoId: string) =>
-  server.deps.db.selectFrom('jobs').select(['id']).where('subject', '=', `video:${videoId}`).execute();
+const jobsFor = (videoId: string) => jobsAbout(server.deps, `video:${videoId}`);
 const videoState = async (videoId: string) =>
   (
     await server.deps.db

@@ -9,6 +9,7 @@ import { ENGINE_ERROR_CODES } from '@vesta/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
+import { jobsAbout } from './helpers/job-queue-harness.js';
 
 let server: CoreTestServer;
 let key: string;
@@ -189,11 +190,7 @@ describe('Score session', () => {
     expect(c2.statusCode).toBe(200);
     expect(c2.json().videoId).toBe(videoId);
     expect(c2.json().confirmedAt).toBe(c1.json().confirmedAt);
-    const jobs = await server.deps.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('subject', '=', `video:${videoId}`)
-      .execute();
+    const jobs = await jobsAbout(server.deps, `video:${videoId}`);
     expect(jobs).toHaveLength(1);
 
     const session = await waitFor(
@@ -269,11 +266,7 @@ describe('Score session', () => {
     expect(
       await server.deps.db.selectFrom('scores').select('video_id').where('video_id', '=', videoId).execute(),
     ).toEqual([]);
-    const jobs = await server.deps.db
-      .selectFrom('jobs')
-      .select('state')
-      .where('subject', '=', `video:${videoId}`)
-      .execute();
+    const jobs = await jobsAbout(server.deps, `video:${videoId}`);
     expect(jobs.every((j) => j.state !== 'queued' && j.state !== 'running')).toBe(true);
     await waitFor(
       () => Promise.resolve(existsSync(path.join(server.dataDir, 'blobs', 'videos', videoId))),

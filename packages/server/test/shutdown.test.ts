@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
+import { jobsAbout } from './helpers/job-queue-harness.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -152,11 +153,7 @@ describe('graceful shutdown', () => {
     await first.close();
 
     const second = await startCoreServer({ dataDir, worker: false });
-    const job = await second.deps.db
-      .selectFrom('jobs')
-      .selectAll()
-      .where('subject', '=', `video:${up.videoId}`)
-      .executeTakeFirstOrThrow();
+    const [job] = await jobsAbout(second.deps, `video:${up.videoId}`);
     expect(job).toMatchObject({ state: 'queued', attempts: 0 });
     expect(
       (

@@ -187,6 +187,24 @@ export interface JobsTable {
   seq: number;
 }
 
+/** A job running in the job engine of the distributed mode (migration `0008-job-engine`). */
+export interface JobLeasesTable {
+  job_id: string;
+  queue: string;
+  fairness_key: string;
+  subject: string | null;
+  worker_id: string;
+  lease_until: number;
+  started_at: number;
+  /** 1 once another process asked to cancel the job. */
+  cancel_requested: number;
+}
+
+export interface JobFairServedTable {
+  fairness_key: string;
+  served_at: number;
+}
+
 export interface CoreTables {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -201,6 +219,8 @@ export interface CoreTables {
   account_setup: AccountSetupTable;
   service_secrets: ServiceSecretsTable;
   rate_limits: RateLimitsTable;
+  job_leases: JobLeasesTable;
+  job_fair_served: JobFairServedTable;
 }
 
 /** Secrets shared by every process of a deployment (migration 0007). */

@@ -1,16 +1,38 @@
 /**
  * Background jobs. Payloads carry ids only; every job type has exactly one handler (checked when
- * the worker starts); a handler gets an AbortSignal and a job-scoped logger.
+ * the worker starts); a handler gets an AbortSignal and a job-scoped logger. The port speaks its
+ * own types: a small `Logger` (pino's, which Fastify's is, fits it) and an opaque
+ * `QueueExecutor` (the caller's open transaction, which the adapters understand).
  */
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/connection.js';
+
+/** A structured logger, as the queue uses it (Fastify's / pino's logger is one). */
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  debug(msg: string): void;
+  info(obj: object, msg?: string): void;
+  info(msg: string): void;
+  warn(obj: object, msg?: string): void;
+  warn(msg: string): void;
+  error(obj: object, msg?: string): void;
+  error(msg: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/**
+ * The caller's open database transaction, passed through to the adapter, which knows what it is
+ * (both adapters take the transaction of the services' database layer). Opaque to the port.
+ */
+export type QueueExecutor = object;
 
 export interface JobContext {
   jobId: string;
   attempt: number;
   signal: AbortSignal;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
+
+/** A job's payload: ids and short strings only (it is stored as JSON). */
+export type JobPayload = Record<string, string>;
 
 export interface JobHandler<P> {
   /** Validates a payload read back from storage (throws on anything unexpected). */
@@ -46,7 +68,7 @@ export interface EnqueueOptions {
   runAt?: number;
   maxAttempts?: number;
   /** Enqueue inside this transaction, so that the job exists exactly when the caller's change commits. */
-  executor?: Db;
+  executor?: QueueExecutor;
 }
 
 /** A failure that retrying cannot fix: the job fails at once. */
@@ -54,17 +76,39 @@ export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
 }
 
+/** How a job's run ended, as counted by `stats`. */
+export type JobOutcome = 'succeeded' | 'retried' | 'failed' | 'cancelled' | 'interrupted';
+
+/** What /metrics shows of the queue. */
+export interface JobQueueStats {
+  /** Jobs in the queue's storage by type and state (the whole cluster's). */
+  depth: Array<{ type: string; state: string; count: number }>;
+  /** Runs this process finished since it started, by type and outcome, with their total duration. */
+  runs: Array<{ type: string; outcome: JobOutcome; count: number; seconds: number }>;
+}
+
 export interface JobQueue {
-  enqueue(type: string, payload: Record<string, string>, options?: EnqueueOptions): Promise<string>;
-  /** Cancels queued jobs about `subject` and aborts running ones, resolving once they stopped. */
+  enqueue(type: string, payload: JobPayload, options?: EnqueueOptions): Promise<string>;
+  /**
+   * Cancels queued jobs about `subject` and aborts running ones — in this process or any other
+   * sharing the queue — resolving once they stopped.
+   */
   cancelBySubject(subject: string): Promise<number>;
   /** Starts claiming jobs with these handlers (one per job type of the catalogue), logging to `log`. */
-  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: FastifyBaseLogger): void;
+  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void;
+  /**
+   * Runs `duty` every `intervalMs` (and once soon after this call) until `stop`, in one process of
+   * the deployment at a time: every process may call it, the queue elects which one runs it (the
+   * embedded queue has one process, so it runs there).
+   */
+  every(name: string, intervalMs: number, duty: () => Promise<void>, log: Logger): void;
   /**
    * Stops claiming, waits up to `graceMs` for running jobs, then aborts the rest and puts them
-   * back in the queue so that they run again after restart.
+   * back in the queue so that they run again after restart. Ends the periodic duties.
    */
   stop(graceMs: number): Promise<void>;
   /** Throws when the queue's storage is not usable (for /readyz). */
   checkReady(): Promise<void>;
+  /** Queue depth and this process's finished runs (for /metrics). */
+  stats(): Promise<JobQueueStats>;
 }

@@ -11,10 +11,11 @@ import type { ServerConfig } from '../config.js';
 import { createBlobStore as createConfiguredBlobStore } from '../adapters/blob-store/index.js';
 import { InProcessClusterEvents } from '../adapters/cluster-events/in-process.js';
 import { PostgresClusterEvents } from '../adapters/cluster-events/postgres.js';
-import { SqliteJobQueue } from '../adapters/job-queue/sqlite.js';
+import { openJobQueue } from '../adapters/job-queue/factory.js';
 import { openDatabase } from '../db/connection.js';
-import type { Db, OpenedDatabase } from '../db/connection.js';
+import type { OpenedDatabase } from '../db/connection.js';
 import type { AppDeps } from '../http/app-deps.js';
+import { registerJobQueueMetrics } from '../http/metrics.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
@@ -81,9 +82,20 @@ export function createBlobStore(
   return createConfiguredBlobStore(config, signer);
 }
 
-/** The job queue of the config (the `jobs` table, claimed by this process's pool when started). */
-export function createJobQueue(config: ServerConfig, db: Db, options: StartOptions): JobQueue {
-  return new SqliteJobQueue(db, { concurrency: config.jobConcurrency, ...options.queue });
+/**
+ * The job queue of the database: the embedded queue (the `jobs` table) on the SQLite file, the job
+ * engine (pg-boss with Vesta's fair claim and leases) on PostgreSQL. Claims only once started.
+ */
+export function createJobQueue(
+  config: ServerConfig,
+  opened: OpenedDatabase,
+  options: StartOptions,
+): Promise<JobQueue> {
+  return openJobQueue(opened, {
+    concurrency: config.jobConcurrency,
+    databaseUrl: config.databaseUrl,
+    ...options.queue,
+  });
 }
 
 /** Messages between processes: PostgreSQL LISTEN/NOTIFY, or none for the one-process SQLite file. */
@@ -117,7 +129,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   // Embedded: a file in the data directory. PostgreSQL: in the database, shared by every process.
   const signer = new UploadTokenSigner(await loadUploadSigningSecret(config, db));
   const blobs = await createBlobStore(config, signer);
-  const jobs = createJobQueue(config, db, options);
+  const jobs = await createJobQueue(config, opened, options);
 
   const videos = new VideoService(db, blobs, engine);
   const uploads = new UploadService(db, blobs, jobs, engine, videos, signer, {
@@ -168,6 +180,8 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     events,
     opened,
     async close(log) {
+      // The queue's connections and periodic duties (a worker stopped its jobs before this).
+      await jobs.stop(0);
       await engine.close();
       blobs.close?.();
       await apiKeys.close().catch((e: unknown) => log.warn({ err: e }, 'writing key last-used times failed'));
@@ -191,6 +205,7 @@ export async function runProcess(
   options: StartOptions,
 ): Promise<RunningServer> {
   const { config, deps } = core;
+  registerJobQueueMetrics(app.vestaMetrics.registry, deps.jobs);
   let url: string | null = null;
   if (options.listen ?? true) {
     url = await app.listen({ port: config.port, host: config.host });

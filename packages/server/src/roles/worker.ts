@@ -1,7 +1,7 @@
 /**
  * Role `worker`: runs the scoring jobs and the periodic duties (runner-lease reaper, expired-upload
- * sweep, idempotency-record prune) and serves only /healthz, /readyz and /metrics on PORT — no
- * API. Any number of workers share one PostgreSQL database with the api processes.
+ * sweep, idempotency-record prune; each in one process of the deployment at a time, elected by the
+ * job queue) and serves only /healthz, /readyz and /metrics on PORT — no API. Any number of workers share one PostgreSQL database with the api processes.
  *
  * `startWorkerDuties` is also what role `all` runs beside its API.
  */
@@ -39,48 +39,41 @@ export function startWorkerDuties(
   ]);
   jobs.start(handlers, log.child({ component: 'worker' }));
 
+  // Periodic duties: `every` runs each in one process of the deployment (the elected one on
+  // PostgreSQL), soon after start and then at its interval; stopping the queue ends them.
   // Runner leases: an expired one puts its task back (or fails it after the last attempt).
-  const reaperLog = log.child({ component: 'runner-lease-reaper' });
-  const reaper = setInterval(
-    () => {
-      void bench.runners
-        .reapExpiredLeases()
-        .catch((e: unknown) => reaperLog.error({ err: e }, 'runner lease reaper failed'));
-    },
+  jobs.every(
+    'runner-lease-reaper',
     Math.min(5000, Math.max(250, (config.runnerLeaseSeconds * 1000) / 4)),
+    () => bench.runners.reapExpiredLeases().then(() => undefined),
+    log.child({ component: 'runner-lease-reaper' }),
   );
-  reaper.unref();
-
-  const prune = setInterval(() => {
-    void pruneIdempotencyRecords(db).catch((e: unknown) => log.warn({ err: e }, 'idempotency prune failed'));
-    // Full buckets and forgotten sign-in counts (the shared rate_limits table).
-    void new RateLimitStore(db)
-      .prune()
-      .catch((e: unknown) => log.warn({ err: e }, 'rate-limit prune failed'));
-  }, 3600_000);
-  prune.unref();
-
-  // Videos whose upload URL expired unused leave their session (at start, then every few minutes).
-  const sweepUploads = (): void => {
-    void deps.services.uploads
-      .sweepExpiredUploads()
-      .then((n) => {
-        if (n > 0) log.info({ removed: n }, 'removed videos whose upload URL expired unused');
-      })
-      .catch((e: unknown) => log.warn({ err: e }, 'expired upload sweep failed'));
-  };
-  sweepUploads();
-  const uploadSweep = setInterval(sweepUploads, UPLOAD_SWEEP_INTERVAL_MS);
-  uploadSweep.unref();
-
-  return {
-    async stop(graceMs) {
-      clearInterval(reaper);
-      clearInterval(prune);
-      clearInterval(uploadSweep);
-      await jobs.stop(graceMs);
+  jobs.every(
+    'prune',
+    3600_000,
+    async () => {
+      await pruneIdempotencyRecords(db).catch((e: unknown) =>
+        log.warn({ err: e }, 'idempotency prune failed'),
+      );
+      // Full buckets and forgotten sign-in counts (the shared rate_limits table).
+      await new RateLimitStore(db)
+        .prune()
+        .catch((e: unknown) => log.warn({ err: e }, 'rate-limit prune failed'));
     },
-  };
+    log,
+  );
+  // Videos whose upload URL expired unused leave their session (at start, then every few minutes).
+  jobs.every(
+    'expired-upload-sweep',
+    UPLOAD_SWEEP_INTERVAL_MS,
+    async () => {
+      const n = await deps.services.uploads.sweepExpiredUploads();
+      if (n > 0) log.info({ removed: n }, 'removed videos whose upload URL expired unused');
+    },
+    log,
+  );
+
+  return { stop: (graceMs) => jobs.stop(graceMs) };
 }
 
 /** Runs role `worker` from a parsed config. */

@@ -11,7 +11,7 @@ import type {
   EvaluationResult,
 } from '@vesta/engine';
 import { EngineError } from '@vesta/engine';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../ports/job-queue.js';
 import type { Db } from '../db/connection.js';
 import { conflict, notFound } from '../errors.js';
 import { preparedQuery } from '../db/prepared-query.js';
@@ -131,7 +131,7 @@ export class VideoService {
    * `failed` with the engine's code; an abort (shutdown, reset) puts it back to `queued` and
    * rethrows; any other error is rethrown for the queue to retry.
    */
-  async evaluate(videoId: string, signal: AbortSignal, log: FastifyBaseLogger): Promise<void> {
+  async evaluate(videoId: string, signal: AbortSignal, log: Logger): Promise<void> {
     const video = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirst();
     if (!video || (video.state !== 'queued' && video.state !== 'scoring')) {
       log.info({ videoId, state: video?.state ?? 'deleted' }, 'nothing to score');

@@ -51,10 +51,14 @@ export async function testDatabaseUrl(
   return urlWithSchema(TEST_PG_URL, schema);
 }
 
-/** Drops the schema of `key` (PostgreSQL project only). */
+/** Drops the schema of `key` and its job engine's (PostgreSQL project only). */
 export async function dropTestDatabase(key: string, dialect: TestDialect = TEST_DIALECT): Promise<void> {
   if (dialect === 'sqlite') return;
-  await admin((c) => c.query(`drop schema if exists ${schemaFor(key)} cascade`));
+  await admin((c) =>
+    c.query(
+      `drop schema if exists ${schemaFor(key)} cascade; drop schema if exists ${schemaFor(key)}_pgboss cascade`,
+    ),
+  );
 }
 
 /** The database target of a data directory on the project's dialect. */

@@ -6,12 +6,20 @@
  * once, so both run again after a restart.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { JobsTable } from '../../db/schema.js';
-import type { EnqueueOptions, JobHandler, JobQueue } from '../../ports/job-queue.js';
+import type {
+  EnqueueOptions,
+  JobHandler,
+  JobOutcome,
+  JobPayload,
+  JobQueue,
+  JobQueueStats,
+  Logger,
+} from '../../ports/job-queue.js';
 import { PermanentJobError } from '../../ports/job-queue.js';
+import { DutyTimers, RunStats } from './run-stats.js';
 
 export interface SqliteJobQueueOptions {
   concurrency: number;
@@ -48,9 +56,12 @@ export class SqliteJobQueue implements JobQueue {
   private reapTimer: NodeJS.Timeout | null = null;
   private pumping = false;
   /** The worker's logger, given at start (nothing is logged before). */
-  private log: FastifyBaseLogger | null = null;
+  private log: Logger | null = null;
   private pumpAgain = false;
   private lastClaimedAt = 0;
+  private readonly runStats = new RunStats();
+  /** One process: it runs every periodic duty. */
+  private readonly duties = new DutyTimers(() => Promise.resolve(true));
 
   constructor(
     private readonly db: Db,
@@ -61,14 +72,11 @@ export class SqliteJobQueue implements JobQueue {
     this.now = options.now ?? Date.now;
   }
 
-  async enqueue(
-    type: string,
-    payload: Record<string, string>,
-    options: EnqueueOptions = {},
-  ): Promise<string> {
+  async enqueue(type: string, payload: JobPayload, options: EnqueueOptions = {}): Promise<string> {
     const id = randomUUID();
     const t = this.now();
-    await (options.executor ?? this.db)
+    // The executor is the caller's Kysely transaction on this database.
+    await ((options.executor as Db | undefined) ?? this.db)
       .insertInto('jobs')
       .values({
         id,
@@ -121,7 +129,7 @@ export class SqliteJobQueue implements JobQueue {
     return count;
   }
 
-  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: FastifyBaseLogger): void {
+  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void {
     if (this.started) throw new Error('job queue already started');
     this.started = true;
     this.handlers = handlers;
@@ -139,8 +147,25 @@ export class SqliteJobQueue implements JobQueue {
       .then(() => this.wake());
   }
 
+  every(name: string, intervalMs: number, duty: () => Promise<void>, log: Logger): void {
+    this.duties.add(name, intervalMs, duty, log);
+  }
+
+  async stats(): Promise<JobQueueStats> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['type', 'state', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(['type', 'state'])
+      .execute();
+    return {
+      depth: rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.count) })),
+      runs: this.runStats.snapshot(),
+    };
+  }
+
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
+    this.duties.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.reapTimer) clearInterval(this.reapTimer);
     const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
@@ -162,7 +187,7 @@ export class SqliteJobQueue implements JobQueue {
     await this.db.selectFrom('jobs').select('id').limit(1).execute();
   }
 
-  private logger(): FastifyBaseLogger {
+  private logger(): Logger {
     if (!this.log) throw new Error('job queue not started');
     return this.log;
   }
@@ -334,6 +359,9 @@ export class SqliteJobQueue implements JobQueue {
       Math.max(this.leaseMs / 3, 20),
     );
     let payload: unknown;
+    const startedAt = performance.now();
+    const record = (outcome: JobOutcome): void =>
+      this.runStats.record(job.type, outcome, (performance.now() - startedAt) / 1000);
     try {
       if (!handler) throw new PermanentJobError(`no handler for job type ${job.type}`);
       payload = handler.parse(JSON.parse(job.payload));
@@ -346,6 +374,7 @@ export class SqliteJobQueue implements JobQueue {
       });
       clearInterval(heartbeat);
       await this.finish(job.id, 'succeeded', null);
+      record('succeeded');
       log.debug('job succeeded');
     } catch (error) {
       clearInterval(heartbeat);
@@ -364,17 +393,20 @@ export class SqliteJobQueue implements JobQueue {
           .where('id', '=', job.id)
           .where('locked_by', '=', this.workerId)
           .execute();
+        record('interrupted');
         log.info('job cut off by shutdown; it resumes after restart');
         return;
       }
       if (entry.abortReason === 'cancelled') {
         await this.finish(job.id, 'cancelled', message);
+        record('cancelled');
         log.info('job cancelled');
         return;
       }
       const permanent = error instanceof PermanentJobError || job.attempts >= job.max_attempts;
       if (permanent) {
         await this.finish(job.id, 'failed', message);
+        record('failed');
         log.error({ err: error }, 'job failed');
         if (handler?.onFailed && payload !== undefined)
           await handler.onFailed(payload, error, { jobId: job.id, attempt: job.attempts, log });
@@ -394,6 +426,7 @@ export class SqliteJobQueue implements JobQueue {
         .where('id', '=', job.id)
         .where('locked_by', '=', this.workerId)
         .execute();
+      record('retried');
       log.warn({ err: error, retryInMs: delay }, 'job failed; will retry');
     }
   }

@@ -3,8 +3,9 @@
  * start through Kysely's Migrator. Bench adds `0002-bench`; the runner protocol `0003-runners`;
  * per-state task counters on each run `0004-bench-progress`; model owners and fair job claims
  * `0005-tenancy`; dashboard accounts, web sessions, invites and key metadata `0006-accounts`;
- * shared secrets `0007-distributed`; the version of each confirmed clip's object `0009-blob-objects`;
- * rate-limit buckets and sign-in lockout counters `0012-rate-limits`.
+ * shared secrets `0007-distributed`; the job engine's leases and fair-share bookkeeping
+ * `0008-job-engine`; the version of each confirmed clip's object `0009-blob-objects`; rate-limit
+ * buckets and sign-in lockout counters `0012-rate-limits`.
  */
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
@@ -14,6 +15,7 @@ import * as benchProgress from './0004-bench-progress.js';
 import * as tenancy from './0005-tenancy.js';
 import * as accounts from './0006-accounts.js';
 import * as distributed from './0007-distributed.js';
+import * as jobEngine from './0008-job-engine.js';
 import * as blobObjects from './0009-blob-objects.js';
 import * as rateLimits from './0012-rate-limits.js';
 
@@ -25,6 +27,7 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> =
   { name: '0005-tenancy', migration: tenancy },
   { name: '0006-accounts', migration: accounts },
   { name: '0007-distributed', migration: distributed },
+  { name: '0008-job-engine', migration: jobEngine },
   { name: '0009-blob-objects', migration: blobObjects },
   { name: '0012-rate-limits', migration: rateLimits },
 ];
