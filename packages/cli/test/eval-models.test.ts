@@ -93,6 +93,30 @@ describe('vesta eval with models', () => {
     );
   });
 
+  it('shows a pull on first use (a line per file with its size on a pipe), and nothing under --json', async () => {
+    const env = {
+      VESTA_MODELS_LOCAL_DIR: join(dir, 'local'),
+      VESTA_MODELS_DIR: join(dir, 'pull-cache'),
+      VESTA_MODELS_MANIFEST: manifestFile,
+      VESTA_OFFLINE: '1',
+    };
+    const h = host(env);
+    expect(await runEval([clip], { dimensions: 'subject_consistency', threads: '1' }, h)).toBe(0);
+    expect(h.out).toMatch(/subject_consistency\s+\S+\s+vbench/);
+    expect(h.err).toContain('Fetching models on first use (`vesta models pull --all` fetches them ahead)');
+    expect(h.err).toMatch(/Fetching dino-vitb16 \S+ \(1\/\d, local\) \d+(\.\d)? (B|KB|MB)\n/);
+    expect(h.err).toMatch(/Fetched dino-vitb16 \S+ \d+(\.\d)? (B|KB|MB) in \d+\.\d s\n/);
+    // Present now: a second run fetches nothing and says nothing.
+    const again = host(env);
+    expect(await runEval([clip], { dimensions: 'subject_consistency', threads: '1' }, again)).toBe(0);
+    expect(again.err).toBe('');
+    const quiet = host({ ...env, VESTA_MODELS_DIR: join(dir, 'pull-cache-json') });
+    expect(
+      await runEval([clip], { dimensions: 'subject_consistency', threads: '1', json: true }, quiet),
+    ).toBe(0);
+    expect(quiet.err).toBe('');
+  });
+
   it('rejects an --auxiliary that is not a JSON object of strings', async () => {
     const h = host({ VESTA_OFFLINE: '1', VESTA_MODELS_DIR: join(dir, 'empty') });
     expect(await runEval([clip], { auxiliary: '[1]' }, h)).toBe(2);

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../engine/test/helpers/model-server.js';
 import { fixtureModels, serveAll, sha256 } from '../../engine/test/helpers/fixture-manifest.js';
+import { MODEL_MANIFEST } from '@vesta/engine';
+import { PullProgress } from '../src/output/progress.js';
+import { makeStyle } from '../src/output/style.js';
 
 const bin = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist/bin.js');
 
@@ -152,6 +155,36 @@ describe('vesta models (spawned CLI)', () => {
     }
   });
 
+  it('pull --all fetches every model of the manifest ahead, saying what and how much first', async () => {
+    // A manifest where every built-in id is a copy of the tiny CLIP fixture (pinned revision), so
+    // that --all pulls only from the local mirror.
+    const tiny = fx.manifest.find((m) => m.id === 'tiny-clip')!;
+    const all = [tiny, ...MODEL_MANIFEST.map((m) => ({ ...tiny, id: m.id, dimensions: [...m.dimensions] }))];
+    const manifest = path.join(tmp, 'all.json');
+    writeFileSync(manifest, JSON.stringify({ models: all }));
+    const cache = path.join(tmp, 'all-cache');
+    const extra = { VESTA_MODELS_MANIFEST: manifest, VESTA_MODELS_DIR: cache };
+    const run = await vesta(['models', 'pull', '--all'], extra);
+    expect(run.code, run.stderr).toBe(0);
+    const plan = /To fetch: (\d+) model\(s\), (\d+) file\(s\), (.+)\n/.exec(run.stderr);
+    expect(plan, run.stderr).not.toBeNull();
+    expect(Number(plan![1])).toBe(all.length);
+    for (const m of all) expect(run.stderr).toContain(`pulled ${m.id} (fp32,`);
+    expect(run.stderr).toMatch(
+      /Fetched clip-vit-b32 onnx\/vision_model\.onnx \d+(\.\d)? (B|KB) in \d+\.\d s/,
+    );
+    expect(server.requests.some((r) => r.path.includes('/vesta-test/tiny-clip/'))).toBe(true);
+    const listed = JSON.parse((await vesta(['models', 'list', '--json'], extra)).stdout) as {
+      models: Array<{ id: string; installed: boolean }>;
+    };
+    expect(listed.models.every((m) => m.installed)).toBe(true);
+    const again = await vesta(['models', 'pull', '--all'], extra);
+    expect(again.stderr).toContain(`Nothing to fetch: ${all.length} model(s) already installed`);
+    const both = await vesta(['models', 'pull', 'tiny-clip', '--all', '--json'], extra);
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stderr)).toMatchObject({ error: { code: 'usage' } });
+  });
+
   it('usage errors: an unknown model exits 2; an invalid manifest file is reported', async () => {
     const unknown = await vesta(['models', 'pull', 'no-such-model', '--json']);
     expect(unknown.code).toBe(2);
@@ -166,5 +199,39 @@ describe('vesta models (spawned CLI)', () => {
     const bad = await vesta(['models', 'status', '--json'], { VESTA_MODELS_MANIFEST: badManifest });
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: { code: 'invalid_manifest' } });
+  });
+});
+
+describe('pull progress on a terminal', () => {
+  it('redraws one bar per file with sizes, rate and ETA, and keeps a finished file on its line', () => {
+    let out = '';
+    let t = 0;
+    const tty = { isTTY: true, columns: 120, write: (s: string) => (out += s) };
+    const progress = new PullProgress(tty, makeStyle(false), () => t);
+    const event = {
+      modelId: 'dino-vitb16',
+      file: 'onnx/model.onnx',
+      fileIndex: 0,
+      fileCount: 2,
+      source: 'hub',
+    };
+    progress.onProgress({ ...event, receivedBytes: 0, totalBytes: 100 * 2 ** 20 });
+    t = 2000;
+    progress.onProgress({ ...event, receivedBytes: 25 * 2 ** 20, totalBytes: 100 * 2 ** 20 });
+    expect(out).toContain(
+      `\r\u001b[2Kdino-vitb16 onnx/model.onnx (1/2, hub) [${'#'.repeat(8)}${'-'.repeat(22)}]  25% 25.0 MB/100.0 MB 12.5 MB/s ETA 6s`,
+    );
+    t = 2050; // within 100 ms of the last redraw: not drawn again
+    const before = out;
+    progress.onProgress({ ...event, receivedBytes: 26 * 2 ** 20, totalBytes: 100 * 2 ** 20 });
+    expect(out).toBe(before);
+    t = 8000;
+    progress.onProgress({ ...event, receivedBytes: 100 * 2 ** 20, totalBytes: 100 * 2 ** 20 });
+    expect(out).toMatch(/100% 100\.0 MB\/100\.0 MB \S+ MB\/s done$/);
+    t = 8100;
+    progress.onProgress({ ...event, file: 'config.json', fileIndex: 1, receivedBytes: 10, totalBytes: 10 });
+    expect(out).toContain('done\n\r\u001b[2Kdino-vitb16 config.json (2/2, hub)');
+    progress.end();
+    expect(out.endsWith('\n')).toBe(true);
   });
 });

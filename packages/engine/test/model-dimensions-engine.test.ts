@@ -158,6 +158,9 @@ describe('engine without models', () => {
       fetch: refuse,
       retries: 0,
       retryDelayMs: 1,
+      // This test is about one engine's fallback; the cross-process memory of unreachable hosts
+      // (which would mark every model of that host unavailable) is models-unreachable.test.ts.
+      unreachableTtlMs: 0,
     });
     const engine = createEngine({ models: store, threads: 1 });
     try {
@@ -195,6 +198,8 @@ describe('engine without models', () => {
         },
         retries: 0,
         retryDelayMs: 1,
+        // "Retry every time" also turns off the store's cross-process memory of unreachable hosts.
+        ...(retryFailedPullAfterMs === 0 ? { unreachableTtlMs: 0 } : {}),
       });
       return {
         engine: createEngine({ models: store, threads: 1, retryFailedPullAfterMs }),

@@ -1,12 +1,18 @@
 /**
  * The documentation site: /llms.txt in the llms.txt format with a link to every page, every link
- * answering 200 without a key, /llms-full.txt holding every page, each page as Markdown.
+ * answering 200 without a key, /llms-full.txt holding the agent-facing text within its budget and
+ * linking the rest, each page as Markdown.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocsSite } from '../src/http/docs/docs-pages.js';
+import {
+  LLMS_FULL_CONTENT,
+  LLMS_FULL_MAX_BYTES,
+  buildDocsSite,
+  compactTables,
+} from '../src/http/docs/docs-pages.js';
 import { defaultDocsDir } from '../src/http/docs/docs-site.route.js';
 import { startTestServer } from './helpers/bench-app.js';
 import type { TestServer } from './helpers/bench-app.js';
@@ -66,11 +72,37 @@ describe('/llms.txt', () => {
 });
 
 describe('/llms-full.txt and pages', () => {
-  it('concatenates every page', async () => {
+  it('holds the agent-facing text within its budget, and links every other page', async () => {
     const res = await get('/llms-full.txt');
     expect(res.statusCode).toBe(200);
-    expect(res.body.startsWith('# Vesta: full documentation\n')).toBe(true);
-    for (const file of pages) expect(res.body).toContain(readFileSync(path.join(DOCS, file), 'utf8').trim());
+    expect(res.body.startsWith('# Vesta: documentation for agents\n')).toBe(true);
+    const bytes = Buffer.byteLength(res.body);
+    expect(bytes, `/llms-full.txt is ${bytes} bytes`).toBeLessThanOrEqual(LLMS_FULL_MAX_BYTES);
+    expect(LLMS_FULL_MAX_BYTES).toBe(32 * 1024);
+    // The recipe whole, and every named reference section (a renamed heading fails here).
+    expect(res.body).toContain(compactTables(readFileSync(path.join(DOCS, 'ai-agents.md'), 'utf8').trim()));
+    for (const { page, sections } of LLMS_FULL_CONTENT)
+      for (const title of sections ?? []) expect(res.body, `${page}: ${title}`).toContain(`\n## ${title}\n`);
+    for (const needed of ['X-API-Key', 'rate_limited', 'Idempotency-Key', 'upload-url', 'confirm-upload'])
+      expect(res.body).toContain(needed);
+    // Internals stay behind links: operator configuration, architecture, benchmarks.
+    expect(res.body).not.toContain('## Configuration');
+    expect(res.body).not.toContain(readFileSync(path.join(DOCS, 'architecture.md'), 'utf8').split('\n')[2]);
+    const targets = links(res.body.slice(res.body.indexOf('## Other pages')));
+    for (const file of pages)
+      expect(targets).toContain(file === 'ai-agents.md' ? '/ai-agents.md' : `/docs/${file}`);
+  });
+
+  it('compacts Markdown tables without changing their cells', () => {
+    const table = [
+      '| code      | When            |',
+      '| --------- | :-------------: |',
+      '| `a \\| b` | one   two       |',
+      'text | not a table',
+    ].join('\n');
+    expect(compactTables(table)).toBe(
+      ['| code | When |', '| --- | :---: |', '| `a \\| b` | one   two |', 'text | not a table'].join('\n'),
+    );
   });
 
   it('serves the index at /docs/ and /docs, and 404 not_found for anything else', async () => {

@@ -5,6 +5,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { processHost } from './host.js';
+import { PullProgress, type PullEvent } from '../output/progress.js';
+import { colorEnabled, makeStyle } from '../output/style.js';
 import {
   DIMENSION_IDS,
   EngineError,
@@ -26,7 +28,8 @@ import type {
 export interface EvalHost {
   io: {
     stdout: { write(chunk: string): unknown };
-    stderr: { write(chunk: string): unknown };
+    /** Progress is drawn as a bar when it is a terminal (`isTTY`), as lines otherwise. */
+    stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
     /**
      * Environment for the model store and inference (`VESTA_MODELS_DIR`, `VESTA_MODELS_LOCAL_DIR`,
      * `VESTA_MODELS_MIRROR`, `VESTA_OFFLINE`, `VESTA_MODELS_MANIFEST`, `VESTA_EP`, `VESTA_PRECISION`,
@@ -176,33 +179,30 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
   }
   let engine: Engine;
   let auxiliary: AuxiliaryInfo | undefined;
+  let progress: PullProgress | undefined;
   try {
     auxiliary = parseAuxiliary(options.auxiliary);
     const env = host.io.env ?? process.env;
-    // Human mode says when a model is pulled on first use (once per file); --json keeps stderr for errors.
-    const announced = new Set<string>();
+    // Human mode shows a pull on first use (a bar with sizes and an ETA on a terminal, a line per
+    // file otherwise); --json keeps stderr for errors.
+    let hinted = false;
+    progress = options.json ? undefined : new PullProgress(stderr, makeStyle(colorEnabled(stderr, env)));
+    const pulls = progress;
     engine = createEngine({
       ...(threads !== undefined ? { threads } : {}),
       models: createModelStore(modelStoreOptionsFromEnv(env)),
       inference: inferenceOptionsFromEnv(env),
-      ...(options.json
-        ? {}
-        : {
-            onModelProgress: (e: {
-              modelId: string;
-              file: string;
-              source: string;
-              totalBytes: number | null;
-            }) => {
-              const key = `${e.modelId}/${e.file}`;
-              if (announced.has(key)) return;
-              announced.add(key);
-              const size = e.totalBytes !== null ? ` (${(e.totalBytes / 2 ** 20).toFixed(1)} MiB)` : '';
-              stderr.write(
-                `pulling ${e.modelId}: ${e.file}${size} from ${e.source} (first use; vesta models pull fetches ahead)\n`,
-              );
+      ...(pulls
+        ? {
+            onModelProgress: (e: PullEvent) => {
+              if (!hinted) {
+                hinted = true;
+                stderr.write('Fetching models on first use (`vesta models pull --all` fetches them ahead)\n');
+              }
+              pulls.onProgress(e);
             },
-          }),
+          }
+        : {}),
     });
   } catch (err) {
     stderr.write(errorJson('usage', (err as Error).message));
@@ -254,6 +254,7 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
     }
     return failed ? EVAL_EXIT.failure : EVAL_EXIT.ok;
   } finally {
+    progress?.end();
     await engine.close();
   }
 }

@@ -3,7 +3,7 @@
  * the API's `GET /api/v1/models` are `vesta bench models`):
  *
  *   vesta models list [ID...]               installed?, size, precisions, dimensions, pins (alias: status)
- *   vesta models pull [ID...] [--precision P] [--offline]
+ *   vesta models pull [ID...|--all] [--precision P] [--offline]
  *   vesta models verify [ID...]             re-hash installed files; corrupt ones are deleted
  *   vesta models rm ID... [--unpin]
  *
@@ -14,8 +14,8 @@
  * VESTA_MODELS_MANIFEST (docs/models.md).
  */
 import type { Command } from 'commander';
-import type { ModelProgressEvent, ModelStatus, ModelStore, Precision, VerifyReport } from '@vesta/engine';
-import { formatBytes, type ProgressStream } from '../output/progress.js';
+import type { ModelStatus, ModelStore, Precision, VerifyReport } from '@vesta/engine';
+import { formatBytes, PullProgress, type ProgressStream } from '../output/progress.js';
 import type { Style } from '../output/style.js';
 import { EXIT } from '../context.js';
 import { renderTable } from '../output/table.js';
@@ -51,7 +51,10 @@ function fail(host: ModelsCommandHost, json: boolean, err: unknown): void {
   host.exitCode =
     code === 'interrupted'
       ? EXIT.interrupted
-      : code === 'invalid_manifest' || reason === 'unknown_model' || reason === 'unknown_precision'
+      : code === 'invalid_manifest' ||
+          code === 'usage' ||
+          reason === 'unknown_model' ||
+          reason === 'unknown_precision'
         ? EXIT.usage
         : EXIT.failure;
   if (json) {
@@ -85,53 +88,34 @@ function print(host: ModelsCommandHost, json: boolean, value: unknown, human: ()
   }
 }
 
-/** Pull progress on stderr: a bar redrawn at most ~10 times a second on a TTY, lines otherwise. */
-class PullProgress {
-  private lastDraw = 0;
-  private drew = false;
-  private current = '';
-  private started = Date.now();
-
-  constructor(
-    private readonly out: ProgressStream,
-    private readonly style: Style,
-  ) {}
-
-  readonly onProgress = (e: ModelProgressEvent): void => {
-    const key = `${e.modelId}/${e.file}`;
-    const label = `${e.modelId} ${e.file} (${e.fileIndex + 1}/${e.fileCount}, ${e.source})`;
-    const done = e.totalBytes !== null && e.receivedBytes >= e.totalBytes;
-    if (key !== this.current) {
-      this.end();
-      this.current = key;
-      this.started = Date.now();
-      if (!this.out.isTTY) {
-        this.out.write(`Fetching ${label}${e.totalBytes !== null ? ` ${formatBytes(e.totalBytes)}` : ''}\n`);
-      }
+/** What a pull will fetch: the files missing at each model's precision and their known sizes. */
+function pullPlan(
+  list: ModelStatus[],
+  ids: string[],
+  precisionOf: (id: string) => Precision | undefined,
+  s: Style,
+): string {
+  let files = 0;
+  let bytes = 0;
+  let unknown = 0;
+  let models = 0;
+  for (const m of list.filter((x) => ids.includes(x.id))) {
+    const p = precisionOf(m.id) ?? m.precisions[0]?.precision;
+    const missing = m.files.filter((f) => !f.present && (f.precision === null || f.precision === p));
+    if (missing.length === 0) continue;
+    models++;
+    files += missing.length;
+    for (const f of missing) {
+      if (f.size === null) unknown++;
+      else bytes += Math.max(0, f.size - f.bytesOnDisk);
     }
-    if (!this.out.isTTY) return;
-    const now = Date.now();
-    if (!done && now - this.lastDraw < 100) return;
-    this.lastDraw = now;
-    const seconds = Math.max(0.001, (now - this.started) / 1000);
-    const rate = `${formatBytes(e.receivedBytes / seconds)}/s`;
-    let bar: string;
-    if (e.totalBytes) {
-      const width = Math.max(10, Math.min(30, (this.out.columns ?? 80) - 70));
-      const ratio = Math.min(1, e.receivedBytes / e.totalBytes);
-      const filled = Math.round(ratio * width);
-      bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${formatBytes(e.receivedBytes)}/${formatBytes(e.totalBytes)} ${rate}`;
-    } else {
-      bar = `${formatBytes(e.receivedBytes)} ${rate}`;
-    }
-    this.out.write(`\r\u001b[2K${label} ${this.style.cyan(bar)}`);
-    this.drew = true;
-  };
-
-  end(): void {
-    if (this.drew) this.out.write('\n');
-    this.drew = false;
   }
+  if (files === 0) return s.dim(`Nothing to fetch: ${ids.length} model(s) already installed`);
+  const sizes =
+    unknown === files
+      ? 'sizes known once each transfer starts'
+      : `${formatBytes(bytes)}${unknown > 0 ? ` + ${unknown} file(s) of unknown size` : ''}`;
+  return `To fetch: ${models} model(s), ${files} file(s), ${sizes}`;
 }
 
 function selectIds(store: ModelStore, ids: string[]): string[] {
@@ -236,26 +220,39 @@ export function registerModelsCommand(program: Command, host: ModelsCommandHost)
       .command('pull')
       .description('Download models into the store (resumable, checked against their sha256)')
       .argument('[id...]', 'model ids (default: every model in the manifest)')
+      .option('--all', 'every model in the manifest, fetched ahead of first use')
       .option('--precision <p>', 'fp32 (default), fp16 or q8, where the model publishes it')
       .option('--offline', 'use only the cache and VESTA_MODELS_LOCAL_DIR (env VESTA_OFFLINE=1)'),
     [
-      'vesta models pull',
+      'vesta models pull --all',
       'vesta models pull clip-vit-b32 --precision fp16',
       'vesta models pull dino-vitb16 --json',
     ],
   ).action(
     run(host, async (options, ids: string[]) => {
+      if (options.all === true && ids.length > 0)
+        throw Object.assign(new Error('give model ids or --all, not both'), { code: 'usage' });
       const store = await openStore(host, options);
       const json = options.json === true;
       const progress = new PullProgress(host.io.stderr, host.errStyle);
-      const results = [];
-      for (const id of selectIds(store, ids)) {
-        const precision = typeof options.precision === 'string' ? options.precision : undefined;
+      const precision = typeof options.precision === 'string' ? options.precision : undefined;
+      // With no ids, a precision a model does not publish falls back to its default.
+      const precisionOf = (id: string): Precision | undefined => {
         const entry = store.manifest.find((m) => m.id === id);
-        // With no ids, a precision a model does not publish falls back to its default.
-        const usable = precision && (ids.length > 0 || entry?.precisions.includes(precision as Precision));
+        return precision && (ids.length > 0 || entry?.precisions.includes(precision as Precision))
+          ? (precision as Precision)
+          : undefined;
+      };
+      const selected = selectIds(store, ids);
+      if (!json)
+        host.io.stderr.write(`${pullPlan(await store.list(), selected, precisionOf, host.errStyle)}\n`);
+      const results = [];
+      for (const id of selected) {
+        const usable = precisionOf(id);
         const installed = await store.ensure(id, {
-          ...(usable ? { precision: precision as Precision } : {}),
+          ...(usable ? { precision: usable } : {}),
+          // An explicit pull tries every source, even one remembered as unreachable.
+          retryUnreachable: true,
           signal: host.signal,
           ...(json ? {} : { onProgress: progress.onProgress }),
           onWaitForOtherProcess: () => {

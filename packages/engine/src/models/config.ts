@@ -38,6 +38,11 @@ export interface ModelStoreOptions {
   lockTimeoutMs?: number;
   /** Poll interval while waiting for a lock (default 250 ms). */
   lockPollMs?: number;
+  /**
+   * How long a source that could not be reached is skipped, by every process using this cache
+   * (`<cacheDir>/unreachable.json`; default 5 min; 0 never remembers).
+   */
+  unreachableTtlMs?: number;
 }
 
 /** `VESTA_MODELS_DIR`, else `$XDG_CACHE_HOME/vesta/models`, else `~/.cache/vesta/models`. */
@@ -53,7 +58,8 @@ function truthy(value: string | undefined): boolean {
 
 /**
  * Store options from environment variables: `VESTA_MODELS_DIR`, `VESTA_MODELS_LOCAL_DIR`,
- * `VESTA_MODELS_MIRROR`, `VESTA_OFFLINE` (`1`/`true`), `VESTA_MODELS_MANIFEST` (a JSON file of
+ * `VESTA_MODELS_MIRROR`, `VESTA_OFFLINE` (`1`/`true`), `VESTA_MODELS_UNREACHABLE_TTL_SECONDS`
+ * (default 300; 0 never remembers an unreachable source), `VESTA_MODELS_MANIFEST` (a JSON file of
  * extra entries; throws `ManifestError` when it is invalid). Explicit `overrides` win.
  */
 export function modelStoreOptionsFromEnv(
@@ -65,6 +71,10 @@ export function modelStoreOptionsFromEnv(
     localDir: env.VESTA_MODELS_LOCAL_DIR ? resolve(env.VESTA_MODELS_LOCAL_DIR) : null,
     mirrorUrl: env.VESTA_MODELS_MIRROR || null,
     offline: truthy(env.VESTA_OFFLINE),
+    ...(env.VESTA_MODELS_UNREACHABLE_TTL_SECONDS !== undefined &&
+    /^\d+$/.test(env.VESTA_MODELS_UNREACHABLE_TTL_SECONDS.trim())
+      ? { unreachableTtlMs: Number(env.VESTA_MODELS_UNREACHABLE_TTL_SECONDS.trim()) * 1000 }
+      : {}),
     ...(env.VESTA_MODELS_MANIFEST
       ? { manifest: mergeManifest(readManifestFile(resolve(env.VESTA_MODELS_MANIFEST))) }
       : {}),

@@ -20,3 +20,4 @@ export type {
 export { LOCK_FILE_NAME } from './lock-file.js';
 export type { LockFileData, LockedModel, LockedFile } from './lock-file.js';
 export { hashFile } from './transfer.js';
+export { UNREACHABLE_FILE_NAME, DEFAULT_UNREACHABLE_TTL_MS } from './unreachable.js';

@@ -26,6 +26,7 @@ import type { LockedFile, LockedModel } from './lock-file.js';
 import { filesFor, isPrecision, MODEL_MANIFEST } from './manifest.js';
 import type { ManifestFile, ModelManifestEntry, Precision } from './manifest.js';
 import { copyToPartial, downloadToPartial, hashFile, TransferError } from './transfer.js';
+import { DEFAULT_UNREACHABLE_TTL_MS, originOf, UnreachableMemory } from './unreachable.js';
 import type { TransferResult } from './transfer.js';
 
 export type ModelSourceKind = 'local' | 'mirror' | 'hub';
@@ -50,6 +51,11 @@ export interface EnsureOptions {
   onProgress?: (event: ModelProgressEvent) => void;
   /** Called when another process is pulling the same model and this call waits for it. */
   onWaitForOtherProcess?: () => void;
+  /**
+   * Try sources remembered as unreachable too (an explicit `vesta models pull`); by default they
+   * are skipped while the failure memory holds (see unreachable.ts).
+   */
+  retryUnreachable?: boolean;
 }
 
 export interface InstalledModel {
@@ -181,6 +187,7 @@ export class FsModelStore implements ModelStore {
   private readonly idleTimeoutMs: number;
   private readonly lockTiming: { staleMs: number; timeoutMs: number; pollMs: number };
   private readonly lockFile: ModelLockFile;
+  private readonly unreachable: UnreachableMemory;
   private readonly inflight = new Map<string, Promise<InstalledModel>>();
 
   constructor(options: ModelStoreOptions) {
@@ -201,6 +208,10 @@ export class FsModelStore implements ModelStore {
       pollMs: options.lockPollMs ?? 250,
     };
     this.lockFile = new ModelLockFile(this.cacheDir, this.lockTiming);
+    this.unreachable = new UnreachableMemory(
+      this.cacheDir,
+      options.unreachableTtlMs ?? DEFAULT_UNREACHABLE_TTL_MS,
+    );
   }
 
   // --- lookups -----------------------------------------------------------------------------------
@@ -446,6 +457,7 @@ export class FsModelStore implements ModelStore {
       const installed = await this.fetchFile(entry, file, revision, {
         size: file.size ?? pin?.size ?? null,
         sha256: file.sha256 ?? pin?.sha256 ?? null,
+        retryUnreachable: options.retryUnreachable === true,
         onBytes: (received, total, source) =>
           options.onProgress?.({
             modelId: entry.id,
@@ -486,6 +498,7 @@ export class FsModelStore implements ModelStore {
       size: number | null;
       sha256: string | null;
       signal?: AbortSignal;
+      retryUnreachable: boolean;
       onBytes: (received: number, total: number | null, source: ModelSourceKind) => void;
     },
   ): Promise<TransferResult & { mtimeMs: number }> {
@@ -496,6 +509,18 @@ export class FsModelStore implements ModelStore {
     let sawOnlyNotFound = true;
     for (const source of this.sources(entry, file, revision)) {
       let result: TransferResult;
+      const remembered =
+        source.kind === 'local' || expected.retryUnreachable
+          ? undefined
+          : this.unreachable.recall(source.location);
+      if (remembered !== undefined) {
+        sawOnlyNotFound = false;
+        failures.push(
+          `${source.kind}: ${originOf(source.location)} was unreachable moments ago (${remembered.error}); ` +
+            `not tried again before ${new Date(remembered.until).toISOString()}`,
+        );
+        continue;
+      }
       try {
         if (source.kind === 'local') {
           if (!(await statOrNull(source.location))) {
@@ -531,9 +556,13 @@ export class FsModelStore implements ModelStore {
           );
         }
         if (!(err instanceof TransferError && err.kind === 'not_found')) sawOnlyNotFound = false;
+        // Remembered across processes: the next one skips this host for a while.
+        if (err instanceof TransferError && err.unreachable)
+          await this.unreachable.remember(source.location, err.message);
         failures.push(`${source.kind}: ${(err as Error).message}`);
         continue;
       }
+      if (source.kind !== 'local') await this.unreachable.forget(source.location);
       if (expected.size !== null && result.size !== expected.size) {
         await rm(partial, { force: true });
         throw new ModelStoreError(
@@ -738,13 +767,20 @@ export class FsModelStore implements ModelStore {
     const entry = this.manifest.find((m) => m.id === modelId);
     if (!entry) return false;
     if (this.isInstalledSync(modelId, precision)) return true;
-    if (!this.offline) return true;
-    const localDir = this.localDir;
-    if (!localDir) return false;
     const p = precision ?? entry.precisions[0] ?? 'fp32';
-    return filesFor(entry, p).every(
-      (f) => statSyncOrNull(join(localDir, entry.source.repo, f.path)) !== null,
-    );
+    const localDir = this.localDir;
+    const inLocalDir = (): boolean =>
+      localDir !== null &&
+      filesFor(entry, p).every((f) => statSyncOrNull(join(localDir, entry.source.repo, f.path)) !== null);
+    if (this.offline) return inLocalDir();
+    // Online, but every remote source of the model was unreachable moments ago: not available now.
+    const files = filesFor(entry, p);
+    const revision = entry.revision ?? this.locked(entry, this.lockFile.readSync().models)?.revision ?? null;
+    const remote =
+      files.length > 0 ? this.sources(entry, files[0]!, revision).filter((s) => s.kind !== 'local') : [];
+    if (remote.length > 0 && remote.every((s) => this.unreachable.recall(s.location) !== undefined))
+      return inLocalDir();
+    return true;
   }
 }
 

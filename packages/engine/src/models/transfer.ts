@@ -30,6 +30,8 @@ export class TransferError extends Error {
   ) {
     super(message, options);
   }
+  /** True when the request got no response at all (the host could not be reached). */
+  unreachable = false;
 }
 
 async function fileSize(path: string): Promise<number> {
@@ -165,7 +167,12 @@ async function downloadAttempt(
     });
   } catch (err) {
     signal?.throwIfAborted();
-    throw new TransferError('network', `GET ${url}: ${(err as Error).message}`, true, { cause: err });
+    // No response at all (DNS failure, refused or timed-out connection): the host is unreachable.
+    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+    const why = `${(err as Error).message}${typeof code === 'string' ? ` (${code})` : ''}`;
+    const e = new TransferError('network', `GET ${url}: ${why}`, true, { cause: err });
+    e.unreachable = true;
+    throw e;
   }
   const commit = response.headers.get('x-repo-commit');
 

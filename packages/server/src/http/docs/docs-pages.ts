@@ -1,7 +1,10 @@
 /**
  * The documentation site's content, built once from the Markdown pages in `docs/`:
  * each page as Markdown, the llms.txt index (H1, blockquote summary, H2 sections of links,
- * an `Optional` section last) and llms-full.txt (every page concatenated).
+ * an `Optional` section last) and llms-full.txt: the agent-facing text in one file (the agent
+ * recipe and the API reference an agent needs: authentication, errors, idempotency, uploads,
+ * rate limits, Bench runs), tables compacted, every other page linked rather than inlined. An agent
+ * pays for every byte, so the file is kept under `LLMS_FULL_MAX_BYTES` (a test holds it there).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,6 +52,67 @@ const SECTIONS: ReadonlyArray<{ title: string; pages: readonly string[] }> = [
   { title: 'Optional', pages: ['architecture', 'benchmarks', 'changelog'] },
 ];
 const FALLBACK_SECTION = 'Guides';
+
+/**
+ * What /llms-full.txt inlines, in order: whole pages, or named H2 sections of a page. Internals
+ * (architecture, benchmarks, validation, formulas, operator configuration) stay behind links.
+ */
+export const LLMS_FULL_CONTENT: ReadonlyArray<{ page: string; sections?: readonly string[] }> = [
+  { page: 'ai-agents' },
+  {
+    page: 'api',
+    sections: [
+      'Authentication',
+      'Errors',
+      'Idempotency',
+      'Uploads (Score and Rank)',
+      'Video states',
+      'Score and Rank sessions',
+      'Rate limits',
+    ],
+  },
+  { page: 'bench', sections: ['Creating a run', 'The run', 'States'] },
+];
+
+/** The budget of /llms-full.txt in bytes (the interface itself is about 22 KB). */
+export const LLMS_FULL_MAX_BYTES = 32 * 1024;
+
+/** Markdown tables without the alignment padding (the same table in far fewer bytes). */
+export function compactTables(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const t = line.trim();
+      if (!(t.startsWith('|') && t.endsWith('|') && t.length > 1)) return line;
+      const cells = t
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim());
+      const rule = cells.every((c) => /^:?-{3,}:?$/.test(c));
+      const out = rule
+        ? cells.map((c) => `${c.startsWith(':') ? ':' : ''}---${c.endsWith(':') ? ':' : ''}`)
+        : cells;
+      return `| ${out.join(' | ')} |`;
+    })
+    .join('\n');
+}
+
+/** The H2 sections of a page by heading text, each with its heading and body. */
+function h2Sections(markdown: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let inFence = false;
+  let current: { title: string; lines: string[] } | null = null;
+  for (const line of markdown.split('\n')) {
+    if (line.trim().startsWith('```')) inFence = !inFence;
+    const h2 = inFence ? null : /^##\s+(.+?)\s*$/.exec(line);
+    if (h2) {
+      if (current) out.set(current.title, current.lines.join('\n').trim());
+      current = { title: h2[1]!, lines: [line] };
+    } else current?.lines.push(line);
+  }
+  if (current) out.set(current.title, current.lines.join('\n').trim());
+  return out;
+}
 
 const PAGE_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -152,21 +216,43 @@ export function buildDocsSite(options: DocsSiteOptions): DocsSite {
     `> ${summary}`,
     '',
     'Every link below is a plain Markdown page served by this Vesta server. Agents should start with ' +
-      'the agent recipe. `/llms-full.txt` holds every page in one file; the machine-readable API ' +
-      'description is `/api/v1/openapi.json`.',
+      'the agent recipe. `/llms-full.txt` holds the agent-facing reference in one file (the recipe, ' +
+      'authentication, errors, idempotency, uploads, rate limits, Bench runs); the machine-readable ' +
+      'API description is `/api/v1/openapi.json`.',
     ...groups.flatMap((g) => ['', `## ${g.title}`, '', ...g.pages.map(linkLine)]),
     '',
   ].join('\n');
 
+  const byName = new Map(pages.map((p) => [p.name, p]));
+  const inlined = LLMS_FULL_CONTENT.flatMap(({ page, sections }) => {
+    const p = byName.get(page);
+    if (!p) return [];
+    if (!sections) return [`<!-- page: ${p.url} -->\n\n${compactTables(p.markdown.trim())}\n`];
+    const all = h2Sections(p.markdown);
+    const kept = sections.flatMap((title) => {
+      const text = all.get(title);
+      return text === undefined ? [] : [compactTables(text)];
+    });
+    return [
+      `<!-- page: ${p.url} (sections: ${sections.join(', ')}; the whole page at that URL) -->\n\n# ${p.title}\n\n${kept.join('\n\n')}\n`,
+    ];
+  });
   const llmsFullTxt = [
-    `# ${siteName}: full documentation`,
+    `# ${siteName}: documentation for agents`,
     '',
     `> ${summary}`,
     '',
-    ...ordered.map((p) => `<!-- page: ${p.url} -->\n\n${p.markdown.trim()}\n`),
+    'This file holds what an agent needs to use the API: the recipe, then the reference of ' +
+      'authentication, errors, idempotency, uploads, rate limits and Bench runs. Every endpoint, ' +
+      'field and error code is in `/api/v1/openapi.json`; the other pages are linked at the end.',
+    '',
+    ...inlined,
+    '## Other pages',
+    '',
+    ...ordered.map((p) => `- [${p.title}](${p.url})`),
+    '',
   ].join('\n');
 
-  const byName = new Map(pages.map((p) => [p.name, p]));
   return {
     pages: ordered,
     index: byName.get('index'),

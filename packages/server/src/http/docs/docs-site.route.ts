@@ -1,6 +1,6 @@
 /**
  * The documentation site, served by the service outside /api/v1 and without authentication:
- * `/llms.txt` (index), `/llms-full.txt` (every page), `/ai-agents.md` (the agent recipe),
+ * `/llms.txt` (index), `/llms-full.txt` (the agent-facing reference, under 32 KB), `/ai-agents.md` (the agent recipe),
  * `/docs/` (the index page; `/docs` too, trailing slashes are ignored) and `/docs/<name>.md`
  * (each page as Markdown). Pages are read once, when the routes are declared.
  */
