@@ -43,7 +43,21 @@ import { PUBLISHED_SOURCE, QUALITY_DIMENSIONS, VBENCH_PUBLISHED } from './valida
 import type { QualityDimension } from './validate/vbench-published.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CORPUS = join(ROOT, '..', 'shared', 'corpus');
+/**
+ * The shared corpus: `VESTA_CORPUS_DIR`, else the first `shared/corpus` beside the checkout or one of
+ * its parents (a git worktree sits deeper than the main checkout).
+ */
+function findCorpus(): string {
+  if (process.env.VESTA_CORPUS_DIR) return process.env.VESTA_CORPUS_DIR;
+  let dir = join(ROOT, '..');
+  for (let i = 0; i < 4; i++) {
+    const c = join(dir, 'shared', 'corpus');
+    if (existsSync(join(c, 'MANIFEST.csv'))) return c;
+    dir = join(dir, '..');
+  }
+  return join(ROOT, '..', 'shared', 'corpus');
+}
+const CORPUS = findCorpus();
 const WORK = join(ROOT, '.vesta', 'validate');
 const MEDIA = join(WORK, 'media');
 const CACHE_FILE = join(WORK, 'results.json');
@@ -286,15 +300,15 @@ function sourceFor(file: string): string {
   return made(`src-${basename(file).replace(/\.[a-z0-9]+$/, '')}.mp4`, (out) => prepareSourceArgs(src, out));
 }
 
-function judge(values: number[], dir: Direction): { ok: boolean; spread: number } {
-  const spread = values[values.length - 1]! - values[0]!;
+function judge(values: number[], dir: Direction, from = 0): { ok: boolean; spread: number } {
+  const spread = values[values.length - 1]! - values[from]!;
   let monotone = true;
-  for (let i = 1; i < values.length; i++) {
+  for (let i = from + 1; i < values.length; i++) {
     const step = values[i]! - values[i - 1]!;
     if (dir === 'up' ? step < -STEP_SLACK : step > STEP_SLACK) monotone = false;
   }
   // A value that rises cannot pass 1: there the spread must cover half the headroom (or MIN_SPREAD).
-  const need = dir === 'up' ? Math.min(MIN_SPREAD, 0.5 * (1 - values[0]!)) : MIN_SPREAD;
+  const need = dir === 'up' ? Math.min(MIN_SPREAD, 0.5 * (1 - values[from]!)) : MIN_SPREAD;
   const enough = dir === 'down-or-flat' ? true : dir === 'up' ? spread >= need : -spread >= need;
   return { ok: monotone && enough, spread };
 }
@@ -324,7 +338,7 @@ async function degradations(engine: Engine): Promise<{ text: string; failed: str
         (current.degradations[key] ??= {})[d] = values;
         let verdict = '';
         if (expected) {
-          const { ok } = judge(values, expected);
+          const { ok } = judge(values, expected, series.directionFrom);
           verdict = `${ok ? 'pass' : '**FAIL**'} (${expected})`;
           if (!ok) failed.push(`${series.id} / ${d} / ${file}`);
         }
@@ -362,13 +376,15 @@ async function degradations(engine: Engine): Promise<{ text: string; failed: str
       ]);
     }
     for (const [d, dir] of Object.entries(series.expect) as Array<[QualityDimension, Direction]>) {
-      const oks = DEGRADATION_SOURCES.map((f) => judge(current.degradations[`${series.id}:${f}`]![d]!, dir));
+      const oks = DEGRADATION_SOURCES.map((f) =>
+        judge(current.degradations[`${series.id}:${f}`]![d]!, dir, series.directionFrom),
+      );
       const spreads = oks.map((o) => o.spread);
       const before = baseline
         ? DEGRADATION_SOURCES.map((f) => {
             const v = baseline.degradations[`${series.id}:${f}`]?.[d];
             if (!v) return '—';
-            return `${signed(v[v.length - 1]! - v[0]!, 4)} ${judge(v, dir).ok ? 'pass' : 'fail'}`;
+            return `${signed(v[v.length - 1]! - v[0]!, 4)} ${judge(v, dir, series.directionFrom).ok ? 'pass' : 'fail'}`;
           }).join(', ')
         : '';
       summary.push([

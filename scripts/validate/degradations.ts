@@ -51,6 +51,11 @@ export interface Series {
   expect: Partial<Record<QualityDimension, Direction>>;
   /** Largest |level 1 − level 0| allowed: a mild level of a format artefact must barely matter. */
   robust?: Partial<Record<QualityDimension, number>>;
+  /**
+   * First level the expected direction is judged from (default 0). A format series whose step
+   * 0 → 1 is bounded both ways by `robust` judges the direction over the graded levels only.
+   */
+  directionFrom?: number;
 }
 
 const vf = (filter: string, ext: Level['ext'] = 'mp4', codec: string[] = CLEAN): Omit<Level, 'label'> => ({
@@ -140,7 +145,9 @@ export const SERIES: readonly Series[] = [
       const first = Math.max(0, Math.round((1 - share) * frames) - 1);
       return lvl(
         `${Math.round(share * 100)} %`,
-        vf(`select=lte(n\\,${first}),loop=loop=${frames - 1 - first}:size=1:start=${first},setpts=N/${SOURCE_FPS}/TB`),
+        vf(
+          `select=lte(n\\,${first}),loop=loop=${frames - 1 - first}:size=1:start=${first},setpts=N/${SOURCE_FPS}/TB`,
+        ),
       );
     }),
     expect: { dynamic_degree: 'down-or-flat', temporal_flickering: 'up', motion_smoothness: 'up' },
@@ -162,8 +169,10 @@ export const SERIES: readonly Series[] = [
       ),
     ],
     expect: { imaging_quality: 'down-or-flat', aesthetic_quality: 'down-or-flat' },
-    // A 256-colour GIF of the same frames is a format change, not a worse generator.
-    robust: { imaging_quality: 0.1 },
+    // A 256-colour GIF of the same frames is a format change, not a worse generator: H.264 → GIF 256
+    // is bounded both ways by `robust`; fewer colours (256 → 64 → 16) must not score better.
+    robust: { imaging_quality: 0.1, aesthetic_quality: 0.1 },
+    directionFrom: 1,
   },
   {
     id: 'rescale',

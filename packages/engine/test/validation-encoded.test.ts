@@ -101,9 +101,10 @@ describe('encoded clips through createEngine', () => {
     for (const s of Object.values(by)) {
       expect(s.value).toBeGreaterThanOrEqual(0);
       expect(s.value).toBeLessThanOrEqual(1);
-      // motion_smoothness and imaging_quality `lite` are at version 2 (issue #13); the rest at 1.
-      const v2 = s.dimension === 'motion_smoothness' || s.dimension === 'imaging_quality';
-      expect(s.methodVersion, s.dimension).toBe(v2 ? '2' : '1');
+      // Issue #13: motion_smoothness `lite` is at version 2, imaging_quality `lite` at 3; the rest at 1.
+      const version =
+        s.dimension === 'motion_smoothness' ? '2' : s.dimension === 'imaging_quality' ? '3' : '1';
+      expect(s.methodVersion, s.dimension).toBe(version);
     }
   });
 

@@ -19,7 +19,7 @@ import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { frameToGrey } from '../image/convert.js';
-import { resizeAreaGrey } from '../image/resize.js';
+import { resizeAreaGrey, resizeBilinearGrey } from '../image/resize.js';
 import { blockiness, blurEffect, exposureStats, whiteNoiseSigma } from '../image/quality.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
@@ -41,13 +41,19 @@ export interface ImagingComponents {
   quality: number;
 }
 
-/** Longer side at which sharpness and noise are measured: VBench's `longer` rule for MUSIQ's input. */
+/** Longer side at which noise is measured: VBench's `longer` rule for MUSIQ's input. */
 export const ANALYSIS_MAX_SIDE = 512;
 /** The frame is cut into GRID × GRID tiles; sharpness is read on the sharpest SHARP_TILES of them. */
 const GRID = 4;
-/** Longer sides at which sharpness is read, after MUSIQ's multi-scale input (224, 384, ≤ 512). */
-const MUSIQ_SCALES = [224, 384, ANALYSIS_MAX_SIDE] as const;
+/**
+ * Longer sides at which sharpness is read: MUSIQ's two fixed scales (its third is the input itself,
+ * which would make the value depend on the clip's resolution). Frames are area-downscaled or
+ * bilinearly upscaled to them, as MUSIQ resizes its input both ways.
+ */
+export const MUSIQ_SCALES = [224, 384, 0] as const;
 const SHARP_TILES = 4;
+/** Blockiness a visually lossless encode already shows (x264 CRF 12 on the camera sources: 0.06–0.075). */
+export const BLOCK_DEAD_ZONE = 0.1;
 
 /** VBench's resize rule: longer side > 512 → scaled to 512 (area), else unchanged. */
 export function analysisFrame(grey: GreyImage): GreyImage {
@@ -59,6 +65,15 @@ export function analysisFrame(grey: GreyImage): GreyImage {
     Math.max(1, Math.round(grey.width * s)),
     Math.max(1, Math.round(grey.height * s)),
   );
+}
+
+/** The frame with its longer side at `side`: area average when shrinking, bilinear when enlarging. */
+export function atLongerSide(grey: GreyImage, side: number): GreyImage {
+  const long = Math.max(grey.width, grey.height);
+  if (long === side) return grey;
+  const w = Math.max(1, Math.round((grey.width * side) / long));
+  const h = Math.max(1, Math.round((grey.height * side) / long));
+  return long > side ? resizeAreaGrey(grey, w, h) : resizeBilinearGrey(grey, w, h);
 }
 
 /**
@@ -122,30 +137,25 @@ export function focusBlur(img: GreyImage, tau: number): number {
 /**
  * `palette`: the clip is palette-coded (GIF), whose dithering is a property of the format, not of
  * the generator. Such frames are descreened first (`descreen`), the usual inverse-halftoning
- * step, so dithering is not read as noise.
+ * step, so dithering is read neither as noise nor as detail.
  */
 export function imagingComponents(grey: GreyImage, palette = false): ImagingComponents {
-  const small = palette ? descreen(analysisFrame(grey)) : analysisFrame(grey);
-  const noise = whiteNoiseSigma(small);
-  // MUSIQ sees the frame at three scales (longer side 224, 384 and its own ≤ 512); so does the blur.
+  const base = palette ? descreen(grey) : grey;
+  const analysis = analysisFrame(base);
+  const noise = whiteNoiseSigma(analysis, true);
+  const long = Math.max(analysis.width, analysis.height);
   let blur = 0;
   for (const side of MUSIQ_SCALES) {
-    const long = Math.max(small.width, small.height);
-    const img =
-      side >= long
-        ? small
-        : resizeAreaGrey(
-            small,
-            Math.max(1, Math.round((small.width * side) / long)),
-            Math.max(1, Math.round((small.height * side) / long)),
-          );
-    blur += focusBlur(img, 2.8 * noise * Math.min(1, side / long)) / MUSIQ_SCALES.length;
+    const img = side === 0 ? analysis : atLongerSide(analysis, side);
+    blur += focusBlur(img, 2.8 * noise * (side === 0 ? 1 : Math.min(1, side / long))) / MUSIQ_SCALES.length;
   }
   const b = blockiness(grey);
   const { mean, std, clipped } = exposureStats(grey);
-  const sharp = 0.2 + 0.8 / (1 + Math.exp((blur - 0.5) / 0.08));
+  // The blur effect on its published linear scale (0 sharp … 1 blurred): no sigmoid, whose flat top
+  // hid a mild blur behind the noise it removes.
+  const sharp = 1 - blur;
   const clean = 1 / (1 + (noise / 4) ** 2);
-  const block = Math.exp(-4 * Math.max(0, b - 0.03));
+  const block = Math.exp(-4 * Math.max(0, b - BLOCK_DEAD_ZONE));
   const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 80) ** 2) * (1 - Math.exp(-std / 12));
   return {
     blur,
@@ -162,6 +172,21 @@ export function imagingComponents(grey: GreyImage, palette = false): ImagingComp
   };
 }
 
+/**
+ * Colour depth of a palette frame: min(1, log2(N)/8), N the number of distinct RGB colours in it.
+ * Posterisation (false contours, coarse dithering) is a loss a full 256-colour palette barely
+ * shows; 64 colours read 0.75, 16 colours 0.5. Frames of other codecs have far more than 256
+ * colours and are not counted (1).
+ */
+export function paletteDepth(rgb: Uint8Array): number {
+  const seen = new Set<number>();
+  for (let i = 0; i + 2 < rgb.length; i += 3) {
+    seen.add((rgb[i]! << 16) | (rgb[i + 1]! << 8) | rgb[i + 2]!);
+    if (seen.size >= 256) return 1;
+  }
+  return seen.size > 1 ? Math.min(1, Math.log2(seen.size) / 8) : 0;
+}
+
 /** Codecs whose frames are palette-indexed (at most 256 colours, usually dithered). */
 export function isPaletteCodec(codec: string): boolean {
   return codec === 'gif';
@@ -170,7 +195,7 @@ export function isPaletteCodec(codec: string): boolean {
 export const imagingQualityLite: DimensionMethod = {
   dimension: 'imaging_quality',
   id: 'lite',
-  version: '2',
+  version: '3',
   frames: () => nativeRequest(),
   start: (context) => new ImagingRun(context.probe),
 };
@@ -179,7 +204,7 @@ class ImagingRun implements MethodRun {
   private readonly guard = new FrameSizeGuard('imaging_quality', 3);
   private readonly picker: FramePicker;
   private readonly indices: number[] = [];
-  private readonly sums = { quality: 0, blur: 0, noise: 0, blockiness: 0, exposure: 0 };
+  private readonly sums = { quality: 0, blur: 0, noise: 0, blockiness: 0, exposure: 0, depth: 0 };
   private grey: GreyImage | undefined;
 
   private readonly palette: boolean;
@@ -198,7 +223,9 @@ class ImagingRun implements MethodRun {
   private score(frame: Frame): void {
     this.grey = frameToGrey(frame, this.grey);
     const c = imagingComponents(this.grey, this.palette);
-    this.sums.quality += c.quality;
+    const depth = this.palette && frame.channels === 3 ? paletteDepth(frame.data) : 1;
+    this.sums.quality += c.quality * depth;
+    this.sums.depth += depth;
     this.sums.blur += c.blur;
     this.sums.noise += c.noise;
     this.sums.blockiness += c.blockiness;
@@ -220,6 +247,7 @@ class ImagingRun implements MethodRun {
         blockiness: this.sums.blockiness / n,
         exposure: this.sums.exposure / n,
         descreened: this.palette,
+        paletteDepth: this.sums.depth / n,
         frames: n,
       },
     };

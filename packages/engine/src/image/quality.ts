@@ -80,39 +80,54 @@ function clampIdx(i: number, n: number): number {
 /**
  * Noise standard deviation (0..255 scale) by Immerkær's method (CVIU 1996): σ = √(π/2)/6 ·
  * mean |I ∗ M| with M = [1 −2 1; −2 4 −2; 1 −2 1], averaged only over the smoothest 30 % of
- * pixels (by |∇I|) so that texture and edges are not read as noise.
+ * pixels (by |∇I|) so that texture and edges are not read as noise. With `excludeClipped`, pixels
+ * whose 3×3 neighbourhood touches the clipping levels (≤ 2 or ≥ 253) are left out: there the noise
+ * is cut off by the range, so it would be underestimated (the bias noise estimators on clipped
+ * data correct for; Foi et al., IEEE TIP 2008).
  */
-export function noiseSigma(img: GreyImage): number {
+export function noiseSigma(img: GreyImage, excludeClipped = false): number {
   const { width: w, height: h, data } = img;
   if (w < 3 || h < 3) return 0;
   const inner = (w - 2) * (h - 2);
   const resp = new Float32Array(inner);
   const grad = new Uint16Array(inner);
   const hist = new Uint32Array(1024);
+  const SKIP = 0xffff;
   let k = 0;
   for (let y = 1; y < h - 1; y++) {
     const a = (y - 1) * w;
     const b = y * w;
     const c = (y + 1) * w;
     for (let x = 1; x < w - 1; x++, k++) {
-      const v =
-        data[a + x - 1]! -
-        2 * data[a + x]! +
-        data[a + x + 1]! -
-        2 * data[b + x - 1]! +
-        4 * data[b + x]! -
-        2 * data[b + x + 1]! +
-        data[c + x - 1]! -
-        2 * data[c + x]! +
-        data[c + x + 1]!;
+      const a0 = data[a + x - 1]!;
+      const a1 = data[a + x]!;
+      const a2 = data[a + x + 1]!;
+      const b0 = data[b + x - 1]!;
+      const b1 = data[b + x]!;
+      const b2 = data[b + x + 1]!;
+      const c0 = data[c + x - 1]!;
+      const c1 = data[c + x]!;
+      const c2 = data[c + x + 1]!;
+      if (excludeClipped) {
+        const lo = Math.min(a0, a1, a2, b0, b1, b2, c0, c1, c2);
+        const hi = Math.max(a0, a1, a2, b0, b1, b2, c0, c1, c2);
+        if (lo <= 2 || hi >= 253) {
+          grad[k] = SKIP;
+          continue;
+        }
+      }
+      const v = a0 - 2 * a1 + a2 - 2 * b0 + 4 * b1 - 2 * b2 + c0 - 2 * c1 + c2;
       resp[k] = v < 0 ? -v : v;
-      const g = Math.abs(data[b + x + 1]! - data[b + x - 1]!) + Math.abs(data[c + x]! - data[a + x]!);
+      const g = Math.abs(b2 - b0) + Math.abs(c1 - a1);
       const gi = g >= 1023 ? 1023 : g | 0;
       grad[k] = gi;
       hist[gi] = hist[gi]! + 1;
     }
   }
-  const target = Math.max(1, Math.floor(0.3 * inner));
+  let counted = 0;
+  for (let i = 0; i < 1024; i++) counted += hist[i]!;
+  if (counted === 0) return 0;
+  const target = Math.max(1, Math.floor(0.3 * counted));
   let cum = 0;
   let thr = 0;
   for (; thr < 1024; thr++) {
@@ -182,10 +197,10 @@ export function blockiness(img: GreyImage): number {
  * pattern (GIF ordered dithering, a 2-pixel checkerboard) vanishes at half size and is not
  * mistaken for noise.
  */
-export function whiteNoiseSigma(img: GreyImage): number {
-  const full = noiseSigma(img);
+export function whiteNoiseSigma(img: GreyImage, excludeClipped = false): number {
+  const full = noiseSigma(img, excludeClipped);
   if (img.width < 8 || img.height < 8) return full;
-  return Math.min(full, 2 * noiseSigma(halve(img)));
+  return Math.min(full, 2 * noiseSigma(halve(img), excludeClipped));
 }
 
 export interface ExposureStats {

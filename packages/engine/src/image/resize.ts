@@ -166,3 +166,20 @@ export function sampleBilinear(src: Float32Array, w: number, h: number, x: numbe
   const b = src[r1 + x0]! + fx * (src[r1 + x1]! - src[r1 + x0]!);
   return a + fy * (b - a);
 }
+
+/**
+ * Bilinear resize of a grey image to (w, h) with half-pixel centres (torchvision / OpenCV
+ * `align_corners=False`), positions clamped to the image; for enlarging.
+ */
+export function resizeBilinearGrey(img: GreyImage, w: number, h: number): GreyImage {
+  const out = new Float32Array(w * h);
+  const sx = img.width / w;
+  const sy = img.height / h;
+  for (let y = 0; y < h; y++) {
+    const yy = (y + 0.5) * sy - 0.5;
+    for (let x = 0; x < w; x++) {
+      out[y * w + x] = sampleBilinear(img.data, img.width, img.height, (x + 0.5) * sx - 0.5, yy);
+    }
+  }
+  return { width: w, height: h, data: out };
+}

@@ -1,9 +1,22 @@
 /** The shared real-clip corpus (`<repo>/../shared/corpus`) and its MANIFEST.csv. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-export const CORPUS_DIR = fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
+/**
+ * `VESTA_CORPUS_DIR`, else `shared/corpus` beside the checkout, else one level further up (a git
+ * worktree under `<root>/wt/<name>` sits one level deeper than the main checkout).
+ */
+function findCorpus(): string {
+  if (process.env.VESTA_CORPUS_DIR) return process.env.VESTA_CORPUS_DIR.replace(/\/?$/, '/');
+  const beside = fileURLToPath(new URL('../../../../../shared/corpus/', import.meta.url));
+  const above = fileURLToPath(new URL('../../../../../../shared/corpus/', import.meta.url));
+  return !existsSync(join(beside, 'MANIFEST.csv')) && existsSync(join(above, 'MANIFEST.csv'))
+    ? above
+    : beside;
+}
+
+export const CORPUS_DIR = findCorpus();
 
 export interface CorpusEntry {
   file: string;
@@ -41,7 +54,9 @@ function parseCsvLine(line: string): string[] {
 }
 
 export function readManifest(): CorpusEntry[] {
-  const lines = readFileSync(join(CORPUS_DIR, 'MANIFEST.csv'), 'utf8').split(/\r?\n/).filter((l) => l.trim());
+  const lines = readFileSync(join(CORPUS_DIR, 'MANIFEST.csv'), 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim());
   const header = parseCsvLine(lines[0]!);
   return lines.slice(1).map((line) => {
     const f = parseCsvLine(line);
