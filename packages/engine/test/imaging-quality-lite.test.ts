@@ -1,9 +1,10 @@
 /**
- * imaging_quality `lite` version 3 (issue #13): direction on degradations, robustness to palette
- * (GIF) dithering, and resolution invariance, on a procedural scene (no fitting to corpus clips).
- * Fast: a handful of 640×360 grey frames.
+ * imaging_quality `lite` version 3 and aesthetic_quality `lite` version 2 (issue #13): direction
+ * on degradations, robustness to palette (GIF) dithering, and resolution invariance, on a
+ * procedural scene (no fitting to corpus clips). Fast: a handful of 640×360 frames.
  */
 import { describe, expect, it } from 'vitest';
+import { aestheticComponents, aestheticQualityLite } from '../src/dimensions/aesthetic-quality.js';
 import { imagingComponents, imagingQualityLite, paletteDepth } from '../src/dimensions/imaging-quality.js';
 import { resizeAreaGrey } from '../src/image/resize.js';
 import type { GreyImage } from '../src/image/types.js';
@@ -135,5 +136,39 @@ describe('imaging_quality lite v3', () => {
   it('is resolution invariant: 640 px and its 320 px area downscale agree within 0.05', () => {
     const half = resizeAreaGrey(clean, W / 2, H / 2);
     expect(Math.abs(q(half) - q0), `${q0} vs ${q(half)}`).toBeLessThanOrEqual(0.05);
+  });
+});
+
+/** A colour version of a grey frame (warm highlights, cool shadows), as the aesthetic proxy reads RGB. */
+function tinted(img: GreyImage): Float32Array {
+  const rgb = new Float32Array(img.data.length * 3);
+  for (let i = 0; i < img.data.length; i++) {
+    const v = img.data[i]!;
+    rgb[3 * i] = Math.min(255, v * 1.1 + 8);
+    rgb[3 * i + 1] = v;
+    rgb[3 * i + 2] = Math.max(0, v * 0.85 + 20 - (v > 128 ? 25 : 0));
+  }
+  return rgb;
+}
+
+const a = (img: GreyImage): number => aestheticComponents(tinted(img), img).aesthetic;
+
+describe('aesthetic_quality lite v2', () => {
+  // The aesthetic proxy reads the shared ≤ 256 px decode.
+  const clean = resizeAreaGrey(scene(11), 256, 144);
+  const a0 = a(clean);
+
+  it('carries version 2', () => {
+    expect(aestheticQualityLite.version).toBe('2');
+  });
+
+  it('falls with blur and with noise', () => {
+    const blur = [0.5, 1, 2].map((s) => a(gaussianBlur(clean, s)));
+    const noise = [4, 8, 16].map((s) => a(withNoise(clean, s)));
+    for (const series of [blur, noise]) {
+      const all = [a0, ...series];
+      for (let i = 1; i < all.length; i++) expect(all[i]!, all.join(' → ')).toBeLessThan(all[i - 1]!);
+      expect(a0 - series[2]!).toBeGreaterThan(0.02);
+    }
   });
 });

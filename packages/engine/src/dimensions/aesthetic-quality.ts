@@ -1,21 +1,26 @@
 /**
- * aesthetic_quality, method `lite`: a model-free PROXY for the LAION aesthetic predictor, not a
- * learned aesthetic model. 8 frames (VBench's "middle" sampler) at the working resolution
- * (longer side ≤ 256). Per frame, on [0, 1]:
- *   colour   = 1 − exp(−M/30)                          M: Hasler–Süsstrunk colourfulness
- *   contrast = 1 − exp(−σ_Y/30)                        σ_Y: luma standard deviation
+ * aesthetic_quality, method `lite` (version 2): a model-free PROXY for the LAION aesthetic
+ * predictor, not a learned aesthetic model. 8 frames (VBench's "middle" sampler) at the working
+ * resolution (longer side ≤ 256). Per frame, six classical aesthetic features on [0, 1] (the
+ * feature families of Datta et al., ECCV 2006, and Ke et al., CVPR 2006), weighted equally:
+ *   colour   = 1 − exp(−M/30)                M: Hasler–Süsstrunk colourfulness of the 2×2-mean
+ *                                            half-size frame (noise does not read as colour)
+ *   contrast = 1 − exp(−σ_Y/30)              σ_Y: luma standard deviation
  *   exposure = (1 − clipped)·exp(−½((μ − 118)/70)²)
- *   sharp    = 1 / (1 + exp((blur − 0.45)/0.07))        blur: Crété-Roffet blur effect
- *   thirds   = 1 − min(1, d/0.25)                        d: distance of the gradient-energy centroid
- *                                                        to the nearest rule-of-thirds point or centre
- *   clean    = 1 / (1 + (σ_n/5)²)                        σ_n: white-noise σ as for imaging quality
- *   a = clean · (0.25·colour + 0.2·contrast + 0.2·exposure + 0.25·sharp + 0.1·thirds)
- * value = mean of a over the frames.
+ *   sharp    = 1 − blur                      blur: Crété-Roffet blur effect, differences
+ *                                            soft-thresholded by 2.8·σ_n (noise is not detail)
+ *   thirds   = 1 − min(1, d/0.25)            d: distance of the gradient-energy centroid to the
+ *                                            nearest rule-of-thirds point or the centre
+ *   clean    = 1 / (1 + (σ_n/5)²)            σ_n: white-noise σ (clipped pixels left out)
+ *   a = (colour + contrast + exposure + sharp + thirds + clean)/6
+ * value = mean of a over the frames. Version 1 multiplied the sum by `clean` (noise gated the whole
+ * score, so a mild blur that removed grain raised it) and used a sigmoid of the blur effect.
  */
 import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { blurEffect, colourfulness, exposureStats, whiteNoiseSigma } from '../image/quality.js';
+import { halveRgb } from '../image/resize.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
 import { FramePicker, greyOf, rgbOf, workingRequest } from './working.js';
@@ -63,23 +68,24 @@ export interface AestheticComponents {
 }
 
 export function aestheticComponents(rgb: Float32Array, grey: GreyImage): AestheticComponents {
-  const pixels = grey.width * grey.height;
-  const m = colourfulness(rgb, pixels);
+  const half = halveRgb({ width: grey.width, height: grey.height, data: rgb });
+  const m = colourfulness(half.data, half.width * half.height);
   const { mean, std, clipped } = exposureStats(grey);
+  const noise = whiteNoiseSigma(grey, true);
   const colour = 1 - Math.exp(-m / 30);
   const contrast = 1 - Math.exp(-std / 30);
   const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 70) ** 2);
-  const sharp = 1 / (1 + Math.exp((blurEffect(grey) - 0.45) / 0.07));
+  const sharp = 1 - blurEffect(grey, 2.8 * noise);
   const thirds = 1 - Math.min(1, thirdsDistance(grey) / 0.25);
-  const clean = 1 / (1 + (whiteNoiseSigma(grey) / 5) ** 2);
-  const aesthetic = clean * (0.25 * colour + 0.2 * contrast + 0.2 * exposure + 0.25 * sharp + 0.1 * thirds);
+  const clean = 1 / (1 + (noise / 5) ** 2);
+  const aesthetic = (colour + contrast + exposure + sharp + thirds + clean) / 6;
   return { colour, contrast, exposure, sharp, thirds, clean, aesthetic };
 }
 
 export const aestheticQualityLite: DimensionMethod = {
   dimension: 'aesthetic_quality',
   id: 'lite',
-  version: '1',
+  version: '2',
   frames: () => workingRequest(),
   start: (context) => new AestheticRun(context.probe),
 };
