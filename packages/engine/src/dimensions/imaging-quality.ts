@@ -1,18 +1,19 @@
 /**
- * imaging_quality, method `lite` (version 2): a classical no-reference quality measure in [0, 1]
+ * imaging_quality, method `lite` (version 3): a classical no-reference quality measure in [0, 1]
  * (a stand-in for MUSIQ). 8 frames (VBench's "middle" sampler), decoded at native resolution, luma.
  * Blockiness and exposure are measured at native resolution (the coded 8×8 grid only exists
- * there); sharpness and noise on the analysis frame: VBench's `longer` rule for MUSIQ (longer side
- * > 512 → area-scaled to 512), descreened first when the clip is palette-coded (GIF). Per frame:
- *   sharp   = 0.2 + 0.8/(1 + exp((blur − 0.5)/0.08))   blur: Crété-Roffet blur effect (0 sharp … 1)
- *                                                     of the sharpest 4 of 4×4 tiles, averaged over
- *                                                     MUSIQ's scales (longer side 224, 384, ≤ 512);
- *                                                     differences soft-thresholded by 2.8·σ_n
- *   clean   = 1 / (1 + (σ_n/4)²)                      σ_n: Immerkær noise σ on the smoothest 30 %,
- *                                                     white part only (min with 2× the half-size σ)
- *   block   = exp(−4·max(0, B − 0.03))                B: 8×8-grid blockiness (0 none … 1 pure blocks)
+ * there); noise on the analysis frame: VBench's `longer` rule for MUSIQ (longer side > 512 →
+ * area-scaled to 512); sharpness at MUSIQ's three scales (longer side 224 and 384, resized either
+ * way, and the analysis frame). A palette-coded clip (GIF) is descreened first. Per frame:
+ *   sharp   = 1 − blur        blur: Crété-Roffet blur effect (0 sharp … 1 blurred) of the sharpest
+ *                             4 of 4×4 tiles, mean over the three scales; differences
+ *                             soft-thresholded by 2.8·σ_n (scaled with the size)
+ *   clean   = 1 / (1 + (σ_n/4)²)             σ_n: Immerkær noise σ on the smoothest 30 %, white
+ *                                            part only, clipped pixels left out
+ *   block   = exp(−4·max(0, B − 0.1))         B: 8×8-grid blockiness (0 none … 1 pure blocks)
  *   expo    = (1 − clipped)·exp(−½((μ − 118)/80)²)·(1 − exp(−σ_Y/12))
- *   q       = sharp · clean · block · expo
+ *   depth   = min(1, log2(colours)/8) for a palette frame, else 1
+ *   q       = sharp · clean · block · expo · depth
  * value = mean of q over the frames.
  */
 import { EngineError } from '../contract.js';
