@@ -56,6 +56,14 @@ export interface Series {
    * 0 → 1 is bounded both ways by `robust` judges the direction over the graded levels only.
    */
   directionFrom?: number;
+  /**
+   * Motion series: the change a pixel-exact interpolation reference (VBench's measure with a perfect
+   * constant-velocity interpolator, in its linear regime) shows at level 3, as a multiple of the
+   * clean clip's mean frame-to-frame change 1 − TF(level 0) (TF: VBench's exact temporal
+   * flickering). The spread required of motion_smoothness is min(0.01, this): a clip that hardly
+   * moves cannot lose 0.01 to a stutter, not even under VBench's own method.
+   */
+  reference?: number;
 }
 
 const vf = (filter: string, ext: Level['ext'] = 'mp4', codec: string[] = CLEAN): Omit<Level, 'label'> => ({
@@ -123,6 +131,9 @@ export const SERIES: readonly Series[] = [
     title: 'Frame-rate stutter by duplication (fps, re-timed to 30)',
     levels: [30, 15, 10, 5].map((f) => lvl(`${f} fps`, vf(f === 30 ? 'null' : `fps=${f},fps=${SOURCE_FPS}`))),
     expect: { motion_smoothness: 'down' },
+    // 30 → 5 fps repeats each frame 6 times: one odd frame in three sits 3 frames of motion away from
+    // the midpoint of its neighbours, the others exactly on it: mean error ≈ 1 frame of motion.
+    reference: 1,
   },
   {
     id: 'drops',
@@ -134,6 +145,9 @@ export const SERIES: readonly Series[] = [
       ),
     ),
     expect: { motion_smoothness: 'down' },
+    // 1 frame in 3 dropped: every odd frame sits half a frame of motion from its neighbours'
+    // midpoint: mean error ≈ ½ frame of motion.
+    reference: 0.5,
   },
   {
     id: 'freeze',

@@ -1,5 +1,5 @@
 /**
- * motion_smoothness, method `lite` (version 2): VBench's question (vbench-methods.md §2.4: how
+ * motion_smoothness, method `lite` (version 3): VBench's question (vbench-methods.md §2.4: how
  * well is each odd frame predicted from its two even neighbours?) answered in the motion domain,
  * so that stutter and dropped frames count in proportion.
  *
@@ -14,17 +14,23 @@
  *   - R = mean over the same pixels of |I_o − ½(I_a(x − F(a→o)) + I_b(x + F(o→b)))|: what is left
  *     once both neighbours are moved onto o by the flows that really reach it — noise, flicker,
  *     appearance change, occlusion (the part of VBench's pixel error that is not misplacement);
- *   - E_o = M + R (grey levels).
+ *   - N = Immerkær's white-noise σ of the residual image I_o − prediction, and f = native longer
+ *     side / working longer side (≥ 1): VBench compares native pixels, where spatially white noise
+ *     is f times stronger than after the decoder's area downscale, so R_n = R + (f − 1)·√(2/π)·N
+ *     restores the missing part of its mean absolute value (version 3; version 2 left it out and
+ *     barely saw noise);
+ *   - E_o = M + R_n (grey levels).
  * E = root mean square of E_o over the odd frames: with duplication to 1/k of the frame rate, a
  * misplacement k·v/2 occurs on 2/k of the frames (v the per-frame motion), so E grows as √k, and
  * a dropped frame adds one misplacement of v/2 per drop, so E grows with the drop rate.
  * value = (255 − E)/255, VBench's scale.
  */
 import { EngineError } from '../contract.js';
-import type { Frame } from '../contract.js';
+import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { computeFlow } from '../image/flow.js';
 import type { FlowField, Pyramid } from '../image/flow.js';
+import { whiteNoiseSigma } from '../image/quality.js';
 import { resampleFlow } from '../image/warp.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
@@ -41,9 +47,9 @@ import {
 export const motionSmoothnessLite: DimensionMethod = {
   dimension: 'motion_smoothness',
   id: 'lite',
-  version: '2',
+  version: '3',
   frames: () => workingRequest(),
-  start: () => new SmoothnessRun(),
+  start: (context) => new SmoothnessRun(context.probe),
 };
 
 interface Step {
@@ -97,8 +103,9 @@ export function oddFrameErrors(
   b: GreyImage,
   fao: FlowField,
   fob: FlowField,
-): { motion: number; residual: number } {
+): { motion: number; residual: number; residualNoise: number } {
   const { width: w, height: h } = o;
+  const res = new Float32Array(w * h);
   if (a.width !== w || b.width !== w || a.height !== h || b.height !== h) {
     throw new RangeError('oddFrameErrors: image sizes differ');
   }
@@ -127,14 +134,21 @@ export function oddFrameErrors(
       m += e < 0 ? -e : e;
       const pred = 0.5 * (bilinear(a.data, w, h, x - ua, y - va) + bilinear(b.data, w, h, x + ub, y + vb));
       const d = od[i]! - pred;
+      res[i] = d + 128;
       r += d < 0 ? -d : d;
     }
   }
   const n = w * h;
-  return { motion: n > 0 ? m / n : 0, residual: n > 0 ? r / n : 0 };
+  return {
+    motion: n > 0 ? m / n : 0,
+    residual: n > 0 ? r / n : 0,
+    residualNoise: whiteNoiseSigma({ width: w, height: h, data: res }),
+  };
 }
 
 class SmoothnessRun implements MethodRun {
+  constructor(private readonly probe: VideoProbe) {}
+
   private readonly guard = new FrameSizeGuard('motion_smoothness', 3);
   private ordinal = 0;
   /** The last even frame and, after it, the odd frame with the flow that reached it. */
@@ -168,13 +182,18 @@ class SmoothnessRun implements MethodRun {
     if (this.even && this.odd) {
       const o = this.odd.step;
       const flowOut = computeFlow(o.pyramid, pyramid, undefined, finest);
-      const { motion, residual: photo } = oddFrameErrors(
+      const { motion, residual, residualNoise } = oddFrameErrors(
         this.even.grey,
         o.grey,
         step.grey,
         this.odd.flowIn,
         flowOut,
       );
+      // VBench compares pixels at native resolution, where spatially white noise is f times
+      // stronger than in the area-downscaled working frame (f = native / working longer side):
+      // restore the missing (f − 1) parts of its mean absolute value (√(2/π)·σ).
+      const f = this.nativeFactor(o.grey);
+      const photo = residual + (f - 1) * Math.sqrt(2 / Math.PI) * residualNoise;
       const e = motion + photo;
       this.sum += e;
       this.sumSq += e * e;
@@ -188,6 +207,14 @@ class SmoothnessRun implements MethodRun {
     this.odd = null;
     this.even = step;
     this.indices.push(frame.index);
+  }
+
+  private nativeFactor(grey: GreyImage): number {
+    const nw = this.probe.displayWidth > 0 ? this.probe.displayWidth : this.probe.width;
+    const nh = this.probe.displayHeight > 0 ? this.probe.displayHeight : this.probe.height;
+    const long = Math.max(nw, nh);
+    const work = Math.max(grey.width, grey.height);
+    return long > work && work > 0 ? long / work : 1;
   }
 
   finish(): MethodOutcome {
