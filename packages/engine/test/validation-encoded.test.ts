@@ -101,9 +101,12 @@ describe('encoded clips through createEngine', () => {
     for (const s of Object.values(by)) {
       expect(s.value).toBeGreaterThanOrEqual(0);
       expect(s.value).toBeLessThanOrEqual(1);
-      // Issue #13: motion_smoothness `lite` is at version 2, imaging_quality `lite` at 3; the rest at 1.
-      const version =
-        s.dimension === 'motion_smoothness' ? '2' : s.dimension === 'imaging_quality' ? '3' : '1';
+      // Issue #13: motion_smoothness and imaging_quality `lite` at version 3, aesthetic_quality at 2.
+      const version: Record<string, string> = {
+        motion_smoothness: '3',
+        imaging_quality: '3',
+        aesthetic_quality: '2',
+      };
       expect(s.methodVersion, s.dimension).toBe(version[s.dimension] ?? '1');
     }
   });
