@@ -304,8 +304,8 @@ class Retries(unittest.TestCase):
 
 class RateLimits(unittest.TestCase):
     def test_429_waits_the_retry_after_then_succeeds(self) -> None:
-        # One request per 2 s per key: the second call is refused once, then served after the wait.
-        own = Server({"VESTA_RATE_LIMIT_PER_KEY": "1/2"}, keys=2)
+        # One request per 3 s per key: the second call is refused once, then served after the wait.
+        own = Server({"VESTA_RATE_LIMIT_PER_KEY": "1/3"}, keys=2)
         proxy = FlakyProxy(own.base_url, failures=0)
         try:
             client = vesta.Vesta(api_key=own.keys[0], base_url=proxy.base_url, max_retries=2)

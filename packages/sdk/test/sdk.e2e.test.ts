@@ -194,8 +194,8 @@ describe('SDK against the real server', () => {
 
 describe('SDK against a server with rate limits on', () => {
   it('gets 429 rate_limited, waits the Retry-After it was sent, then succeeds', async () => {
-    // One request per 2 s per key: the second call is refused once, then served after the wait.
-    const limited = await startTestServer({ VESTA_RATE_LIMIT_PER_KEY: '1/2' }, { worker: false });
+    // One request per 3 s per key: the second call is refused once, then served after the wait.
+    const limited = await startTestServer({ VESTA_RATE_LIMIT_PER_KEY: '1/3' }, { worker: false });
     try {
       const seen: { status: number; retryAfter: string | null; at: number }[] = [];
       const client = new Vesta({
