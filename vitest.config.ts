@@ -24,8 +24,14 @@ const NO_DATABASE = [
   'packages/server/test/upload-storage-failure.test.ts',
 ];
 
-/** Server test files about PostgreSQL alone (the job engine as a cluster): not run on SQLite. */
-const POSTGRES_ONLY = ['packages/server/test/job-engine-cluster.test.ts'];
+/**
+ * Server test files about PostgreSQL alone (the job engine as a cluster; topologies that bring up
+ * PostgreSQL servers of their own): not run on SQLite.
+ */
+const POSTGRES_ONLY = [
+  'packages/server/test/job-engine-cluster.test.ts',
+  'packages/server/test/cluster-e2e.test.ts',
+];
 
 function reachable(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {

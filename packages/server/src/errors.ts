@@ -117,6 +117,27 @@ const UPSTREAM_CODES = new Set([
   'BLOB_STORE_UNAVAILABLE',
 ]);
 
+/**
+ * PostgreSQL (and the network to it) gone: connection refused, reset or timed out; SQLSTATE
+ * class 08 (connection exception), 53 (insufficient resources: too many connections), and
+ * 57P01–57P03 (the server is shutting down, restarting, or not accepting connections yet).
+ */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+/** What `pg` throws, without a code, when its connection ended or could not be had in time. */
+const PG_CONNECTION_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable/i;
+
 /** True when `error` (or its cause chain) is an infrastructure failure to answer with 503. */
 export function isUpstreamFailure(error: unknown): boolean {
   let e: unknown = error;
@@ -125,11 +146,16 @@ export function isUpstreamFailure(error: unknown): boolean {
     if (
       typeof code === 'string' &&
       (UPSTREAM_CODES.has(code) ||
+        NETWORK_CODES.has(code) ||
+        /^(08|53)[0-9A-Z]{3}$/.test(code) ||
         [...UPSTREAM_CODES].some((c) => c.startsWith('SQLITE_') && code.startsWith(`${c}_`)))
     ) {
       return true;
     }
     if (e instanceof TypeError && /database connection is not open/i.test(e.message)) return true;
+    if (PG_CONNECTION_MESSAGE.test(e.message)) return true;
+    // A connection to a name with several addresses fails with one error per address.
+    if (e instanceof AggregateError && e.errors.some((inner) => isUpstreamFailure(inner))) return true;
     e = e.cause;
   }
   return false;

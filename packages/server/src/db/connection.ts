@@ -107,6 +107,12 @@ function openPostgres(connectionString: string, max: number): OpenedDatabase {
   const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 10_000 });
   // An idle client whose server went away (restart, failover) emits here; the pool replaces it.
   pool.on('error', () => undefined);
+  // A checked-out client (between the queries of a transaction) has no listener of the pool's: its
+  // server going away would be an unhandled 'error' that ends the process. Its pending or next
+  // query fails instead (503 upstream_unavailable), and the pool drops it.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<Database>({ dialect: new GuardedPostgresDialect({ pool }) });
   return {
     db,
