@@ -5,10 +5,12 @@
  * those. PostgreSQL at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test). Needs a
  * build (`npm run build`). Prints Markdown for docs/benchmarks.md.
  */
+import { apiPg } from './bench-distributed/api-pg.js';
 import { pickup } from './bench-distributed/pickup.js';
+import { throughput } from './bench-distributed/throughput.js';
 import type { BenchSection } from './bench-distributed/section.js';
 
-const SECTIONS: BenchSection[] = [pickup];
+const SECTIONS: BenchSection[] = [pickup, throughput, apiPg];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim());

@@ -378,16 +378,28 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
     expect(new Set(final.videos.map((v: Json) => v.videoId))).toEqual(new Set(videoIds));
     for (const id of inFlight) expect(videoIds).toContain(id);
 
-    // One scoring job per clip, each done (none run twice to completion, none lost).
+    // One scoring job per clip, each completed: none lost, none enqueued twice (the job engine's
+    // table on PostgreSQL, pg-boss's `job` and `archive` where they exist).
     const db = new pg.Client({ connectionString: pgServer.url() });
     await db.connect();
     try {
-      const { rows } = await db.query<{ subject: string; n: string }>(
-        `select subject, count(*) as n from jobs where subject like 'video:%' group by subject`,
+      const { rows: tables } = await db.query<{ name: string }>(
+        `select table_name as name from information_schema.tables
+          where table_schema = 'pgboss' and table_name in ('job', 'archive')`,
       );
-      if (rows.length > 0) {
-        expect(rows.filter((r) => Number(r.n) !== 1)).toEqual([]);
-        for (const id of videoIds) expect(rows.map((r) => r.subject)).toContain(`video:${id}`);
+      expect(tables.map((t) => t.name)).toContain('job');
+      const all = tables
+        .map((t) => `select data->>'s' as subject, state from pgboss.${t.name}`)
+        .join(' union all ');
+      const { rows } = await db.query<{ subject: string; n: string; completed: string }>(
+        `select subject, count(*) as n, count(*) filter (where state = 'completed') as completed
+           from (${all}) j where subject like 'video:%' group by subject`,
+      );
+      const bySubject = new Map(rows.map((r) => [r.subject, r]));
+      for (const id of videoIds) {
+        const r = bySubject.get(`video:${id}`);
+        expect(r, id).toBeDefined();
+        expect([Number(r!.n), Number(r!.completed)], id).toEqual([1, 1]);
       }
     } finally {
       await db.end();
