@@ -2,7 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { errorText, field, formatDate, livePoll, vesta } from './api';
+import { field, formatDate, livePoll, vesta } from './api';
+import { DataTable, ErrorAlert } from './ui';
 import { useAccount } from './shell';
 
 export function RunnersPage() {
@@ -18,37 +19,26 @@ export function RunnersPage() {
         Processes that generate clips for your Bench runs. Start one with{' '}
         <code>npx vesta runner start --demo</code>.
       </p>
-      {runners.error && (
-        <p role="alert" className="error">
-          {errorText(runners.error)}
-        </p>
-      )}
+      <ErrorAlert error={runners.error} />
       <section className="card">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Models</th>
+        <DataTable
+          headers={['Name', 'Status', 'Last seen', 'Models']}
+          rows={runners.data?.items.length}
+          empty="No runners registered yet."
+        >
+          {runners.data?.items.map((r) => (
+            <tr key={r.id}>
+              <td>{r.name}</td>
+              <td>
+                <span className={`state state-${r.online ? 'online' : 'offline'}`}>
+                  {r.online ? 'online' : 'offline'}
+                </span>
+              </td>
+              <td>{formatDate(r.lastSeenAt)}</td>
+              <td>{r.models.join(', ')}</td>
             </tr>
-          </thead>
-          <tbody>
-            {runners.data?.items.map((r) => (
-              <tr key={r.id}>
-                <td>{r.name}</td>
-                <td>
-                  <span className={`state state-${r.online ? 'online' : 'offline'}`}>
-                    {r.online ? 'online' : 'offline'}
-                  </span>
-                </td>
-                <td>{formatDate(r.lastSeenAt)}</td>
-                <td>{r.models.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {runners.data?.items.length === 0 && <p className="muted">No runners registered yet.</p>}
+          ))}
+        </DataTable>
       </section>
     </>
   );
@@ -59,38 +49,23 @@ export function DimensionsPage() {
   return (
     <>
       <h1>Dimensions</h1>
-      {dims.error && (
-        <p role="alert" className="error">
-          {errorText(dims.error)}
-        </p>
-      )}
+      <ErrorAlert error={dims.error} />
       <section className="card">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Dimension</th>
-              <th scope="col">Group</th>
-              <th scope="col">Method now</th>
-              <th scope="col">Methods</th>
-              <th scope="col">Workflows</th>
+        <DataTable headers={['Dimension', 'Group', 'Method now', 'Methods', 'Workflows']}>
+          {dims.data?.items.map((d) => (
+            <tr key={d.id}>
+              <td>
+                <strong>{d.name}</strong> <code>{d.id}</code>
+                <br />
+                <span className="muted">{d.description}</span>
+              </td>
+              <td>{d.category}</td>
+              <td>{d.defaultMethod ?? 'none available'}</td>
+              <td>{d.methods.map((m) => `${m.id} ${m.version}`).join(', ')}</td>
+              <td>{d.workflows.join(', ')}</td>
             </tr>
-          </thead>
-          <tbody>
-            {dims.data?.items.map((d) => (
-              <tr key={d.id}>
-                <td>
-                  <strong>{d.name}</strong> <code>{d.id}</code>
-                  <br />
-                  <span className="muted">{d.description}</span>
-                </td>
-                <td>{d.category}</td>
-                <td>{d.defaultMethod ?? 'none available'}</td>
-                <td>{d.methods.map((m) => `${m.id} ${m.version}`).join(', ')}</td>
-                <td>{d.workflows.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </section>
     </>
   );
@@ -140,49 +115,42 @@ export function AccountPage() {
             New password (at least 10 characters)
             <input name="next" type="password" autoComplete="new-password" minLength={10} required />
           </label>
-          {change.error && (
-            <p role="alert" className="error">
-              {errorText(change.error)}
-            </p>
-          )}
+          <ErrorAlert error={change.error} />
           {done && <p role="status">Password changed; your other sessions are signed out.</p>}
           <button type="submit">Change password</button>
         </form>
       </section>
       <section className="card">
         <h2>Sessions</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Browser</th>
-              <th scope="col">IP</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable
+          headers={[
+            'Browser',
+            'IP',
+            'Signed in',
+            'Last seen',
+            <span key="actions" className="sr-only">
+              Actions
+            </span>,
+          ]}
+        >
+          {sessions.data?.items.map((s) => (
+            <tr key={s.id}>
+              <td>{s.userAgent ?? 'unknown'}</td>
+              <td>{s.ip ?? '—'}</td>
+              <td>{formatDate(s.createdAt)}</td>
+              <td>{formatDate(s.lastSeenAt)}</td>
+              <td>
+                {s.current ? (
+                  'this browser'
+                ) : (
+                  <button type="button" className="secondary" onClick={() => revoke.mutate(s.id)}>
+                    Sign out
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {sessions.data?.items.map((s) => (
-              <tr key={s.id}>
-                <td>{s.userAgent ?? 'unknown'}</td>
-                <td>{s.ip ?? '—'}</td>
-                <td>{formatDate(s.createdAt)}</td>
-                <td>{formatDate(s.lastSeenAt)}</td>
-                <td>
-                  {s.current ? (
-                    'this browser'
-                  ) : (
-                    <button type="button" className="secondary" onClick={() => revoke.mutate(s.id)}>
-                      Sign out
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </section>
     </>
   );
@@ -226,11 +194,7 @@ export function UsersPage() {
           </label>
           <button type="submit">Create invite link</button>
         </form>
-        {invite.error && (
-          <p role="alert" className="error">
-            {errorText(invite.error)}
-          </p>
-        )}
+        <ErrorAlert error={invite.error} />
         {link && (
           <div className="secret" role="status">
             <p>
@@ -245,91 +209,69 @@ export function UsersPage() {
       </section>
       <section className="card">
         <h2>Users</h2>
-        {(users.error ?? disable.error) && (
-          <p role="alert" className="error">
-            {errorText(users.error ?? disable.error)}
-          </p>
-        )}
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Created</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data?.items.map((u) => (
-              <tr key={u.id}>
-                <td>{u.name}</td>
-                <td>{u.email ?? '(key only)'}</td>
-                <td>{u.role}</td>
-                <td>{formatDate(u.createdAt)}</td>
-                <td>
-                  {u.disabledAt ? (
-                    <span className="state state-cancelled">disabled {formatDate(u.disabledAt)}</span>
-                  ) : u.id === me.id ? (
-                    <span className="state state-online">active (you)</span>
-                  ) : (
-                    <span className="row-actions">
-                      <span className="state state-online">active</span>
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => {
-                          if (
-                            window.confirm(
-                              `Disable ${u.email ?? u.name}? Their sessions and API keys are revoked.`,
-                            )
+        <ErrorAlert error={users.error ?? disable.error} />
+        <DataTable headers={['Name', 'Email', 'Role', 'Created', 'Status']}>
+          {users.data?.items.map((u) => (
+            <tr key={u.id}>
+              <td>{u.name}</td>
+              <td>{u.email ?? '(key only)'}</td>
+              <td>{u.role}</td>
+              <td>{formatDate(u.createdAt)}</td>
+              <td>
+                {u.disabledAt ? (
+                  <span className="state state-cancelled">disabled {formatDate(u.disabledAt)}</span>
+                ) : u.id === me.id ? (
+                  <span className="state state-online">active (you)</span>
+                ) : (
+                  <span className="row-actions">
+                    <span className="state state-online">active</span>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        if (
+                          window.confirm(
+                            `Disable ${u.email ?? u.name}? Their sessions and API keys are revoked.`,
                           )
-                            disable.mutate(u.id);
-                        }}
-                      >
-                        Disable
-                      </button>
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                        )
+                          disable.mutate(u.id);
+                      }}
+                    >
+                      Disable
+                    </button>
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
       <section className="card">
         <h2>Invites</h2>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">State</th>
+        <DataTable
+          headers={['Email', 'Created', 'Expires', 'State']}
+          rows={invites.data?.items.length}
+          empty="No invites yet."
+        >
+          {invites.data?.items.map((i) => (
+            <tr key={i.id}>
+              <td>{i.email}</td>
+              <td>{formatDate(i.createdAt)}</td>
+              <td>{formatDate(i.expiresAt)}</td>
+              <td>
+                {i.usedAt ? (
+                  'used'
+                ) : i.revokedAt ? (
+                  'revoked'
+                ) : (
+                  <button type="button" className="secondary" onClick={() => revokeInvite.mutate(i.id)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {invites.data?.items.map((i) => (
-              <tr key={i.id}>
-                <td>{i.email}</td>
-                <td>{formatDate(i.createdAt)}</td>
-                <td>{formatDate(i.expiresAt)}</td>
-                <td>
-                  {i.usedAt ? (
-                    'used'
-                  ) : i.revokedAt ? (
-                    'revoked'
-                  ) : (
-                    <button type="button" className="secondary" onClick={() => revokeInvite.mutate(i.id)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {invites.data?.items.length === 0 && <p className="muted">No invites yet.</p>}
+          ))}
+        </DataTable>
       </section>
     </>
   );

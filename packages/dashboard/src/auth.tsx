@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText, field, vesta } from './api';
+import { ErrorAlert } from './ui';
 
 function AuthCard(props: { title: string; intro: string; children: React.ReactNode }) {
   return (
@@ -58,11 +59,7 @@ export function SetupPage() {
           Password (at least 10 characters)
           <input name="password" type="password" autoComplete="new-password" minLength={10} required />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} />
         <button type="submit" disabled={busy}>
           Create admin account
         </button>
@@ -86,11 +83,7 @@ export function SignInPage() {
           Password
           <input name="password" type="password" autoComplete="current-password" required />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} />
         <button type="submit" disabled={busy}>
           Sign in
         </button>
@@ -108,20 +101,14 @@ export function InvitePage() {
   return (
     <AuthCard title="Accept your invite" intro="Choose a password for your new Vesta account.">
       {token === '' ? (
-        <p role="alert" className="error">
-          This invite link has no token: open the whole link you were sent.
-        </p>
+        <ErrorAlert error="This invite link has no token: open the whole link you were sent." />
       ) : (
         <form onSubmit={onSubmit}>
           <label>
             Password (at least 10 characters)
             <input name="password" type="password" autoComplete="new-password" minLength={10} required />
           </label>
-          {error && (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          )}
+          <ErrorAlert error={error} />
           <button type="submit" disabled={busy}>
             Create account
           </button>

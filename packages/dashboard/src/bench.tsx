@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText, field, formatDate, formatScore, livePoll, vesta } from './api';
+import { DataTable, ErrorAlert } from './ui';
 import { BarChart } from './chart';
 import { ClipPlayer } from './sessions';
 
@@ -34,49 +35,49 @@ export function RunsTable({
   selectable?: { selected: Set<string>; toggle: (id: string) => void };
 }) {
   return (
-    <table data-testid="runs-table">
-      <thead>
-        <tr>
+    <DataTable
+      testId="runs-table"
+      headers={[
+        ...(selectable
+          ? [
+              <span key="compare" className="sr-only">
+                Compare
+              </span>,
+            ]
+          : []),
+        'Name',
+        'Model',
+        'Status',
+        'Progress',
+        'Created',
+      ]}
+    >
+      {runs.map((r) => (
+        <tr key={r.id}>
           {selectable && (
-            <th scope="col">
-              <span className="sr-only">Compare</span>
-            </th>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`Compare ${r.name}`}
+                checked={selectable.selected.has(r.id)}
+                onChange={() => selectable.toggle(r.id)}
+              />
+            </td>
           )}
-          <th scope="col">Name</th>
-          <th scope="col">Model</th>
-          <th scope="col">Status</th>
-          <th scope="col">Progress</th>
-          <th scope="col">Created</th>
+          <td>
+            <Link to={`/bench/${r.id}`}>{r.name}</Link>
+          </td>
+          <td>{r.model_id}</td>
+          <td>
+            <span className={`state state-${r.status}`}>{r.status}</span>
+          </td>
+          <td>
+            <Progress run={r} />
+          </td>
+          <td>{formatDate(r.created_at)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {runs.map((r) => (
-          <tr key={r.id}>
-            {selectable && (
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Compare ${r.name}`}
-                  checked={selectable.selected.has(r.id)}
-                  onChange={() => selectable.toggle(r.id)}
-                />
-              </td>
-            )}
-            <td>
-              <Link to={`/bench/${r.id}`}>{r.name}</Link>
-            </td>
-            <td>{r.model_id}</td>
-            <td>
-              <span className={`state state-${r.status}`}>{r.status}</span>
-            </td>
-            <td>
-              <Progress run={r} />
-            </td>
-            <td>{formatDate(r.created_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }
 
@@ -106,11 +107,7 @@ export function BenchListPage() {
           New run
         </Link>
       </div>
-      {runs.error && (
-        <p role="alert" className="error">
-          {errorText(runs.error)}
-        </p>
-      )}
+      <ErrorAlert error={runs.error} />
       <section className="card">
         <button
           type="button"
@@ -230,11 +227,7 @@ export function BenchCreatePage() {
         </div>
         {group('quality', 'Quality dimensions')}
         {group('semantic', 'Semantic dimensions')}
-        {create.error && (
-          <p role="alert" className="error">
-            {errorText(create.error)}
-          </p>
-        )}
+        <ErrorAlert error={create.error} />
         <button type="submit" disabled={create.isPending}>
           Create run
         </button>
@@ -315,12 +308,7 @@ export function BenchRunPage() {
   const labels = useMemo(() => [...summary.means.keys()], [summary]);
   const series = useMemo(() => [{ label: 'mean', values: [...summary.means.values()] }], [summary]);
   const r = run.data;
-  if (run.error)
-    return (
-      <p role="alert" className="error">
-        {errorText(run.error)}
-      </p>
-    );
+  if (run.error) return <ErrorAlert error={run.error} />;
   if (!r) return <p className="muted">Loading…</p>;
   const downloadCsv = () => {
     setCsvError(null);
@@ -360,7 +348,7 @@ export function BenchRunPage() {
           {r.progress.tasks_generated} clips generated, {r.progress.clips_evaluated} of{' '}
           {r.progress.clips_total} evaluated, {r.progress.tasks_failed} failed
         </p>
-        {r.error && <p role="alert" className="error">{`${r.error.detail} (${r.error.code})`}</p>}
+        <ErrorAlert error={r.error} />
         <div className="row">
           <button type="button" onClick={downloadCsv}>
             Download CSV
@@ -388,11 +376,7 @@ export function BenchRunPage() {
             </button>
           )}
         </div>
-        {(csvError ?? cancel.error ?? remove.error) && (
-          <p role="alert" className="error">
-            {csvError ?? errorText(cancel.error ?? remove.error)}
-          </p>
-        )}
+        <ErrorAlert error={csvError ?? cancel.error ?? remove.error} />
       </section>
       <section className="card">
         <h2>Scores</h2>
@@ -481,55 +465,38 @@ export function BenchComparePage() {
   return (
     <>
       <h1>Compare runs</h1>
-      {error && (
-        <p role="alert" className="error">
-          {errorText(error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {!loaded && !error && <p className="muted">Loading…</p>}
       {loaded && (
         <>
           <section className="card">
             <div className="table-wrap" tabIndex={0} role="region" aria-label="Runs compared">
-              <table data-testid="compare-table" className="scores">
-                <thead>
-                  <tr>
-                    <th scope="col">Run</th>
-                    <th scope="col">Model</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Total</th>
-                    <th scope="col">Quality</th>
-                    <th scope="col">Semantic</th>
-                    {labels.map((d) => (
-                      <th scope="col" key={d}>
-                        {d}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows
-                    .slice()
-                    .sort((a, b) => (b.total ?? -1) - (a.total ?? -1))
-                    .map((r) => (
-                      <tr key={r.run.id}>
-                        <td>
-                          <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
-                        </td>
-                        <td>{r.run.model_id}</td>
-                        <td>
-                          <span className={`state state-${r.run.status}`}>{r.run.status}</span>
-                        </td>
-                        <td>{formatScore(r.total)}</td>
-                        <td>{formatScore(r.quality)}</td>
-                        <td>{formatScore(r.semantic)}</td>
-                        {labels.map((d) => (
-                          <td key={d}>{formatScore(r.means.get(d))}</td>
-                        ))}
-                      </tr>
-                    ))}
-                </tbody>
-              </table>
+              <DataTable
+                testId="compare-table"
+                className="scores"
+                headers={['Run', 'Model', 'Status', 'Total', 'Quality', 'Semantic', ...labels]}
+              >
+                {rows
+                  .slice()
+                  .sort((a, b) => (b.total ?? -1) - (a.total ?? -1))
+                  .map((r) => (
+                    <tr key={r.run.id}>
+                      <td>
+                        <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
+                      </td>
+                      <td>{r.run.model_id}</td>
+                      <td>
+                        <span className={`state state-${r.run.status}`}>{r.run.status}</span>
+                      </td>
+                      <td>{formatScore(r.total)}</td>
+                      <td>{formatScore(r.quality)}</td>
+                      <td>{formatScore(r.semantic)}</td>
+                      {labels.map((d) => (
+                        <td key={d}>{formatScore(r.means.get(d))}</td>
+                      ))}
+                    </tr>
+                  ))}
+              </DataTable>
             </div>
           </section>
           <section className="card">

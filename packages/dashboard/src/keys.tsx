@@ -2,7 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { errorText, field, formatDate, vesta } from './api';
+import { field, formatDate, vesta } from './api';
+import { DataTable, ErrorAlert } from './ui';
 
 export function ApiKeysPage() {
   const qc = useQueryClient();
@@ -50,11 +51,7 @@ export function ApiKeysPage() {
             Create key
           </button>
         </form>
-        {create.error && (
-          <p role="alert" className="error">
-            {errorText(create.error)}
-          </p>
-        )}
+        <ErrorAlert error={create.error} />
         {created && (
           <div className="secret" role="status">
             <p>
@@ -74,61 +71,54 @@ export function ApiKeysPage() {
       </section>
       <section className="card">
         <h2>Your keys</h2>
-        {keys.error && (
-          <p role="alert" className="error">
-            {errorText(keys.error)}
-          </p>
-        )}
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.items.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name ?? '(made on the host)'}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{formatDate(k.createdAt)}</td>
-                <td>{formatDate(k.lastUsedAt)}</td>
-                <td>{k.expired ? 'expired' : k.expiresAt ? formatDate(k.expiresAt) : 'never'}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => {
-                      if (
-                        window.confirm(
-                          `Revoke the key "${k.name ?? k.prefix}"? Anything using it stops working.`,
-                        )
+        <ErrorAlert error={keys.error} />
+        <DataTable
+          headers={[
+            'Name',
+            'Prefix',
+            'Created',
+            'Last used',
+            'Expires',
+            <span key="actions" className="sr-only">
+              Actions
+            </span>,
+          ]}
+        >
+          {keys.data?.items.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name ?? '(made on the host)'}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>{formatDate(k.createdAt)}</td>
+              <td>{formatDate(k.lastUsedAt)}</td>
+              <td>{k.expired ? 'expired' : k.expiresAt ? formatDate(k.expiresAt) : 'never'}</td>
+              <td>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => {
+                    if (
+                      window.confirm(
+                        `Revoke the key "${k.name ?? k.prefix}"? Anything using it stops working.`,
                       )
-                        revoke.mutate(k.id);
-                    }}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-            {keys.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No keys yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+                    )
+                      revoke.mutate(k.id);
+                  }}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+          {keys.data?.items.length === 0 && (
+            <tr>
+              <td colSpan={6} className="muted">
+                No keys yet.
+              </td>
+            </tr>
+          )}
+        </DataTable>
       </section>
     </>
   );

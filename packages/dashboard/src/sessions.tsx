@@ -4,6 +4,7 @@ import type { ScoreSession, VideoSummary } from '@vesta/sdk';
 import { useMemo, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import { errorText, formatScore, livePoll, vesta } from './api';
+import { DataTable, ErrorAlert } from './ui';
 import { BarChart } from './chart';
 
 const FINAL = new Set(['scored', 'failed']);
@@ -82,11 +83,7 @@ function UploadBox(props: {
           {pct}%
         </progress>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </div>
   );
 }
@@ -107,30 +104,21 @@ function VideoCard({ video }: { video: VideoSummary }) {
       {STORED.has(video.state) && video.confirmedAt !== null && (
         <ClipPlayer videoId={video.videoId} label={video.fileName} width={320} />
       )}
-      {video.error && <p role="alert" className="error">{`${video.error.detail} (${video.error.code})`}</p>}
+      <ErrorAlert error={video.error} />
       {video.scores.length > 0 && (
         <>
           <BarChart title={`Scores of ${video.fileName}`} labels={labels} series={series} max={1} />
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Dimension</th>
-                <th scope="col">Score</th>
-                <th scope="col">Method</th>
+          <DataTable headers={['Dimension', 'Score', 'Method']}>
+            {video.scores.map((s) => (
+              <tr key={s.dimension}>
+                <td>{s.dimension}</td>
+                <td>{formatScore(s.value)}</td>
+                <td>
+                  {s.method} {s.methodVersion}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {video.scores.map((s) => (
-                <tr key={s.dimension}>
-                  <td>{s.dimension}</td>
-                  <td>{formatScore(s.value)}</td>
-                  <td>
-                    {s.method} {s.methodVersion}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </>
       )}
       {video.failures.length > 0 && (
@@ -192,11 +180,7 @@ export function ScorePage() {
           Reset session
         </button>
       </section>
-      {session.error && (
-        <p role="alert" className="error">
-          {errorText(session.error)}
-        </p>
-      )}
+      <ErrorAlert error={session.error} />
       <div className="grid">
         {session.data?.videos
           .slice()
@@ -285,43 +269,28 @@ export function RankPage() {
           Reset session
         </button>
       </section>
-      {(session.error ?? ranked.error) && (
-        <p role="alert" className="error">
-          {errorText(session.error ?? ranked.error)}
-        </p>
-      )}
+      <ErrorAlert error={session.error ?? ranked.error} />
       <section className="card">
         <h2>Leaderboard</h2>
         {ranked.data && <p className="muted">{ranked.data.formula}</p>}
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Leaderboard table">
-          <table data-testid="leaderboard" className="scores">
-            <thead>
-              <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Candidate</th>
-                <th scope="col">Overall</th>
-                <th scope="col">State</th>
+          <DataTable
+            testId="leaderboard"
+            className="scores"
+            headers={['Rank', 'Candidate', 'Overall', 'State', ...dims]}
+          >
+            {entries.map((e) => (
+              <tr key={e.videoId} data-video-id={e.videoId}>
+                <td>{e.rank ?? '—'}</td>
+                <td>{e.fileName}</td>
+                <td>{formatScore(e.overall)}</td>
+                <td>{e.state}</td>
                 {dims.map((d) => (
-                  <th scope="col" key={d}>
-                    {d}
-                  </th>
+                  <td key={d}>{formatScore(e.scores.find((s) => s.dimension === d)?.value)}</td>
                 ))}
               </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.videoId} data-video-id={e.videoId}>
-                  <td>{e.rank ?? '—'}</td>
-                  <td>{e.fileName}</td>
-                  <td>{formatScore(e.overall)}</td>
-                  <td>{e.state}</td>
-                  {dims.map((d) => (
-                    <td key={d}>{formatScore(e.scores.find((s) => s.dimension === d)?.value)}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
         {dims.length > 0 && (
           <BarChart title="Candidates per dimension" labels={dims} series={series} max={1} />

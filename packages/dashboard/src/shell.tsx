@@ -4,7 +4,8 @@ import { ApiError } from '@vesta/sdk';
 import type { Account } from '@vesta/sdk';
 import { createContext, useContext } from 'react';
 import { NavLink, Navigate, Outlet, useNavigate } from 'react-router';
-import { errorText, vesta } from './api';
+import { vesta } from './api';
+import { ErrorAlert } from './ui';
 
 const AccountContext = createContext<Account | null>(null);
 
@@ -29,12 +30,7 @@ export function Shell() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const me = useQuery({ queryKey: ['me'], queryFn: whoAmI, staleTime: 60_000 });
-  if (me.error)
-    return (
-      <p role="alert" className="error">
-        {errorText(me.error)}
-      </p>
-    );
+  if (me.error) return <ErrorAlert error={me.error} />;
   if (!me.data) return <p className="muted">Loading…</p>;
   if ('go' in me.data) return <Navigate to={me.data.go} replace />;
   const account = me.data.account;
