@@ -2,69 +2,75 @@
  * GET /api/v1/videos/{videoId}/content: a stored clip's bytes for its owner, whole or one byte
  * range (206 with Content-Range; 416 past the end), through the BlobStore port; another user's clip
  * answers exactly as a missing id; a clip not yet confirmed is 409. Real server, real corpus clip,
- * and the SDK's `videos.content` over HTTP.
+ * and the SDK's `videos.content` over HTTP — on both blob stores: the local directory and S3 (an
+ * s3rver with SigV4 checks, or VESTA_TEST_S3_ENDPOINT).
  */
 import { readFileSync } from 'node:fs';
 import { Vesta, NotFoundError, RangeNotSatisfiableError } from '@vesta/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
+import { externalS3, startTestS3 } from './helpers/s3.js';
+import type { TestS3 } from './helpers/s3.js';
 
 const bytes = readFileSync(clip('show-1__panda-selfie.mp4'));
-let server: CoreTestServer;
-let keyA: string;
-let keyB: string;
-let videoId: string;
-let unconfirmedId: string;
 
-async function get(url: string, key: string, headers: Record<string, string> = {}) {
-  return server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key, ...headers } });
-}
+describe.each(['local', 's3'] as const)('GET /api/v1/videos/{videoId}/content (%s blob store)', (store) => {
+  let s3: TestS3 | undefined;
+  let server: CoreTestServer;
+  let keyA: string;
+  let keyB: string;
+  let videoId: string;
+  let unconfirmedId: string;
 
-async function mint(
-  key: string,
-  fileName: string,
-): Promise<{ videoId: string; uploadUrl: string; runId: string }> {
-  const runId = (await get('/api/v1/score', key)).json<{ runId: string }>().runId;
-  const ticket = await server.app.inject({
-    method: 'POST',
-    url: `/api/v1/score/${runId}/videos/upload-url`,
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    payload: JSON.stringify({ fileName, contentType: 'video/mp4', prompt: 'a panda taking a selfie' }),
+  async function get(url: string, key: string, headers: Record<string, string> = {}) {
+    return server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key, ...headers } });
+  }
+
+  async function mint(
+    key: string,
+    fileName: string,
+  ): Promise<{ videoId: string; uploadUrl: string; headers: Record<string, string>; runId: string }> {
+    const runId = (await get('/api/v1/score', key)).json<{ runId: string }>().runId;
+    const ticket = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/score/${runId}/videos/upload-url`,
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      payload: JSON.stringify({ fileName, contentType: 'video/mp4', prompt: 'a panda taking a selfie' }),
+    });
+    expect(ticket.statusCode, ticket.body).toBe(201);
+    return {
+      ...ticket.json<{ videoId: string; uploadUrl: string; headers: Record<string, string> }>(),
+      runId,
+    };
+  }
+
+  beforeAll(async () => {
+    if (store === 's3') s3 = await startTestS3();
+    server = await startCoreServer({ listen: true, ...(s3 ? { env: s3.env } : {}) });
+    expect(server.deps.blobs.kind).toBe(store);
+    keyA = await server.key();
+    keyB = await server.key();
+    const t = await mint(keyA, 'panda.mp4');
+    videoId = t.videoId;
+    // Over HTTP, to wherever the store takes uploads (this server, or S3 with a presigned URL).
+    const put = await fetch(t.uploadUrl, { method: 'PUT', headers: t.headers, body: bytes });
+    expect(put.status, await put.text()).toBe(200);
+    const confirm = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/score/${t.runId}/videos/confirm-upload`,
+      headers: { 'x-api-key': keyA, 'content-type': 'application/json' },
+      payload: JSON.stringify({ videoId }),
+    });
+    expect(confirm.statusCode, confirm.body).toBe(200);
+    unconfirmedId = (await mint(keyA, 'later.mp4')).videoId;
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await s3?.close();
   });
-  expect(ticket.statusCode, ticket.body).toBe(201);
-  return { ...ticket.json<{ videoId: string; uploadUrl: string }>(), runId };
-}
 
-beforeAll(async () => {
-  server = await startCoreServer({ listen: true });
-  keyA = await server.key();
-  keyB = await server.key();
-  const t = await mint(keyA, 'panda.mp4');
-  videoId = t.videoId;
-  const url = new URL(t.uploadUrl);
-  const put = await server.app.inject({
-    method: 'PUT',
-    url: `${url.pathname}${url.search}`,
-    headers: { 'content-type': 'video/mp4' },
-    payload: bytes,
-  });
-  expect(put.statusCode, put.body).toBe(200);
-  const confirm = await server.app.inject({
-    method: 'POST',
-    url: `/api/v1/score/${t.runId}/videos/confirm-upload`,
-    headers: { 'x-api-key': keyA, 'content-type': 'application/json' },
-    payload: JSON.stringify({ videoId }),
-  });
-  expect(confirm.statusCode, confirm.body).toBe(200);
-  unconfirmedId = (await mint(keyA, 'later.mp4')).videoId;
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-describe('GET /api/v1/videos/{videoId}/content', () => {
   const path = () => `/api/v1/videos/${videoId}/content`;
 
   it('sends the whole clip with its media type and Accept-Ranges', async () => {
@@ -84,7 +90,9 @@ describe('GET /api/v1/videos/{videoId}/content', () => {
       ['bytes=1000-', 1000, size - 1],
       ['bytes=-500', size - 500, size - 1],
       [`bytes=${size - 10}-${size + 1000}`, size - 10, size - 1],
-      [`bytes=0-0`, 0, 0],
+      // s3rver reads an end of 0 as "no end" (`end || Infinity`): checked on the local store and
+      // on a real S3 endpoint (VESTA_TEST_S3_ENDPOINT), not on s3rver.
+      ...(store === 's3' && !externalS3 ? [] : ([[`bytes=0-0`, 0, 0]] as Array<[string, number, number]>)),
     ];
     for (const [range, start, end] of cases) {
       const r = await get(path(), keyA, { range });
