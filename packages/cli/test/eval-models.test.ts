@@ -4,7 +4,7 @@
  * dimensions for a clip and its prompt; without models the output names the command that fetches
  * them and the model-free methods still answer. Needs the built engine (`npx tsc -b packages/engine`).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,6 +115,31 @@ describe('vesta eval with models', () => {
       await runEval([clip], { dimensions: 'subject_consistency', threads: '1', json: true }, quiet),
     ).toBe(0);
     expect(quiet.err).toBe('');
+  });
+
+  it('skips sources another process found unreachable: no transfer is tried, and it says why', async () => {
+    const cache = join(dir, 'remembered');
+    await mkdir(cache, { recursive: true });
+    const until = Date.now() + 60_000;
+    await writeFile(
+      join(cache, 'unreachable.json'),
+      JSON.stringify({
+        version: 1,
+        sources: {
+          'https://huggingface.co': { until, error: 'fetch failed (ENOTFOUND)' },
+          'https://raw.githubusercontent.com': { until, error: 'fetch failed (ENOTFOUND)' },
+        },
+      }),
+    );
+    const h = host({ VESTA_MODELS_DIR: cache });
+    expect(await runEval([clip], { dimensions: 'subject_consistency', threads: '1' }, h)).toBe(0);
+    expect(h.out).toMatch(/subject_consistency\s+\S+\s+lite/);
+    expect(h.err).toMatch(
+      /^Model sources https:\/\/huggingface\.co, https:\/\/raw\.githubusercontent\.com unreachable moments ago/,
+    );
+    expect(h.err).not.toContain('Fetching');
+    // Nothing was attempted: no model folder, no partial file.
+    expect((await readdir(cache)).sort()).toEqual(['unreachable.json']);
   });
 
   it('rejects an --auxiliary that is not a JSON object of strings', async () => {

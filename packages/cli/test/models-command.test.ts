@@ -1,7 +1,7 @@
 // `vesta models list | pull | verify | rm` as a user runs them: the built executable in a child
 // process, pulling fixture models (written by the engine's ONNX writer) from a local mirror.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -183,6 +183,26 @@ describe('vesta models (spawned CLI)', () => {
     const both = await vesta(['models', 'pull', 'tiny-clip', '--all', '--json'], extra);
     expect(both.code).toBe(2);
     expect(JSON.parse(both.stderr)).toMatchObject({ error: { code: 'usage' } });
+  });
+
+  it('list reports the sources remembered as unreachable', async () => {
+    const cache = path.join(tmp, 'remembered-cache');
+    mkdirSync(cache, { recursive: true });
+    const until = Date.now() + 60_000;
+    writeFileSync(
+      path.join(cache, 'unreachable.json'),
+      JSON.stringify({
+        version: 1,
+        sources: { 'http://127.0.0.1:9': { until, error: 'connect ECONNREFUSED' } },
+      }),
+    );
+    const json = await vesta(['models', 'list', '--json'], { VESTA_MODELS_DIR: cache });
+    expect((JSON.parse(json.stdout) as { unreachable: unknown }).unreachable).toEqual([
+      { origin: 'http://127.0.0.1:9', until, error: 'connect ECONNREFUSED' },
+    ]);
+    const human = await vesta(['models', 'list'], { VESTA_MODELS_DIR: cache });
+    expect(human.stdout).toContain('unreachable moments ago, skipped until');
+    expect(human.stdout).toContain('http://127.0.0.1:9 (connect ECONNREFUSED)');
   });
 
   it('usage errors: an unknown model exits 2; an invalid manifest file is reported', async () => {

@@ -188,9 +188,20 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
     let hinted = false;
     progress = options.json ? undefined : new PullProgress(stderr, makeStyle(colorEnabled(stderr, env)));
     const pulls = progress;
+    const store = createModelStore(modelStoreOptionsFromEnv(env));
+    // Say why model-backed methods are skipped when a source was found unreachable moments ago.
+    const unreachable = options.json ? [] : store.unreachableSources();
+    if (unreachable.length > 0) {
+      const until = new Date(Math.max(...unreachable.map((u) => u.until)));
+      stderr.write(
+        `Model source${unreachable.length === 1 ? '' : 's'} ${unreachable.map((u) => u.origin).join(', ')} ` +
+          `unreachable moments ago: models not yet installed are not fetched until ${until.toISOString().slice(11, 16)} UTC ` +
+          '(the model-free methods answer); `vesta models pull --all` tries again now\n',
+      );
+    }
     engine = createEngine({
       ...(threads !== undefined ? { threads } : {}),
-      models: createModelStore(modelStoreOptionsFromEnv(env)),
+      models: store,
       inference: inferenceOptionsFromEnv(env),
       ...(pulls
         ? {

@@ -206,11 +206,21 @@ export function registerModelsCommand(program: Command, host: ModelsCommandHost)
         }
       }
       const list = (await store.list()).filter((m) => wanted.has(m.id));
+      const unreachable = store.unreachableSources();
       print(
         host,
         options.json === true,
-        { cacheDir: store.cacheDir, offline: store.offline, models: list },
-        () => [statusRows(list, host.outStyle), host.outStyle.dim(`cache: ${store.cacheDir}`)].join('\n'),
+        { cacheDir: store.cacheDir, offline: store.offline, unreachable, models: list },
+        () =>
+          [
+            statusRows(list, host.outStyle),
+            host.outStyle.dim(`cache: ${store.cacheDir}`),
+            ...unreachable.map((u) =>
+              host.outStyle.yellow(
+                `unreachable moments ago, skipped until ${new Date(u.until).toISOString()}: ${u.origin} (${u.error}); \`vesta models pull\` tries again now`,
+              ),
+            ),
+          ].join('\n'),
       );
     }),
   );

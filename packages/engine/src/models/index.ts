@@ -16,6 +16,7 @@ export type {
   VerifyReport,
   VerifyFileReport,
   VerifyState,
+  UnreachableSource,
 } from './store.js';
 export { LOCK_FILE_NAME } from './lock-file.js';
 export type { LockFileData, LockedModel, LockedFile } from './lock-file.js';

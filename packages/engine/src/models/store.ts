@@ -135,6 +135,16 @@ export interface ModelStore {
   isInstalledSync(modelId: string, precision?: Precision): boolean;
   /** Installed, or fetchable because the store is online (or the local directory has it). */
   isAvailableSync(modelId: string, precision?: Precision): boolean;
+  /** Sources skipped for now because they could not be reached moments ago (any process). */
+  unreachableSources(): UnreachableSource[];
+}
+
+export interface UnreachableSource {
+  /** e.g. `https://huggingface.co`. */
+  origin: string;
+  /** Epoch ms when it is tried again. */
+  until: number;
+  error: string;
 }
 
 interface Source {
@@ -761,6 +771,10 @@ export class FsModelStore implements ModelStore {
       const size = file.size ?? locked?.files[file.path]?.size ?? null;
       return size === null || st.size === size;
     });
+  }
+
+  unreachableSources(): UnreachableSource[] {
+    return this.offline ? [] : this.unreachable.list();
   }
 
   isAvailableSync(modelId: string, precision?: Precision): boolean {

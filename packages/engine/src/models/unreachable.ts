@@ -75,6 +75,16 @@ export class UnreachableMemory {
     return hit !== undefined && hit.until > this.now() ? hit : undefined;
   }
 
+  /** Every origin remembered as unreachable now, soonest expiry first. */
+  list(): Array<{ origin: string; until: number; error: string }> {
+    if (this.ttlMs <= 0) return [];
+    const t = this.now();
+    return Object.entries(this.load().sources)
+      .filter(([, r]) => r.until > t)
+      .map(([origin, r]) => ({ origin, until: r.until, error: r.error }))
+      .sort((a, b) => a.until - b.until);
+  }
+
   async remember(url: string, error: string): Promise<void> {
     if (this.ttlMs <= 0) return;
     await this.write((sources) => {
