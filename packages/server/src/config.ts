@@ -103,6 +103,11 @@ export interface ServerConfig {
   inference: InferenceOptions;
   /** Jobs run at the same time by this process's worker. */
   jobConcurrency: number;
+  /**
+   * Lease of a running job, renewed by its worker's heartbeat (seconds): a worker that dies loses
+   * its jobs to another after about this long.
+   */
+  jobLeaseSeconds: number;
   /** How long shutdown waits for in-flight requests and jobs before cutting jobs off. */
   shutdownGraceSeconds: number;
   /** Bench runners: lease of a claimed generation task, renewed by each heartbeat (seconds). */
@@ -243,6 +248,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     );
   }
   const jobConcurrency = int('VESTA_JOB_CONCURRENCY', 1, 1, 64);
+  const jobLeaseSeconds = int('VESTA_JOB_LEASE_SECONDS', 30, 1, 3600);
   const shutdownGraceSeconds = int('VESTA_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600);
   const runnerLeaseSeconds = int('VESTA_RUNNER_LEASE_SECONDS', 60, 1, 3600);
   const runnerMaxAttempts = int('VESTA_RUNNER_MAX_ATTEMPTS', 3, 1, 20);
@@ -293,6 +299,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     models,
     inference,
     jobConcurrency,
+    jobLeaseSeconds,
     shutdownGraceSeconds,
     runnerLeaseSeconds,
     runnerMaxAttempts,

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       corsOrigins: ['*'],
       logLevel: 'info',
       jobConcurrency: 1,
+      jobLeaseSeconds: 30,
     });
     expect(c.uploadMaxBytes).toBe(1024 ** 3);
   });

@@ -94,6 +94,7 @@ export function createJobQueue(
   return openJobQueue(opened, {
     concurrency: config.jobConcurrency,
     databaseUrl: config.databaseUrl,
+    leaseMs: config.jobLeaseSeconds * 1000,
     ...options.queue,
   });
 }
