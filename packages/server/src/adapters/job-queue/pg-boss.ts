@@ -186,8 +186,12 @@ export class PgBossJobQueue implements JobQueue {
       await sql`select pg_advisory_xact_lock(hashtext(${`vesta:job-indexes:${this.bossSchema}`}))`.execute(
         trx,
       );
-      await sql`create index if not exists vesta_job_fair on ${this.job()}
-        (name, (data->>'k'), priority desc, created_on) where state < 'active'`.execute(trx);
+      // The fair claim's index seeks: keys with queued jobs (a loose index scan), each key's next
+      // job in claim order, and each key's oldest job.
+      await sql`create index if not exists vesta_job_key_next on ${this.job()}
+        ((data->>'k'), priority desc, created_on, id) where state < 'active'`.execute(trx);
+      await sql`create index if not exists vesta_job_key_age on ${this.job()}
+        ((data->>'k'), created_on) where state < 'active'`.execute(trx);
       await sql`create index if not exists vesta_job_subject on ${this.job()} ((data->>'s'))
         where state < 'completed'`.execute(trx);
     });
@@ -450,10 +454,15 @@ export class PgBossJobQueue implements JobQueue {
 
   /**
    * The fair claim (the rule of `EnqueueOptions.fairnessKey`) in one statement over pg-boss's job
-   * table: the ready jobs' keys; the key with the fewest leases, then served least recently, then
-   * with the oldest ready job; that key's next job (interactive first, then oldest) locked with
-   * SKIP LOCKED; marked active as pg-boss's fetch does (`retry_count` grows on a re-run); its lease
-   * written and its key's service time noted. Concurrent claims in other processes skip the rows
+   * table: the keys with queued jobs by a loose index scan (one seek per key, however long a
+   * backlog); of those with a ready job, the key with the fewest leases, then served least recently,
+   * then with the oldest ready job (index seeks in `vesta_job_key_age`); that key's next job
+   * (interactive first, then oldest: `vesta_job_key_next`) locked with SKIP LOCKED. (The type and
+   * readiness tests are written as expressions so that the planner, before the table has
+   * statistics, does not pick pg-boss's (name, start_after) index and read every queued job for
+   * each key, as `+n.run_at` does in the SQLite queue.) The job is marked active as pg-boss's fetch
+   * marks it (`retry_count` grows on a re-run); its lease is written and its key's service time
+   * noted. Concurrent claims in other processes skip the rows
    * this one locks, so a job is never claimed twice.
    */
   private async claim(): Promise<ClaimedJob | undefined> {
@@ -461,12 +470,21 @@ export class PgBossJobQueue implements JobQueue {
     if (types.length === 0) return undefined;
     const job = this.job();
     const { rows } = await sql<ClaimedJob>`
-      with ready as (
-        select data->>'k' as k, created_on from ${job}
-        where name = any(${types}::text[]) and state < 'active' and start_after < now()
+      with recursive keys(k) as (
+        select min(data->>'k') from ${job} where state < 'active'
+        union all
+        select (select min(q.data->>'k') from ${job} q where q.state < 'active' and q.data->>'k' > keys.k)
+        from keys where keys.k is not null
+      ),
+      ready as materialized (
+        select keys.k, (select r.created_on from ${job} r
+          where r.state < 'active' and r.data->>'k' = keys.k
+            and (r.start_after + interval '0 s') < now() and (r.name || '') = any(${types}::text[])
+          order by r.data->>'k', r.created_on limit 1) as oldest
+        from keys where keys.k is not null
       ),
       chosen as (
-        select r.k from (select k, min(created_on) as oldest from ready group by k) r
+        select r.k from ready r where r.oldest is not null
         order by
           (select count(*) from job_leases l where l.fairness_key = r.k),
           coalesce((select s.served_at from job_fair_served s where s.fairness_key = r.k), -1),
@@ -476,9 +494,9 @@ export class PgBossJobQueue implements JobQueue {
       ),
       next as (
         select j.name, j.id from ${job} j
-        where j.name = any(${types}::text[]) and j.state < 'active' and j.start_after < now()
-          and j.data->>'k' = (select k from chosen)
-        order by j.priority desc, j.created_on, j.id
+        where j.state < 'active' and j.data->>'k' = (select k from chosen)
+          and (j.name || '') = any(${types}::text[]) and (j.start_after + interval '0 s') < now()
+        order by j.data->>'k', j.priority desc, j.created_on, j.id
         limit 1
         for update skip locked
       ),
