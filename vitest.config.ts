@@ -22,6 +22,8 @@ const NO_DATABASE = [
   // The blob store's failure path; nothing in it differs by database, and its race between the
   // 503 and the client's unsent body is timing-dependent.
   'packages/server/test/upload-storage-failure.test.ts',
+  // The BlobStore contract (local directory and S3): no database in it.
+  'packages/server/test/blob-store-contract.test.ts',
 ];
 
 /**

@@ -80,6 +80,9 @@ class _Session:
         try:
             run_id = cast(str, self._get()["runId"])
             body: Dict[str, Any] = {"fileName": source.file_name, "contentType": source.content_type}
+            # The size lets an S3 store bind it into the presigned URL (and refuses too large a clip at once).
+            if source.length > 0:
+                body["sizeBytes"] = source.length
             if prompt is not None:
                 body["prompt"] = prompt
             if auxiliary is not None:
@@ -392,8 +395,12 @@ class RunnersResource:
             body["logs"] = logs
         return cast(g.HeartbeatResponse, self._http.request("POST", f"/api/v1/runner-tasks/{path_segment(task_id)}/heartbeat", json_body=body).json())
 
-    def create_upload_url(self, task_id: str, lease_id: str, file_name: str, content_type: str) -> g.UploadUrlResponse:
-        body = {"leaseId": lease_id, "fileName": file_name, "contentType": content_type}
+    def create_upload_url(
+        self, task_id: str, lease_id: str, file_name: str, content_type: str, size_bytes: Optional[int] = None
+    ) -> g.UploadUrlResponse:
+        body: Dict[str, Any] = {"leaseId": lease_id, "fileName": file_name, "contentType": content_type}
+        if size_bytes:
+            body["sizeBytes"] = size_bytes
         return cast(g.UploadUrlResponse, self._http.request("POST", f"/api/v1/runner-tasks/{path_segment(task_id)}/upload-url", json_body=body).json())
 
     def complete(self, task_id: str, lease_id: str, video_id: str, logs: Optional[List[g.RunnerLogLine]] = None) -> g.CompleteRunnerTaskResponse:

@@ -132,7 +132,9 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
             return
         source = open_source(clip, None, content_type)
         try:
-            ticket = runners.create_upload_url(task["id"], lease["id"], source.file_name, source.content_type)
+            ticket = runners.create_upload_url(
+                task["id"], lease["id"], source.file_name, source.content_type, source.length
+            )
             put_ticket(client._http, ticket, source, None)
         except ApiError as err:
             beat.stop()

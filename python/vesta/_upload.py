@@ -110,6 +110,8 @@ def _name_of(stream: Any) -> Optional[str]:
 
 
 def split_ticket_headers(ticket: Any, source: Source) -> Tuple[str, dict]:
-    headers = dict(ticket.get("headers") or {})
+    # Content-Length is the body's own, set when it is sent (an S3 store's presigned URL binds the
+    # declared size, which is this body's size): never twice.
+    headers = {k: v for k, v in dict(ticket.get("headers") or {}).items() if k.lower() != "content-length"}
     headers["Content-Type"] = headers.get("Content-Type") or source.content_type
     return str(ticket.get("method") or "PUT"), headers

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { URL } from 'node:url';
 import process from 'node:process';
 import { createEngine } from '@vesta/engine';
 import { loadConfig, startServer } from '@vesta/server';
@@ -20,6 +21,24 @@ const port = await new Promise((resolve, reject) => {
 });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-py-test-'));
 const baseUrl = `http://127.0.0.1:${port}`;
+/** @type {Record<string, string>} */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- this script's own argument
+const env = JSON.parse(process.argv[2] ?? '{}');
+const { VESTA_TEST_S3: withS3, ...extraEnv } = env;
+// VESTA_TEST_S3=1: the blob store is S3 on the server tests' S3-compatible server (s3rver with
+// SigV4 checked, or VESTA_TEST_S3_ENDPOINT), loaded through tsx from its TypeScript source.
+/** @typedef {{ env: Record<string, string>; endpoint: string; close(): Promise<void> }} TestS3 */
+/** @type {TestS3 | null} */
+let s3 = null;
+if (withS3 === '1') {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const helper = new URL('../../../packages/server/test/helpers/s3.ts', import.meta.url).href;
+  /** @type {{ startTestS3(): Promise<TestS3> }} */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- a TypeScript module loaded by URL
+  const loaded = await import(helper);
+  s3 = await loaded.startTestS3();
+}
 const config = loadConfig(
   {
     VESTA_OFFLINE: '1',
@@ -28,7 +47,8 @@ const config = loadConfig(
     VESTA_DATA_DIR: dataDir,
     VESTA_PUBLIC_URL: baseUrl,
     VESTA_LOG_LEVEL: 'silent',
-    .../** @type {Record<string, string>} */ (JSON.parse(process.argv[2] ?? '{}')),
+    ...(s3 ? s3.env : {}),
+    ...extraEnv,
   },
   dataDir,
 );
@@ -36,13 +56,14 @@ const server = await startServer(config, { createEngine, worker: true, queue: { 
 const keys = [];
 for (let i = 0; i < Number(process.env.VESTA_TEST_KEYS ?? 3); i++)
   keys.push((await server.deps.services.apiKeys.createKey(`py-user-${process.pid}-${i}`)).key);
-process.stdout.write(`${JSON.stringify({ baseUrl, keys })}\n`);
+process.stdout.write(`${JSON.stringify({ baseUrl, keys, ...(s3 ? { s3Endpoint: s3.endpoint } : {}) })}\n`);
 
 let closing = false;
 const stop = async () => {
   if (closing) return;
   closing = true;
   await server.close();
+  await s3?.close();
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 };

@@ -54,6 +54,8 @@ class Server:
         info = json.loads(line)
         self.base_url: str = info["baseUrl"]
         self.keys: List[str] = info["keys"]
+        # With {"VESTA_TEST_S3": "1"}: the S3-compatible server the blob store uses.
+        self.s3_endpoint: Optional[str] = info.get("s3Endpoint")
 
     def stop(self) -> None:
         if self.proc.stdin:

@@ -113,7 +113,12 @@ export async function uploadTaskClip(
       requestUploadUrl: async (_taskId, body, s) =>
         (await deps.api.createUploadUrl(
           task.id,
-          { leaseId, fileName: body.fileName, contentType: body.contentType },
+          {
+            leaseId,
+            fileName: body.fileName,
+            contentType: body.contentType,
+            ...(body.sizeBytes === undefined ? {} : { sizeBytes: body.sizeBytes }),
+          },
           { signal: s },
         )) as UploadTicket,
       // The task's `complete` call confirms the upload (with the lease); nothing to do here.

@@ -75,10 +75,16 @@ export async function runUpload(
   const body: UploadUrlRequest = { fileName: upload.fileName, contentType: upload.contentType };
   if (opts.prompt !== undefined) body.prompt = opts.prompt;
   if (opts.auxiliary !== undefined) body.auxiliary = opts.auxiliary;
+  // The size, when known, lets an S3 store bind it into the presigned URL (and a too-large clip
+  // is refused before any byte is sent).
+  if (upload.size !== undefined && upload.size > 0) body.sizeBytes = upload.size;
   const ticket = await deps.requestUploadUrl(runId, body, signal);
   const url = new URL(ticket.uploadUrl, `${deps.http.baseUrl}/`).toString();
+  // Content-Length is the body's own (set by the platform, or by the browser): an S3 store's
+  // presigned URL binds the declared size, which is this body's size.
+  const { 'Content-Length': _length, ...ticketHeaders } = ticket.headers;
   const headers: Record<string, string> = {
-    ...ticket.headers,
+    ...ticketHeaders,
     'Content-Type': ticket.headers['Content-Type'] || upload.contentType,
   };
   const expiresAt = Date.parse(ticket.expiresAt);

@@ -19,7 +19,7 @@ import {
   validationFailed,
 } from '../errors.js';
 import { BlobChangedError } from '../ports/blob-store.js';
-import type { BlobStore } from '../ports/blob-store.js';
+import type { BlobStat, BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
 import type { UploadUrlInput, UploadUrlView, VideoContentType, VideoView } from '../http/schemas/sessions.js';
@@ -350,10 +350,14 @@ export class UploadService {
       .where('session_id', '=', session.id)
       .executeTakeFirst();
     if (!video) throw new AppError('not_found', `video ${videoId} not found in run ${session.id}`);
+    let checked: BlobStat | null = null;
     if (video.state === 'awaiting_upload' && video.upload_started_at === null) {
       // A store the client uploads to directly (S3's presigned PUT): the object is there or not.
       const arrived = await this.arrived(videoId, video.blob_key);
-      if (arrived) Object.assign(video, arrived);
+      if (arrived) {
+        Object.assign(video, arrived.changes);
+        checked = arrived.stat;
+      }
     }
     if (video.state === 'awaiting_upload') {
       throw conflict(
@@ -387,7 +391,7 @@ export class UploadService {
     let probe;
     let version: string | null = null;
     try {
-      const stat = await this.blobs.stat(video.blob_key);
+      const stat = checked ?? (await this.blobs.stat(video.blob_key));
       if (!stat)
         throw conflict('the uploaded object is missing; upload the clip again with a new upload-url');
       if (stat.sizeBytes === 0) return await fail('empty_file', 'the uploaded object is empty');
@@ -463,7 +467,10 @@ export class UploadService {
   private async arrived(
     videoId: string,
     blobKey: string,
-  ): Promise<{ state: 'uploaded'; size_bytes: number; uploaded_at: number } | null> {
+  ): Promise<{
+    stat: BlobStat;
+    changes: { state: 'uploaded'; size_bytes: number; uploaded_at: number };
+  } | null> {
     let stat;
     try {
       stat = await this.blobs.stat(blobKey);
@@ -480,7 +487,7 @@ export class UploadService {
       .where('state', '=', 'awaiting_upload')
       .where('upload_started_at', 'is', null)
       .execute();
-    return changes;
+    return { stat, changes };
   }
 
   private async view(videoId: string): Promise<VideoView> {

@@ -29,6 +29,8 @@ export interface TestS3 {
   env: Record<string, string>;
   /** A client on the same server (to look at the bucket from outside the service). */
   client: S3Client;
+  /** Requests the s3rver answered (method, object key under this test's prefix, Range header). */
+  requests: Array<{ method: string; key: string; range: string | undefined }>;
   /** Keys currently in the bucket under this test's prefix. */
   keys(): Promise<string[]>;
   /** Stops the server (s3rver only; for outage tests) and starts it again on the same port. */
@@ -48,6 +50,7 @@ export async function startTestS3(): Promise<TestS3> {
   let server: S3rver | null = null;
   let dir: string | null = null;
   let port = 0;
+  const requests: TestS3['requests'] = [];
 
   if (externalS3) {
     endpoint = process.env.VESTA_TEST_S3_ENDPOINT ?? '';
@@ -61,7 +64,7 @@ export async function startTestS3(): Promise<TestS3> {
     bucket = 'vesta-test';
     // s3rver's fixed credentials; the service reads them through the standard AWS chain.
     credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    server = await runS3rver(0, dir);
+    server = await runS3rver(0, dir, requests);
     port =
       server.httpServer?.address() instanceof Object
         ? (server.httpServer.address() as { port: number }).port
@@ -113,6 +116,7 @@ export async function startTestS3(): Promise<TestS3> {
       VESTA_S3_KEY_PREFIX: keyPrefix,
     },
     client,
+    requests,
     keys,
     async stopServer() {
       if (!server) throw new Error('an external S3 endpoint cannot be stopped by the tests');
@@ -120,7 +124,7 @@ export async function startTestS3(): Promise<TestS3> {
     },
     async startServer() {
       if (!dir) throw new Error('an external S3 endpoint cannot be started by the tests');
-      server = await runS3rver(port, dir);
+      server = await runS3rver(port, dir, requests);
     },
     async close() {
       const left = await keys().catch(() => []);
@@ -141,7 +145,7 @@ export async function startTestS3(): Promise<TestS3> {
 }
 
 /** s3rver on 127.0.0.1 with V4 signatures verified in front of it (see sigv4-check.ts). */
-async function runS3rver(port: number, directory: string): Promise<S3rver> {
+async function runS3rver(port: number, directory: string, log: TestS3['requests']): Promise<S3rver> {
   const server = new S3rver({ port, address: '127.0.0.1', directory, silent: true });
   await server.run();
   const http = server.httpServer;
@@ -149,7 +153,16 @@ async function runS3rver(port: number, directory: string): Promise<S3rver> {
   const [handler] = http.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
   if (!handler) throw new Error('s3rver has no request handler');
   http.removeAllListeners('request');
-  http.on('request', verifyingSigV4(handler, { S3RVER: 'S3RVER' }));
+  const verified = verifyingSigV4(handler, { S3RVER: 'S3RVER' });
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const key = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+      .split('/')
+      .slice(3)
+      .join('/');
+    const range = req.headers.range;
+    log.push({ method: req.method ?? 'GET', key, range });
+    verified(req, res);
+  });
   return server;
 }
 
