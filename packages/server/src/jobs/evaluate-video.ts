@@ -4,9 +4,8 @@ import { EVALUATE_VIDEO_JOB } from './catalogue.js';
 import type { VideoService } from '../services/video-service.js';
 import type { JobDefinition } from './catalogue.js';
 
-export interface EvaluateVideoPayload {
-  videoId: string;
-}
+// A type alias (not an interface) so that it is a JobPayload (string values only).
+export type EvaluateVideoPayload = { videoId: string };
 
 export interface EvaluateVideoHooks {
   /**

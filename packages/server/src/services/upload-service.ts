@@ -23,7 +23,7 @@ import type { BlobStat, BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
 import type { UploadUrlInput, UploadUrlView, VideoContentType, VideoView } from '../http/schemas/sessions.js';
-import { EVALUATE_VIDEO_JOB } from '../jobs/catalogue.js';
+import { EVALUATE_VIDEO_JOB, enqueueJob } from '../jobs/catalogue.js';
 import { SNIFF_BYTES, matchesContainer } from './container-sniff.js';
 import type { UploadTokenSigner } from './upload-token.js';
 import type { VideoService } from './video-service.js';
@@ -445,7 +445,8 @@ export class UploadService {
       // Confirmed by a concurrent call already: nothing more to do.
       if (Number(moved.numUpdatedRows) === 0) return;
       await options.inTransaction?.(trx);
-      await this.jobs.enqueue(
+      await enqueueJob(
+        this.jobs,
         EVALUATE_VIDEO_JOB,
         { videoId },
         {
