@@ -20,7 +20,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +124,9 @@ async function startNode(name: string, role: 'api' | 'worker'): Promise<Node> {
     VESTA_ENGINE_THREADS: '1',
     VESTA_LOG_LEVEL: 'warn',
     VESTA_SHUTDOWN_GRACE_SECONDS: '5',
+    // A killed worker's job is taken over after 10 s instead of 30 (long enough for heartbeats on
+    // a loaded machine).
+    VESTA_JOB_LEASE_SECONDS: '10',
     AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
     ...s3.env,
@@ -193,6 +196,7 @@ async function uploadVia(
     fileName: path.basename(clip.file),
     contentType: clip.contentType,
     prompt: clip.prompt,
+    sizeBytes: statSync(clip.file).size,
   });
   expect(up.status, up.text).toBe(201);
   const put = await fetch(up.json().uploadUrl as string, {
