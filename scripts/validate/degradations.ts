@@ -52,11 +52,6 @@ export interface Series {
   /** Largest |level 1 − level 0| allowed: a mild level of a format artefact must barely matter. */
   robust?: Partial<Record<QualityDimension, number>>;
   /**
-   * First level the expected direction is judged from (default 0). A format series whose step
-   * 0 → 1 is bounded both ways by `robust` judges the direction over the graded levels only.
-   */
-  directionFrom?: number;
-  /**
    * Motion series: the change a pixel-exact interpolation reference (VBench's measure with a perfect
    * constant-velocity interpolator, in its linear regime) shows at level 3, as a multiple of the
    * clean clip's mean frame-to-frame change 1 − TF(level 0) (TF: VBench's exact temporal
@@ -183,10 +178,8 @@ export const SERIES: readonly Series[] = [
       ),
     ],
     expect: { imaging_quality: 'down-or-flat', aesthetic_quality: 'down-or-flat' },
-    // A 256-colour GIF of the same frames is a format change, not a worse generator: H.264 → GIF 256
-    // is bounded both ways by `robust`; fewer colours (256 → 64 → 16) must not score better.
+    // A 256-colour GIF of the same frames is a format change, not a worse generator.
     robust: { imaging_quality: 0.1, aesthetic_quality: 0.1 },
-    directionFrom: 1,
   },
   {
     id: 'rescale',

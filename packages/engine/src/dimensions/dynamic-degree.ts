@@ -1,9 +1,11 @@
 /**
- * dynamic_degree, method `lite`: VBench's protocol (vbench-methods.md §2.5) on a classical flow.
+ * dynamic_degree, method `lite` (version 2): VBench's protocol (vbench-methods.md §2.5) on a classical flow.
  * - frames: every `interval`-th frame, interval = max(1, round(fps/8)) with Python rounding;
- * - per consecutive sampled pair: dense flow (pyramidal Lucas–Kanade on grey, longer side ≤ 128),
- *   on the working frame halved to ≤ 128 px; magnitudes rescaled to native pixels, score = mean of the largest ⌊5 %⌋ of magnitudes (over
- *   the flow field less a 2-pixel border, where classical flow has no correspondence to use);
+ * - per consecutive sampled pair: dense flow both ways (pyramidal Lucas–Kanade on grey, the
+ *   working frame halved to longer side ≤ 128); pixels failing the forward–backward consistency
+ *   test (Sundaram et al. 2010) count as not moving (version 2); magnitudes rescaled to native
+ *   pixels; score = mean of the largest ⌊5 %⌋ of magnitudes (over the flow field less a 2-pixel
+ *   border, where classical flow has no correspondence to use);
  * - thres = 6·min(H, W)/256 (native size); count_num = round(4·N/16), N = sampled frames;
  * - dynamic (1) as soon as the number of pair scores above thres reaches count_num, else 0.
  */
@@ -11,7 +13,8 @@ import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodContext, MethodOutcome, MethodRun } from '../method-contract.js';
 import { computeFlow } from '../image/flow.js';
-import type { Pyramid } from '../image/flow.js';
+import type { FlowField, Pyramid } from '../image/flow.js';
+import { sampleBilinear } from '../image/resize.js';
 import { FrameSizeGuard, roundHalfEven } from './common.js';
 import { FLOW_MAX_SIDE, flowPyramid, greyOf, smallRgb, workingRequest } from './working.js';
 
@@ -72,10 +75,48 @@ function selectLargest(a: Float32Array, k: number): void {
 /** Flow pixels left out along each edge: classical flow is unreliable where content enters or leaves. */
 const BORDER = 2;
 
+/**
+ * Native-pixel magnitudes of a forward flow, 0 where it fails the forward–backward consistency test
+ * of Sundaram, Brox & Keutzer (ECCV 2010): |w + ŵ|² ≤ 0.01·(|w|² + |ŵ|²) + 0.5, with w the forward
+ * flow at x and ŵ the backward flow at x + w (flow pixels). Such a pixel has no trustworthy
+ * correspondence (occlusion, a textureless area, a flow error), and a classical flow at ≤ 128 px
+ * turns its errors into many native pixels; RAFT's top 5 % are real motion.
+ */
+export function consistentMagnitudes(
+  fwd: FlowField,
+  back: FlowField,
+  sx: number,
+  sy: number,
+  border: number,
+): { values: Float32Array; inconsistent: number } {
+  const { width: w, height: h } = fwd;
+  const m = w > 4 * border && h > 4 * border ? border : 0;
+  const values = new Float32Array((w - 2 * m) * (h - 2 * m));
+  let k = 0;
+  let bad = 0;
+  for (let y = m; y < h - m; y++) {
+    for (let x = m; x < w - m; x++) {
+      const i = y * w + x;
+      const u = fwd.u[i]!;
+      const v = fwd.v[i]!;
+      const bu = sampleBilinear(back.u, w, h, x + u, y + v);
+      const bv = sampleBilinear(back.v, w, h, x + u, y + v);
+      const du = u + bu;
+      const dv = v + bv;
+      const ok = du * du + dv * dv <= 0.01 * (u * u + v * v + bu * bu + bv * bv) + 0.5;
+      if (!ok) bad++;
+      const nu = u * sx;
+      const nv = v * sy;
+      values[k++] = ok ? Math.sqrt(nu * nu + nv * nv) : 0;
+    }
+  }
+  return { values, inconsistent: values.length > 0 ? bad / values.length : 0 };
+}
+
 export const dynamicDegreeLite: DimensionMethod = {
   dimension: 'dynamic_degree',
   id: 'lite',
-  version: '1',
+  version: '2',
   frames: () => workingRequest(),
   start: (context: MethodContext) => new DynamicRun(context.probe),
 };
@@ -87,6 +128,7 @@ class DynamicRun implements MethodRun {
   private prev: Pyramid | null = null;
   private finest = 0;
   private readonly scores: number[] = [];
+  private inconsistent = 0;
   private readonly indices: number[] = [];
   private flowSize = { width: 0, height: 0 };
   private frameSize = { width: 0, height: 0 };
@@ -104,20 +146,12 @@ class DynamicRun implements MethodRun {
     this.frameSize = { width: frame.width, height: frame.height };
     if (this.prev) {
       const flow = computeFlow(this.prev, pyramid, undefined, finest);
+      const back = computeFlow(pyramid, this.prev, undefined, finest);
       this.flowSize = { width: flow.width, height: flow.height };
       const { sx, sy } = this.nativeScale(flow.width, flow.height);
-      const m = flow.width > 4 * BORDER && flow.height > 4 * BORDER ? BORDER : 0;
-      const mags = new Float32Array((flow.width - 2 * m) * (flow.height - 2 * m));
-      let k = 0;
-      for (let y = m; y < flow.height - m; y++) {
-        for (let x = m; x < flow.width - m; x++) {
-          const i = y * flow.width + x;
-          const u = flow.u[i]! * sx;
-          const v = flow.v[i]! * sy;
-          mags[k++] = Math.sqrt(u * u + v * v);
-        }
-      }
-      this.scores.push(topFractionMean(mags, 0.05));
+      const mags = consistentMagnitudes(flow, back, sx, sy, BORDER);
+      this.scores.push(topFractionMean(mags.values, 0.05));
+      this.inconsistent += mags.inconsistent;
     }
     this.prev = pyramid;
     this.indices.push(frame.index);
@@ -156,6 +190,7 @@ class DynamicRun implements MethodRun {
         flowWidth: this.flowSize.width,
         flowHeight: this.flowSize.height,
         flowLevel: this.finest,
+        inconsistentShare: this.scores.length ? this.inconsistent / this.scores.length : 0,
       },
     };
   }
