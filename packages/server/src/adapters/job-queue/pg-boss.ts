@@ -146,7 +146,9 @@ export class PgBossJobQueue implements JobQueue {
     const boss = new PgBoss({
       connectionString: options.connectionString,
       schema: bossSchema,
-      max: 3,
+      // pg-boss's own pool serves only its start (schema migration) and its supervisor: sends,
+      // completions and failures run on Vesta's pool or the caller's transaction.
+      max: 2,
       application_name: 'vesta-job-engine',
       schedule: false,
       supervise: true,
