@@ -7,10 +7,11 @@
  */
 import { apiPg } from './bench-distributed/api-pg.js';
 import { pickup } from './bench-distributed/pickup.js';
+import { s3Upload } from './bench-distributed/s3-upload.js';
 import { throughput } from './bench-distributed/throughput.js';
 import type { BenchSection } from './bench-distributed/section.js';
 
-const SECTIONS: BenchSection[] = [pickup, throughput, apiPg];
+const SECTIONS: BenchSection[] = [pickup, throughput, apiPg, s3Upload];
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_SECTIONS?.split(',').map((s) => s.trim());
