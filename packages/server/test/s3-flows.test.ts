@@ -248,6 +248,30 @@ describe('Score with the S3 blob store', () => {
     );
   });
 
+  it('expired URLs: an object that arrived makes its video uploaded (confirmable), one that did not is removed', async () => {
+    const { runId } = await session('score');
+    const bytes = readFileSync(clip('modelscope-t2v__toad-karate.mp4'));
+    const arrived = await put('score', runId, bytes, { prompt: 'a toad doing karate' });
+    const never = (await (
+      await api('POST', `/api/v1/score/${runId}/videos/upload-url`, {
+        fileName: 'never.mp4',
+        contentType: 'video/mp4',
+        prompt: 'x',
+      })
+    ).json()) as { videoId: string };
+    const removed = await server.deps.services.uploads.sweepExpiredUploads(Date.now() + 3600_000);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect(await videoOf('score', never.videoId)).toBeUndefined();
+    expect((await videoOf('score', arrived.videoId))?.state).toBe('uploaded');
+    const res = await confirm('score', runId, arrived.videoId);
+    expect(res.status, await res.clone().text()).toBe(200);
+    await waitFor(
+      () => videoOf('score', arrived.videoId),
+      (v) => v?.state === 'scored' || v?.state === 'failed',
+      120_000,
+    );
+  });
+
   it('an unreachable store: 503 upstream_unavailable with Retry-After, /readyz not ready; all goes on after recovery', async () => {
     if (externalS3) return; // an external endpoint cannot be stopped from here
     const { runId } = await session('score');
