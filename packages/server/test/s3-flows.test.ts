@@ -9,7 +9,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { generateDemoClip } from '@vesta/engine';
 import type { EvaluateOptions } from '@vesta/engine';
+import { Vesta } from '@vesta/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
@@ -333,6 +335,44 @@ describe('Rank with the S3 blob store', () => {
     };
     expect(board.entries.map((e) => e.rank)).toEqual([1, 2]);
     expect(new Set(board.entries.map((e) => e.videoId))).toEqual(new Set(ids));
+    expect(copies()).toEqual([]);
+  });
+});
+
+describe('Bench with the S3 blob store', () => {
+  it('a run with the demo generator completes; every clip went to the bucket and was scored', async () => {
+    const vesta = new Vesta({ apiKey: key, baseUrl: server.base });
+    const run = await vesta.bench.runWithPipeline(
+      async ({ prompt, seed, auxiliary, signal }) =>
+        (
+          await generateDemoClip({
+            prompt,
+            seed,
+            auxiliary,
+            outPath: path.join(tmp, `demo-${seed}-${Date.now()}.mp4`),
+            signal,
+          })
+        ).path,
+      {
+        dimensions: ['dynamic_degree'],
+        runName: 'S3 bench',
+        modelId: 'vesta-demo',
+        samplesPerPrompt: 1,
+        promptsPerDimension: 2,
+        pollIntervalMs: 200,
+      },
+    );
+    expect(run.status).toBe('completed');
+    const videos = [];
+    for await (const v of vesta.bench.allVideos(run.id, { limit: 100 })) videos.push(v);
+    expect(videos).toHaveLength(run.progress.tasks_total);
+    const keys = await s3.keys();
+    for (const v of videos) {
+      expect(keys).toContain(`videos/${v.video_id}`);
+      expect(v.scores.length).toBeGreaterThan(0);
+    }
+    const csv = await vesta.bench.csv(run.id);
+    expect(csv).toContain('dynamic_degree');
     expect(copies()).toEqual([]);
   });
 });
