@@ -4,7 +4,6 @@ import type { ServerConfig } from '../../config.js';
 import type { BlobStore } from '../../ports/blob-store.js';
 import type { UploadTokenSigner } from '../../services/upload-token.js';
 import { LocalDirBlobStore } from './local-dir.js';
-import { removeStaleTempCopies, S3BlobStore } from './s3.js';
 
 export async function createBlobStore(
   config: Pick<ServerConfig, 'dataDir' | 'publicUrl' | 'blobStore'>,
@@ -12,6 +11,8 @@ export async function createBlobStore(
 ): Promise<BlobStore & { close?(): void }> {
   const { blobStore } = config;
   if (blobStore.kind === 's3') {
+    // Loaded only here: the embedded default never loads the AWS SDK (~80 ms at start).
+    const { removeStaleTempCopies, S3BlobStore } = await import('./s3.js');
     // Temporary copies a killed worker left behind (a day old: none can be in use).
     await removeStaleTempCopies();
     return new S3BlobStore({
