@@ -37,6 +37,7 @@ export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
   listBenchVideos: { sdk: 'bench.videos', cli: 'bench videos' },
   getBenchCsv: { sdk: 'bench.csv', cli: 'bench csv' },
   getBenchLogs: { sdk: 'bench.logs', cli: 'bench logs' },
+  getVideoContent: { sdk: 'videos.content', cli: 'videos download' },
   listDimensions: { sdk: 'dimensions.list', cli: 'dimensions list' },
   listModels: { sdk: 'models.list', cli: 'bench models' },
   listDimensionPrompts: { sdk: 'dimensions.prompts', cli: 'dimensions prompts' },

@@ -10,6 +10,7 @@ import { registerRankCommands, registerScoreCommands } from './commands/sessions
 import { registerRunnerCommands } from './commands/runner.js';
 import { registerRunnerAdminCommands } from './commands/runners.js';
 import { registerDimensionPromptsCommand } from './commands/prompts.js';
+import { registerVideoCommands } from './commands/videos.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -99,6 +100,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   registerScoreCommands(program, ctx);
   registerRankCommands(program, ctx);
   registerBenchCommands(program, ctx);
+  registerVideoCommands(program, ctx);
   registerDiscoveryCommands(program, ctx);
   registerDimensionPromptsCommand(program, ctx);
   registerModelsCommand(program, ctx);

@@ -75,9 +75,30 @@ describe('vesta CLI against the real server', () => {
   it('uploads with --wait and prints the scored video; session and reset follow', async () => {
     const up = await vesta(['score', 'upload', clip, '--prompt', prompt, '--wait', '--json']);
     expect(up.code, up.stderr).toBe(0);
-    const result = JSON.parse(up.stdout) as { runId: string; state: string; video: { scores: unknown[] } };
+    const result = JSON.parse(up.stdout) as {
+      runId: string;
+      videoId: string;
+      state: string;
+      video: { scores: unknown[] };
+    };
     expect(result.state).toBe('scored');
     expect(result.video.scores.length).toBeGreaterThan(0);
+    // The stored clip comes back byte for byte; as JSON without -o it is refused (binary).
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'vesta-cli-dl-')), 'clip.mp4');
+    const dl = await vesta(['videos', 'download', result.videoId, '-o', out, '--json']);
+    expect(dl.code, dl.stderr).toBe(0);
+    expect(JSON.parse(dl.stdout)).toMatchObject({
+      videoId: result.videoId,
+      file: out,
+      contentType: 'video/mp4',
+    });
+    expect(readFileSync(out).equals(readFileSync(clip))).toBe(true);
+    const noFile = await vesta(['videos', 'download', result.videoId, '--json']);
+    expect(noFile.code).toBe(2);
+    expect(JSON.parse(noFile.stderr)).toMatchObject({ error: { code: 'output_required' } });
+    const missing = await vesta(['videos', 'download', 'vid_missing', '-o', out, '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stderr)).toMatchObject({ error: { status: 404 } });
     const human = await vesta(['score', 'get'], { NO_COLOR: '1' });
     expect(human.stdout).toContain(result.runId);
     expect(human.stdout).not.toContain('\u001b[');
