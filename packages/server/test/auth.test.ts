@@ -55,6 +55,19 @@ const FACTORIES: Record<string, (key: string) => Promise<string>> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  // A clip of the caller's Score session (its upload URL minted: the video exists).
+  video: async (key) => {
+    const headers = { 'x-api-key': key };
+    const runId = (await server.app.inject({ method: 'GET', url: '/api/v1/score', headers })).json().runId;
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/score/${runId}/videos/upload-url`,
+      headers,
+      payload: { fileName: 'walker.mp4', contentType: 'video/mp4', prompt: 'a walker' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().videoId;
+  },
   // A task the caller's runner has claimed (a run of a model only that runner serves).
   'runner-task': async (key) => {
     const headers = { 'x-api-key': key };
@@ -93,6 +106,11 @@ const FACTORIES: Record<string, (key: string) => Promise<string>> = {
 
 /** Catalogue entries every user may read (they name no user's resource). */
 const PUBLIC_RESOURCES = new Set(['dimension']);
+/**
+ * Resources whose existence another user must not learn (docs/security.md): another user's id
+ * answers exactly as an id that does not exist (404 not_found), not 403.
+ */
+const HIDDEN_RESOURCES = new Set(['video']);
 
 /** The resource a route's first path parameter names: declared in config, or by its area. */
 function resourceOf(url: string, declared: string | undefined): string {
@@ -164,7 +182,7 @@ describe('authentication on every /api/v1 route', () => {
     }
   });
 
-  it("answers 403 forbidden with another user's key on every route that names a resource", async () => {
+  it("answers 403 forbidden with another user's key on every route that names a resource (404 where its existence is hidden)", async () => {
     // Session-only routes (dashboard keys, accounts) refuse every key: accounts.test.ts covers them.
     const withId = apiRoutes().filter((r) => r.url.includes('/:') && r.config.auth !== 'session');
     expect(withId.length).toBeGreaterThanOrEqual(9);
@@ -184,8 +202,9 @@ describe('authentication on every /api/v1 route', () => {
         headers: { 'x-api-key': bob },
         ...(payload ? { payload } : {}),
       });
-      expect(asBob.statusCode, `${route.method} ${url}: ${asBob.body}`).toBe(403);
-      expect(asBob.json().code).toBe('forbidden');
+      const hidden = HIDDEN_RESOURCES.has(resource);
+      expect(asBob.statusCode, `${route.method} ${url}: ${asBob.body}`).toBe(hidden ? 404 : 403);
+      expect(asBob.json().code).toBe(hidden ? 'not_found' : 'forbidden');
       const missing = await server.app.inject({
         method: route.method as 'GET',
         url: route.url.replace(/:(\w+)/, 'does-not-exist'),
@@ -194,6 +213,8 @@ describe('authentication on every /api/v1 route', () => {
       });
       expect(missing.statusCode, `${route.method} ${route.url} unknown id`).toBe(404);
       expect(missing.json().code).toBe('not_found');
+      if (hidden)
+        expect(asBob.json().detail).toBe(missing.json().detail.replace('does-not-exist', ids.get(resource)!));
     }
   });
 });
