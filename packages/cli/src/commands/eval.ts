@@ -180,6 +180,7 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
   let engine: Engine;
   let auxiliary: AuxiliaryInfo | undefined;
   let progress: PullProgress | undefined;
+  let unreachable: Array<{ origin: string; until: number }> = [];
   try {
     auxiliary = parseAuxiliary(options.auxiliary);
     const env = host.io.env ?? process.env;
@@ -189,16 +190,9 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
     progress = options.json ? undefined : new PullProgress(stderr, makeStyle(colorEnabled(stderr, env)));
     const pulls = progress;
     const store = createModelStore(modelStoreOptionsFromEnv(env));
-    // Say why model-backed methods are skipped when a source was found unreachable moments ago.
-    const unreachable = options.json ? [] : store.unreachableSources();
-    if (unreachable.length > 0) {
-      const until = new Date(Math.max(...unreachable.map((u) => u.until)));
-      stderr.write(
-        `Model source${unreachable.length === 1 ? '' : 's'} ${unreachable.map((u) => u.origin).join(', ')} ` +
-          `unreachable moments ago: models not yet installed are not fetched until ${until.toISOString().slice(11, 16)} UTC ` +
-          '(the model-free methods answer); `vesta models pull --all` tries again now\n',
-      );
-    }
+    // Why model-backed methods are skipped, when a source was found unreachable moments ago
+    // (said once the arguments are known to be good, so a usage error stays one JSON line).
+    unreachable = options.json ? [] : store.unreachableSources();
     engine = createEngine({
       ...(threads !== undefined ? { threads } : {}),
       models: store,
@@ -235,6 +229,14 @@ export async function runEval(files: string[], options: EvalOptions, host: EvalH
         errorJson('usage', 'no dimension can be scored on a bare clip in this build; pass --dimensions'),
       );
       return EVAL_EXIT.usage;
+    }
+    if (unreachable.length > 0) {
+      const until = new Date(Math.max(...unreachable.map((u) => u.until)));
+      stderr.write(
+        `Model source${unreachable.length === 1 ? '' : 's'} ${unreachable.map((u) => u.origin).join(', ')} ` +
+          `unreachable moments ago: models not yet installed are not fetched until ${until.toISOString().slice(11, 16)} UTC ` +
+          '(the model-free methods answer); `vesta models pull --all` tries again now\n',
+      );
     }
     const results: EvalFileResult[] = [];
     let failed = false;
