@@ -109,6 +109,8 @@ export interface VideosTable {
   upload_expires_at: number;
   /** Set while a PUT streams; cleared when it fails so that the URL can be retried. */
   upload_started_at: number | null;
+  /** The process whose PUT is streaming (its process-lock id on PostgreSQL; null on SQLite). */
+  upload_owner: string | null;
   /** JSON `ClipProbe` from the engine, set at confirm; the evaluation reuses it. */
   probe: string | null;
   /** Version (S3 ETag) of the object confirm checked; null for the local directory. */

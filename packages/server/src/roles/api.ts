@@ -10,9 +10,10 @@ import { openCore, runProcess } from './core.js';
 import type { Core, RunningServer, StartOptions } from './core.js';
 
 /**
- * At start of role `all` (one process: no other can be streaming an upload now): uploads cut off
- * by this installation's last stop may be sent again. Role `api` does not: on a shared database
- * another api process may be streaming one right now.
+ * At start of role `all`: uploads cut off by this installation's last stop may be sent again (on
+ * PostgreSQL only those of processes that are gone). Role `api` releases nothing at start: each
+ * claim names its process, and a PUT retried through any api process takes over the claim of a
+ * process that is gone (the workers' sweep releases the rest).
  */
 export async function releaseInterruptedUploads(core: Core): Promise<void> {
   await core.deps.services.uploads.releaseInterruptedUploads();

@@ -12,6 +12,7 @@ import { createBlobStore as createConfiguredBlobStore } from '../adapters/blob-s
 import { InProcessClusterEvents } from '../adapters/cluster-events/in-process.js';
 import { PostgresClusterEvents } from '../adapters/cluster-events/postgres.js';
 import { openJobQueue } from '../adapters/job-queue/factory.js';
+import { PostgresProcessLiveness } from '../adapters/process-liveness/postgres.js';
 import { openDatabase } from '../db/connection.js';
 import type { OpenedDatabase } from '../db/connection.js';
 import type { AppDeps } from '../http/app-deps.js';
@@ -20,6 +21,8 @@ import type { JobDefinition } from '../jobs/catalogue.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
 import type { JobQueue } from '../ports/job-queue.js';
+import { SINGLE_PROCESS } from '../ports/process-liveness.js';
+import type { ProcessLiveness } from '../ports/process-liveness.js';
 import { AccountService } from '../services/account-service.js';
 import { ApiKeyService } from '../services/api-key-service.js';
 import { createBenchArea } from '../services/bench-area.js';
@@ -108,10 +111,23 @@ export async function createClusterEvents(
   return PostgresClusterEvents.open(config.databaseUrl, opened.db);
 }
 
+/**
+ * Which processes are alive, for upload claims: a session-level advisory lock per process on
+ * PostgreSQL (released by PostgreSQL when the process dies), nothing on the one-process SQLite file.
+ */
+export async function createProcessLiveness(
+  config: ServerConfig,
+  opened: OpenedDatabase,
+): Promise<ProcessLiveness> {
+  if (opened.dialect !== 'postgres' || config.databaseUrl === null) return SINGLE_PROCESS;
+  return PostgresProcessLiveness.open(config.databaseUrl, opened.db);
+}
+
 export interface Core {
   config: ServerConfig;
   deps: AppDeps;
   events: ClusterEvents;
+  liveness: ProcessLiveness;
   opened: OpenedDatabase;
   /** Closes what `openCore` opened (after the HTTP app and the worker stopped). */
   close(log: App['log']): Promise<void>;
@@ -126,6 +142,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   });
   const { db } = opened;
   const events = await createClusterEvents(config, opened);
+  const liveness = await createProcessLiveness(config, opened);
   const engine = (options.createEngine ?? createEngine)(engineOptionsFrom(config));
   // Embedded: a file in the data directory. PostgreSQL: in the database, shared by every process.
   const signer = new UploadTokenSigner(await loadUploadSigningSecret(config, db));
@@ -133,10 +150,17 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   const jobs = await createJobQueue(config, opened, options);
 
   const videos = new VideoService(db, blobs, engine);
-  const uploads = new UploadService(db, blobs, jobs, engine, videos, signer, {
-    uploadMaxBytes: config.uploadMaxBytes,
-    uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
-  });
+  const uploads = new UploadService(
+    db,
+    blobs,
+    jobs,
+    engine,
+    videos,
+    signer,
+    { uploadMaxBytes: config.uploadMaxBytes, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds },
+    Date.now,
+    liveness,
+  );
   const bench = createBenchArea({
     db,
     blobs,
@@ -179,6 +203,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     config,
     deps,
     events,
+    liveness,
     opened,
     async close(log) {
       // The queue's connections and periodic duties (a worker stopped its jobs before this).
@@ -187,6 +212,8 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
       blobs.close?.();
       await apiKeys.close().catch((e: unknown) => log.warn({ err: e }, 'writing key last-used times failed'));
       await events.close();
+      // Last but the pool: this process's uploads count as its own until here.
+      await liveness.close();
       await opened.close();
     },
   };

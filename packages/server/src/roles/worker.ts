@@ -62,11 +62,15 @@ export function startWorkerDuties(
     },
     log,
   );
-  // Videos whose upload URL expired unused leave their session (at start, then every few minutes).
+  // Videos whose upload URL expired unused leave their session, and uploads claimed by a process
+  // that is gone are released (at start, then every few minutes).
   jobs.every(
     'expired-upload-sweep',
     UPLOAD_SWEEP_INTERVAL_MS,
     async () => {
+      // Uploads whose PUT was cut off by a process that is gone (kill -9) become usable again.
+      const released = await deps.services.uploads.releaseDeadClaims();
+      if (released > 0) log.info({ released }, 'released uploads of processes that are gone');
       const n = await deps.services.uploads.sweepExpiredUploads();
       if (n > 0) log.info({ removed: n }, 'removed videos whose upload URL expired unused');
     },

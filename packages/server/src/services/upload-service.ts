@@ -21,6 +21,8 @@ import {
 import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStat, BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
+import { SINGLE_PROCESS } from '../ports/process-liveness.js';
+import type { ProcessLiveness } from '../ports/process-liveness.js';
 import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
 import type { UploadUrlInput, UploadUrlView, VideoContentType, VideoView } from '../http/schemas/sessions.js';
 import { EVALUATE_VIDEO_JOB, enqueueJob } from '../jobs/catalogue.js';
@@ -49,6 +51,7 @@ export class UploadService {
     private readonly signer: UploadTokenSigner,
     private readonly options: UploadServiceOptions,
     private readonly now: () => number = Date.now,
+    private readonly liveness: ProcessLiveness = SINGLE_PROCESS,
   ) {}
 
   /** Validates the upload request, locks the Rank prompt, creates the video and mints its URL. */
@@ -152,6 +155,10 @@ export class UploadService {
    * Streams a PUT body into the blob store. The token must be intact, unexpired and unused; the
    * Content-Type must equal the declared one; more bytes than allowed abort the write and leave
    * nothing behind. A failed PUT releases the URL so that it can be retried until it expires.
+   *
+   * The claim names this process (`upload_owner`, on PostgreSQL): a PUT retried while another
+   * process's claim stands gets 409, unless that process is gone (killed mid-body), in which case
+   * the retry takes the claim over. Every later write is fenced on the claim.
    */
   async receive(
     videoId: string,
@@ -186,9 +193,10 @@ export class UploadService {
       );
     }
 
-    const video = await this.db
+    const owner = this.liveness.id;
+    let video = await this.db
       .updateTable('videos')
-      .set({ upload_started_at: this.now() })
+      .set({ upload_started_at: this.now(), upload_owner: owner })
       .where('id', '=', videoId)
       .where('state', '=', 'awaiting_upload')
       .where('upload_started_at', 'is', null)
@@ -197,22 +205,34 @@ export class UploadService {
     if (!video) {
       const v = await this.db
         .selectFrom('videos')
-        .select(['state', 'upload_started_at'])
+        .select(['state', 'upload_started_at', 'upload_owner'])
         .where('id', '=', videoId)
         .executeTakeFirst();
       if (!v) throw new AppError('not_found', `video ${videoId} not found (its session may have been reset)`);
-      if (v.state === 'awaiting_upload')
-        throw conflict('another upload to this URL is in progress', { retryAfterSeconds: 5 });
-      throw conflict(
-        'this upload URL was already used; request a new one with upload-url to upload another clip',
-      );
+      if (v.state !== 'awaiting_upload')
+        throw conflict(
+          'this upload URL was already used; request a new one with upload-url to upload another clip',
+        );
+      const previous = v.upload_owner;
+      if (previous !== null && previous !== owner && (await this.liveness.dead([previous])).has(previous)) {
+        // The process streaming it is gone: take its claim over (only if it is still that claim).
+        video = await this.db
+          .updateTable('videos')
+          .set({ upload_started_at: this.now(), upload_owner: owner })
+          .where('id', '=', videoId)
+          .where('state', '=', 'awaiting_upload')
+          .where('upload_owner', '=', previous)
+          .returning(['blob_key'])
+          .executeTakeFirst();
+      }
+      if (!video) throw conflict('another upload to this URL is in progress', { retryAfterSeconds: 5 });
     }
 
     let write;
     try {
       write = await this.blobs.createWrite(video.blob_key);
     } catch (e) {
-      await this.release(videoId);
+      await this.release(videoId, owner);
       throw isUpstreamFailure(e) ? upstreamUnavailable('the blob store cannot be written to', e) : e;
     }
     // Bytes are counted as they arrive (a listener, not a Transform stage that every chunk would
@@ -232,21 +252,32 @@ export class UploadService {
       if (bytes > limit)
         throw new AppError('payload_too_large', `the clip is over the limit of ${limit} bytes`);
       if (bytes === 0) throw validationFailed('the PUT body is empty; send the clip bytes');
+      if (!(await this.stillOwns(videoId, owner))) throw takenOver();
       await write.commit();
     } catch (e) {
       await write.abort();
-      await this.release(videoId);
+      await this.release(videoId, owner);
       if (e instanceof AppError) throw e;
       if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store cannot be written to', e);
       throw e;
     }
     const done = await this.db
       .updateTable('videos')
-      .set({ state: 'uploaded', size_bytes: bytes, uploaded_at: this.now(), upload_started_at: null })
+      .set({
+        state: 'uploaded',
+        size_bytes: bytes,
+        uploaded_at: this.now(),
+        upload_started_at: null,
+        upload_owner: null,
+      })
       .where('id', '=', videoId)
       .where('state', '=', 'awaiting_upload')
+      .where((eb) => (owner === null ? eb('upload_owner', 'is', null) : eb('upload_owner', '=', owner)))
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) === 0) {
+      // Taken over by a retried PUT (this process counted as gone meanwhile): the object is theirs.
+      if (await this.db.selectFrom('videos').select('id').where('id', '=', videoId).executeTakeFirst())
+        throw takenOver();
       // Reset while streaming: the row is gone, so are the bytes.
       await this.blobs.delete(video.blob_key);
       throw new AppError('not_found', `video ${videoId} not found (its session was reset)`);
@@ -255,15 +286,51 @@ export class UploadService {
   }
 
   /**
-   * At start: uploads that were streaming when the process stopped are not streaming any more, so
-   * their URLs become usable again (until they expire).
+   * At start of role `all`: uploads that were streaming when the process stopped are not streaming
+   * any more, so their URLs become usable again (until they expire). With process ids (PostgreSQL)
+   * only the claims of processes that are gone, and those that name no process, are released.
    */
   async releaseInterruptedUploads(): Promise<number> {
+    if (this.liveness.id !== null) {
+      const unowned = await this.db
+        .updateTable('videos')
+        .set({ upload_started_at: null })
+        .where('state', '=', 'awaiting_upload')
+        .where('upload_started_at', 'is not', null)
+        .where('upload_owner', 'is', null)
+        .executeTakeFirst();
+      return Number(unowned.numUpdatedRows) + (await this.releaseDeadClaims());
+    }
     const res = await this.db
       .updateTable('videos')
-      .set({ upload_started_at: null })
+      .set({ upload_started_at: null, upload_owner: null })
       .where('state', '=', 'awaiting_upload')
       .where('upload_started_at', 'is not', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
+  /**
+   * Releases the upload claims of processes that are gone (killed mid-body), so that their URLs
+   * become usable again; a live process's claim is never touched. The expired-upload sweep runs
+   * it (a retried PUT does not wait for it: it takes such a claim over itself). Returns how many.
+   */
+  async releaseDeadClaims(): Promise<number> {
+    if (this.liveness.id === null) return 0;
+    const owners = await this.db
+      .selectFrom('videos')
+      .select('upload_owner')
+      .distinct()
+      .where('state', '=', 'awaiting_upload')
+      .where('upload_owner', 'is not', null)
+      .execute();
+    const dead = await this.liveness.dead(owners.map((o) => o.upload_owner!));
+    if (dead.size === 0) return 0;
+    const res = await this.db
+      .updateTable('videos')
+      .set({ upload_started_at: null, upload_owner: null })
+      .where('state', '=', 'awaiting_upload')
+      .where('upload_owner', 'in', [...dead])
       .executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
@@ -321,13 +388,27 @@ export class UploadService {
     return removed;
   }
 
-  private async release(videoId: string): Promise<void> {
+  /** A failed PUT gives its claim back (not one a retried PUT took over meanwhile). */
+  private async release(videoId: string, owner: string | null): Promise<void> {
     await this.db
       .updateTable('videos')
-      .set({ upload_started_at: null })
+      .set({ upload_started_at: null, upload_owner: null })
       .where('id', '=', videoId)
       .where('state', '=', 'awaiting_upload')
+      .where((eb) => (owner === null ? eb('upload_owner', 'is', null) : eb('upload_owner', '=', owner)))
       .execute();
+  }
+
+  /** Before committing the object: the claim is still this process's (always so on SQLite). */
+  private async stillOwns(videoId: string, owner: string | null): Promise<boolean> {
+    if (owner === null) return true;
+    const row = await this.db
+      .selectFrom('videos')
+      .select('upload_owner')
+      .where('id', '=', videoId)
+      .where('state', '=', 'awaiting_upload')
+      .executeTakeFirst();
+    return row === undefined || row.upload_owner === owner;
   }
 
   /**
@@ -496,6 +577,12 @@ export class UploadService {
     if (!v) throw new AppError('not_found', `video ${videoId} not found`);
     return v;
   }
+}
+
+function takenOver(): AppError {
+  return conflict(
+    'this upload was taken over by a retried PUT while this process counted as stopped; the retried PUT stores the clip',
+  );
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -6,7 +6,7 @@ import type { UploadTokenSigner } from '../../services/upload-token.js';
 import { LocalDirBlobStore } from './local-dir.js';
 
 export async function createBlobStore(
-  config: Pick<ServerConfig, 'dataDir' | 'publicUrl' | 'blobStore'>,
+  config: Pick<ServerConfig, 'dataDir' | 'publicUrl' | 'blobStore' | 'databaseUrl'>,
   signer: UploadTokenSigner,
 ): Promise<BlobStore & { close?(): void }> {
   const { blobStore } = config;
@@ -27,6 +27,8 @@ export async function createBlobStore(
     publicUrl: config.publicUrl,
     signer,
   });
-  await local.init();
+  // On PostgreSQL other api processes may share the directory and be writing: keep what was
+  // written to within the hour (a live PUT sends more often: the HTTP request timeout is minutes).
+  await local.init(config.databaseUrl === null ? {} : { keepRecentMs: 3600_000 });
   return local;
 }

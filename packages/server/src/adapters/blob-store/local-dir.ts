@@ -57,10 +57,23 @@ export class LocalDirBlobStore implements BlobStore {
 
   /**
    * Creates the directory tree; call once at start, before any write. Partial files left by a
-   * process that died mid-upload are deleted (no write can be in flight yet).
+   * process that died mid-upload are deleted: all of them where this process is the only one
+   * writing here (no write can be in flight yet), or with `keepRecentMs` (several api processes on
+   * one shared directory) only those untouched for that long, so that another process's upload
+   * in flight keeps its file.
    */
-  async init(): Promise<void> {
-    await fsp.rm(this.partialDir, { recursive: true, force: true });
+  async init(options: { keepRecentMs?: number } = {}): Promise<void> {
+    if (options.keepRecentMs === undefined) {
+      await fsp.rm(this.partialDir, { recursive: true, force: true });
+    } else {
+      const before = Date.now() - options.keepRecentMs;
+      const names = await fsp.readdir(this.partialDir).catch(() => [] as string[]);
+      for (const name of names) {
+        const file = path.join(this.partialDir, name);
+        const stat = await fsp.stat(file).catch(() => null);
+        if (stat && stat.mtimeMs < before) await fsp.rm(file, { recursive: true, force: true });
+      }
+    }
     await fsp.mkdir(this.partialDir, { recursive: true });
   }
 

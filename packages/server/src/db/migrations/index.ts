@@ -4,7 +4,8 @@
  * per-state task counters on each run `0004-bench-progress`; model owners and fair job claims
  * `0005-tenancy`; dashboard accounts, web sessions, invites and key metadata `0006-accounts`;
  * shared secrets `0007-distributed`; the job engine's leases and fair-share bookkeeping
- * `0008-job-engine`; the version of each confirmed clip's object `0009-blob-objects`; rate-limit
+ * `0008-job-engine`; the version of each confirmed clip's object `0009-blob-objects`; the process owning an
+ * upload that is streaming `0010-cluster`; rate-limit
  * buckets and sign-in lockout counters `0012-rate-limits`.
  */
 import type { Migration } from 'kysely';
@@ -17,6 +18,7 @@ import * as accounts from './0006-accounts.js';
 import * as distributed from './0007-distributed.js';
 import * as jobEngine from './0008-job-engine.js';
 import * as blobObjects from './0009-blob-objects.js';
+import * as cluster from './0010-cluster.js';
 import * as rateLimits from './0012-rate-limits.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
@@ -29,5 +31,6 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> =
   { name: '0007-distributed', migration: distributed },
   { name: '0008-job-engine', migration: jobEngine },
   { name: '0009-blob-objects', migration: blobObjects },
+  { name: '0010-cluster', migration: cluster },
   { name: '0012-rate-limits', migration: rateLimits },
 ];
