@@ -87,6 +87,17 @@ describe('failure memory of unreachable model sources', () => {
     expect(b.ms).toBeLessThan(150);
   });
 
+  it('does not retry a host name that does not resolve (an offline first run waits once)', async () => {
+    const cacheDir = join(root, 'dns');
+    const noHost = 'http://vesta-no-such-host.invalid';
+    const s = store(cacheDir, { hubUrl: noHost, githubRawUrl: `${noHost}/raw`, retryDelayMs: 2_000 });
+    const a = await timedFailure(s.ensure('tiny-clip'));
+    expect(a.err.reason).toBe('download_failed');
+    // Two retries 2 s then 4 s apart would take 6 s; a name that does not resolve is not retried.
+    expect(a.ms).toBeLessThan(1_500);
+    expect(remembered(cacheDir)[noHost]!.error).toMatch(/ENOTFOUND/);
+  });
+
   it('expires after its TTL, and 0 turns it off', async () => {
     const cacheDir = join(root, 'b');
     await timedFailure(store(cacheDir, { unreachableTtlMs: 300, retries: 0 }).ensure('tiny-dino'));

@@ -170,7 +170,9 @@ async function downloadAttempt(
     // No response at all (DNS failure, refused or timed-out connection): the host is unreachable.
     const code = (err as { cause?: { code?: unknown } }).cause?.code;
     const why = `${(err as Error).message}${typeof code === 'string' ? ` (${code})` : ''}`;
-    const e = new TransferError('network', `GET ${url}: ${why}`, true, { cause: err });
+    // A name that does not resolve (ENOTFOUND) will not resolve a second later either: retrying
+    // it only makes an offline first run wait. A temporary resolver failure is EAI_AGAIN.
+    const e = new TransferError('network', `GET ${url}: ${why}`, code !== 'ENOTFOUND', { cause: err });
     e.unreachable = true;
     throw e;
   }
