@@ -44,6 +44,7 @@ import type {
   Logger,
 } from '../../ports/job-queue.js';
 import { PermanentJobError } from '../../ports/job-queue.js';
+import { ClaimPump } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
 export interface PgBossJobQueueOptions {
@@ -116,8 +117,10 @@ export class PgBossJobQueue implements JobQueue {
   private started = false;
   private stopping = false;
   private closed = false;
-  private pumping = false;
-  private pumpAgain = false;
+  private readonly pumper = new ClaimPump(
+    () => this.pump(),
+    (e: unknown) => this.log?.error({ err: e }, 'job claim failed'),
+  );
   private pollTimer: NodeJS.Timeout | null = null;
   private reapTimer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
@@ -425,20 +428,7 @@ export class PgBossJobQueue implements JobQueue {
 
   private wake(): void {
     if (!this.started || this.stopping) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump()
-      .catch((e: unknown) => this.log?.error({ err: e }, 'job claim failed'))
-      .finally(() => {
-        this.pumping = false;
-        if (this.pumpAgain) {
-          this.pumpAgain = false;
-          this.wake();
-        }
-      });
+    this.pumper.wake();
   }
 
   private async pump(): Promise<void> {

@@ -19,6 +19,7 @@ import type {
   Logger,
 } from '../../ports/job-queue.js';
 import { PermanentJobError } from '../../ports/job-queue.js';
+import { ClaimPump } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
 export interface SqliteJobQueueOptions {
@@ -54,10 +55,12 @@ export class SqliteJobQueue implements JobQueue {
   private stopping = false;
   private pollTimer: NodeJS.Timeout | null = null;
   private reapTimer: NodeJS.Timeout | null = null;
-  private pumping = false;
   /** The worker's logger, given at start (nothing is logged before). */
   private log: Logger | null = null;
-  private pumpAgain = false;
+  private readonly pumper = new ClaimPump(
+    () => this.pump(),
+    (e: unknown) => this.logger().error({ err: e }, 'job claim failed'),
+  );
   private lastClaimedAt = 0;
   private readonly runStats = new RunStats();
   /** One process: it runs every periodic duty. */
@@ -212,20 +215,7 @@ export class SqliteJobQueue implements JobQueue {
 
   private wake(): void {
     if (!this.started || this.stopping) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump()
-      .catch((e: unknown) => this.logger().error({ err: e }, 'job claim failed'))
-      .finally(() => {
-        this.pumping = false;
-        if (this.pumpAgain) {
-          this.pumpAgain = false;
-          this.wake();
-        }
-      });
+    this.pumper.wake();
   }
 
   private async pump(): Promise<void> {
