@@ -7,9 +7,15 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobHandler, JobQueue } from '../src/ports/job-queue.js';
+import type { JobQueue } from '../src/ports/job-queue.js';
 import { waitFor } from './helpers/core-app.js';
-import { queueHarness, silent } from './helpers/job-queue-harness.js';
+import {
+  handler,
+  queueHarness,
+  silent,
+  untilAborted,
+  untilState as harnessUntilState,
+} from './helpers/job-queue-harness.js';
 import type { NormalState, QueueHarness } from './helpers/job-queue-harness.js';
 
 let h: QueueHarness;
@@ -22,28 +28,7 @@ afterEach(async () => {
   await h.close();
 });
 
-function handler(run: JobHandler<{ n: string }>['run']): Map<string, JobHandler<unknown>> {
-  const hd: JobHandler<{ n: string }> = { parse: (p) => p as { n: string }, run };
-  return new Map<string, JobHandler<unknown>>([['t', hd]]);
-}
-
-const untilState = (id: string, state: NormalState, ms = 10_000) =>
-  waitFor(
-    () => h.job(id),
-    (j) => j.state === state,
-    ms,
-  );
-
-const untilAborted = (onAbort?: () => void) =>
-  handler(
-    (_p, ctx) =>
-      new Promise<void>((_resolve, reject) =>
-        ctx.signal.addEventListener('abort', () => {
-          onAbort?.();
-          reject(new Error('aborted'));
-        }),
-      ),
-  );
+const untilState = (id: string, state: NormalState, ms = 10_000) => harnessUntilState(h, id, state, ms);
 
 describe('job engine across processes (two queues on two pools)', () => {
   async function twoQueues(options: { leaseMs?: number } = {}): Promise<[JobQueue, JobQueue]> {

@@ -12,7 +12,13 @@ import { buildJobHandlers } from '../src/jobs/catalogue.js';
 import { PermanentJobError } from '../src/ports/job-queue.js';
 import type { JobHandler } from '../src/ports/job-queue.js';
 import { waitFor } from './helpers/core-app.js';
-import { queueHarness, silent } from './helpers/job-queue-harness.js';
+import {
+  handler,
+  queueHarness,
+  silent,
+  untilAborted,
+  untilState as harnessUntilState,
+} from './helpers/job-queue-harness.js';
 import type { NormalState, QueueHarness } from './helpers/job-queue-harness.js';
 import { TEST_DIALECT } from './helpers/test-database.js';
 
@@ -26,32 +32,7 @@ afterEach(async () => {
   await h.close();
 });
 
-function handler(
-  run: JobHandler<{ n: string }>['run'],
-  extra: Partial<JobHandler<{ n: string }>> = {},
-): Map<string, JobHandler<unknown>> {
-  const hd: JobHandler<{ n: string }> = { parse: (p) => p as { n: string }, run, ...extra };
-  return new Map<string, JobHandler<unknown>>([['t', hd]]);
-}
-
-const untilState = (id: string, state: NormalState, ms = 10_000) =>
-  waitFor(
-    () => h.job(id),
-    (j) => j.state === state,
-    ms,
-  );
-
-/** A handler that runs until its signal aborts. */
-const untilAborted = (onAbort?: () => void) =>
-  handler(
-    (_p, ctx) =>
-      new Promise<void>((_resolve, reject) =>
-        ctx.signal.addEventListener('abort', () => {
-          onAbort?.();
-          reject(new Error('aborted'));
-        }),
-      ),
-  );
+const untilState = (id: string, state: NormalState, ms = 10_000) => harnessUntilState(h, id, state, ms);
 
 describe(`JobQueue contract (${TEST_DIALECT === 'postgres' ? 'job engine on PostgreSQL' : 'SQLite queue'})`, () => {
   it('runs a job once with its payload and marks it succeeded', async () => {

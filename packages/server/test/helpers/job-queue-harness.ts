@@ -13,7 +13,8 @@ import { PgBossJobQueue } from '../../src/adapters/job-queue/pg-boss.js';
 import { SqliteJobQueue } from '../../src/adapters/job-queue/sqlite.js';
 import { openDatabase } from '../../src/db/connection.js';
 import type { Db, OpenedDatabase } from '../../src/db/connection.js';
-import type { JobQueue, Logger } from '../../src/ports/job-queue.js';
+import type { JobHandler, JobQueue, Logger } from '../../src/ports/job-queue.js';
+import { waitFor } from './core-app.js';
 import { TEST_DIALECT, dropTestDatabase, testDatabaseTarget } from './test-database.js';
 
 export const silent: Logger = {
@@ -248,3 +249,32 @@ export async function jobsAbout(
     .execute();
   return rows;
 }
+
+/** Handlers for the one job type `t` of the queue tests. */
+export function handler(
+  run: JobHandler<{ n: string }>['run'],
+  extra: Partial<JobHandler<{ n: string }>> = {},
+): Map<string, JobHandler<unknown>> {
+  const hd: JobHandler<{ n: string }> = { parse: (p) => p as { n: string }, run, ...extra };
+  return new Map<string, JobHandler<unknown>>([['t', hd]]);
+}
+
+/** Waits until the harness reads the job in `state`. */
+export const untilState = (h: QueueHarness, id: string, state: NormalState, ms = 10_000): Promise<JobView> =>
+  waitFor(
+    () => h.job(id),
+    (j) => j.state === state,
+    ms,
+  );
+
+/** A handler that runs until its signal aborts. */
+export const untilAborted = (onAbort?: () => void): Map<string, JobHandler<unknown>> =>
+  handler(
+    (_p, ctx) =>
+      new Promise<void>((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => {
+          onAbort?.();
+          reject(new Error('aborted'));
+        }),
+      ),
+  );
