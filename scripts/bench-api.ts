@@ -28,6 +28,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { seedBenchRun } from './bench-support/bench-run.js';
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: each sends `ready`, then answers `cpu` and `rss-start`/`rss-stop`, until `stop`.
@@ -88,8 +89,6 @@ async function childHello(): Promise<void> {
 async function childVesta(dataDir: string, uploadMaxBytes: number, logLevel: string): Promise<void> {
   const { loadConfig } = await import('../packages/server/src/config.js');
   const { startServer } = await import('../packages/server/src/roles/all.js');
-  const { ModelCatalog } = await import('../packages/server/src/services/bench-discovery.js');
-  const { BenchService } = await import('../packages/server/src/services/bench-runs.js');
   const { createEngine } = await import('@vesta/engine');
   // Upload URLs are minted under the public URL, so the port is chosen before the start.
   const port = await freePort();
@@ -109,29 +108,9 @@ async function childVesta(dataDir: string, uploadMaxBytes: number, logLevel: str
   // Production logging: one JSON line per request to stdout, which the parent points at /dev/null.
   // The API role's work only: no job is enqueued during the benchmark, so the worker stays off.
   const server = await startServer(config, { createEngine, worker: false });
-  const created = await server.deps.services.apiKeys.createKey('bench-api');
-  await new ModelCatalog({ db: server.deps.db }).upsert({
-    id: 'bench-api-model',
-    name: 'bench:api model',
-    description: 'Row used by the API benchmark.',
-  });
-  const bench = new BenchService({
-    db: server.deps.db,
-    blobs: server.deps.blobs,
-    jobs: server.deps.jobs,
-    dimensions: () => server.deps.engine.dimensions(),
-  });
-  const available = server.deps.engine
-    .dimensions()
-    .find((d) => d.defaultMethod !== null && d.workflows.includes('bench'));
-  if (!available) throw new Error('no dimension has an available method');
-  const run = await bench.create(created.userId, {
-    name: 'bench-api',
-    dimensions: [available.id],
-    model_id: 'bench-api-model',
-  });
+  const { apiKey, benchId } = await seedBenchRun(server, 'bench-api');
   serveControl(() => server.close());
-  process.send?.({ type: 'ready', port, apiKey: created.key, benchId: run.id } satisfies ChildMessage);
+  process.send?.({ type: 'ready', port, apiKey, benchId } satisfies ChildMessage);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
+import { seedBenchRun } from './bench-support/bench-run.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'packages/dashboard/dist');
@@ -61,8 +62,6 @@ async function childVesta(dataDir: string, withDashboard: boolean): Promise<void
   const { ROUTE_MODULES } = await import('../packages/server/src/http/routes/index.js');
   const { dashboardRoutes } = await import('../packages/server/src/http/dashboard/dashboard.route.js');
   const { accountRoutes } = await import('../packages/server/src/http/routes/accounts/index.js');
-  const { ModelCatalog } = await import('../packages/server/src/services/bench-discovery.js');
-  const { BenchService } = await import('../packages/server/src/services/bench-runs.js');
   const { createEngine } = await import('@vesta/engine');
   const port = await freePort();
   const config = loadConfig(
@@ -80,34 +79,14 @@ async function childVesta(dataDir: string, withDashboard: boolean): Promise<void
     ? ROUTE_MODULES
     : ROUTE_MODULES.filter((r) => r !== dashboardRoutes && r !== accountRoutes);
   const server = await startServer(config, { createEngine, worker: false, routes });
-  const created = await server.deps.services.apiKeys.createKey('bench-dashboard');
-  await new ModelCatalog({ db: server.deps.db }).upsert({
-    id: 'bench-dashboard-model',
-    name: 'bench:dashboard model',
-    description: 'Row used by the dashboard benchmark.',
-  });
-  const bench = new BenchService({
-    db: server.deps.db,
-    blobs: server.deps.blobs,
-    jobs: server.deps.jobs,
-    dimensions: () => server.deps.engine.dimensions(),
-  });
-  const available = server.deps.engine
-    .dimensions()
-    .find((d) => d.defaultMethod !== null && d.workflows.includes('bench'));
-  if (!available) throw new Error('no dimension has an available method');
-  const run = await bench.create(created.userId, {
-    name: 'bench-dashboard',
-    dimensions: [available.id],
-    model_id: 'bench-dashboard-model',
-  });
+  const { apiKey, benchId } = await seedBenchRun(server, 'bench-dashboard');
   process.on('message', (m: { type: string }) => {
     if (m.type === 'cpu') {
       const u = process.cpuUsage();
       process.send?.({ type: 'cpu', micros: u.user + u.system } satisfies ChildMessage);
     } else if (m.type === 'stop') void server.close().then(() => process.exit(0));
   });
-  process.send?.({ type: 'ready', port, apiKey: created.key, benchId: run.id } satisfies ChildMessage);
+  process.send?.({ type: 'ready', port, apiKey, benchId } satisfies ChildMessage);
 }
 
 // ---------------------------------------------------------------------------------------------

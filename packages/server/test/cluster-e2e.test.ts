@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsvLine } from '../../engine/test/helpers/corpus.js';
 import { CORPUS, freePort } from './helpers/core-app.js';
 import { PgInstance } from './helpers/pg-instance.js';
 import { startTestS3 } from './helpers/s3.js';
@@ -39,29 +40,8 @@ type Json = Record<string, any>;
 /** The first 20 clips of the corpus manifest, with their prompts. */
 function corpusClips(n: number): Array<{ file: string; prompt: string; contentType: string }> {
   const lines = readFileSync(path.join(CORPUS, 'MANIFEST.csv'), 'utf8').trim().split(/\r?\n/).slice(1);
-  const parse = (line: string): string[] => {
-    const out: string[] = [];
-    let cur = '';
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i]!;
-      if (quoted) {
-        if (c === '"' && line[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else if (c === '"') quoted = false;
-        else cur += c;
-      } else if (c === '"') quoted = true;
-      else if (c === ',') {
-        out.push(cur);
-        cur = '';
-      } else cur += c;
-    }
-    out.push(cur);
-    return out;
-  };
   return lines
-    .map(parse)
+    .map(parseCsvLine)
     .filter((f) => f[5] === 'generated')
     .slice(0, n)
     .map((f) => ({

@@ -31,7 +31,7 @@ export interface CorpusEntry {
 }
 
 /** RFC 4180 fields (quoted fields may hold commas and doubled quotes). */
-function parseCsvLine(line: string): string[] {
+export function parseCsvLine(line: string): string[] {
   const out: string[] = [];
   let cur = '';
   let quoted = false;
