@@ -27,15 +27,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../../engine/test/helpers/corpus.js';
-import { CORPUS, freePort } from './helpers/core-app.js';
+import { CORPUS, callApi, freePort } from './helpers/core-app.js';
+import type { Json } from './helpers/core-app.js';
 import { PgInstance } from './helpers/pg-instance.js';
 import { startTestS3 } from './helpers/s3.js';
 import type { TestS3 } from './helpers/s3.js';
 
 const BIN = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../cli/dist/bin.js');
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read in assertions
-type Json = Record<string, any>;
 
 /** The first 20 clips of the corpus manifest, with their prompts. */
 function corpusClips(n: number): Array<{ file: string; prompt: string; contentType: string }> {
@@ -152,17 +150,7 @@ async function call(
   body?: unknown,
   headers: Record<string, string> = {},
 ) {
-  const res = await fetch(`${node.base}${p}`, {
-    method,
-    headers: {
-      'x-api-key': key,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: (): Json => JSON.parse(text) as Json };
+  return callApi(node.base, key, method, p, body, headers);
 }
 
 /** upload-url on `mint`, PUT to the URL it names, confirm on `confirm`: one clip through two APIs. */

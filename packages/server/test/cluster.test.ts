@@ -18,11 +18,9 @@ import { revokeApiKey } from '../src/admin.js';
 import { AUTH_CACHE_TTL_MS } from '../src/services/api-key-service.js';
 import { startRole } from '../src/roles/all.js';
 import type { RunningServer } from '../src/roles/all.js';
-import { clip, freePort, waitFor } from './helpers/core-app.js';
+import { callApi, clip, freePort, waitFor } from './helpers/core-app.js';
+import type { Json } from './helpers/core-app.js';
 import { TEST_DIALECT, dropTestDatabase, testDatabaseUrl } from './helpers/test-database.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read in assertions
-type Json = Record<string, any>;
 
 interface Node extends RunningServer {
   base: string;
@@ -108,19 +106,8 @@ if (TEST_DIALECT === 'postgres')
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
 
-    const api = async (node: Node, method: string, p: string, key: string, body?: unknown, headers = {}) => {
-      const res = await fetch(`${node.base}${p}`, {
-        method,
-        headers: {
-          'x-api-key': key,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, text, json: (): Json => JSON.parse(text) as Json };
-    };
+    const api = (node: Node, method: string, p: string, key: string, body?: unknown, headers = {}) =>
+      callApi(node.base, key, method, p, body, headers);
     const newKey = async (name: string) => (await a.deps.services.apiKeys.createKey(name)).key;
 
     it('an api process serves the API and enqueues, but runs no job; a worker serves only health, readiness and metrics', async () => {

@@ -27,15 +27,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startRole } from '../src/roles/all.js';
 import type { RunningServer } from '../src/roles/all.js';
-import { clip, freePort, startCoreServer, waitFor } from './helpers/core-app.js';
-import type { CoreTestServer } from './helpers/core-app.js';
+import { callApi, clip, freePort, startCoreServer, waitFor } from './helpers/core-app.js';
+import type { CoreTestServer, Json } from './helpers/core-app.js';
 import { TEST_DIALECT, dropTestDatabase, testDatabaseUrl } from './helpers/test-database.js';
 
 const BIN = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../cli/dist/bin.js');
 const CLIP = clip('show-1__toad-karate.mp4');
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read in assertions
-type Json = Record<string, any>;
 
 interface Api {
   name: string;
@@ -164,15 +161,8 @@ if (TEST_DIALECT === 'postgres')
         (s) => s === 200,
         60_000,
       );
-    const call = async (api: Api, method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${api.base}${p}`, {
-        method,
-        headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      return { status: res.status, text, json: (): Json => JSON.parse(text) as Json };
-    };
+    const call = (api: Api, method: string, p: string, body?: unknown) =>
+      callApi(api.base, key, method, p, body);
     const claim = async (videoId: string) =>
       (
         await client.query<{ upload_started_at: string | null; upload_owner: string | null; state: string }>(

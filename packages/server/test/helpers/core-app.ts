@@ -121,3 +121,28 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read in assertions
+export type Json = Record<string, any>;
+
+/** One API call to a server process at `base` with an API key: status, headers and the body (text, or parsed). */
+export async function callApi(
+  base: string,
+  key: string,
+  method: string,
+  p: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string; json: () => Json }> {
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers: {
+      'x-api-key': key,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: (): Json => JSON.parse(text) as Json };
+}
