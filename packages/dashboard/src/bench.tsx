@@ -345,8 +345,8 @@ export function BenchRunPage() {
         </p>
         <Progress run={r} />
         <p className="muted">
-          {r.progress.tasks_generated} clips generated, {r.progress.clips_evaluated} of{' '}
-          {r.progress.clips_total} evaluated, {r.progress.tasks_failed} failed
+          {r.progress.tasks_generated} {r.progress.tasks_generated === 1 ? 'clip' : 'clips'} generated,{' '}
+          {r.progress.clips_evaluated} of {r.progress.clips_total} evaluated, {r.progress.tasks_failed} failed
         </p>
         <ErrorAlert error={r.error} />
         <div className="row">
