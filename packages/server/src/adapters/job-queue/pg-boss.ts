@@ -126,6 +126,7 @@ export class PgBossJobQueue implements JobQueue {
   private listener: pg.Client | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private leader = false;
+  private leaderCheck: Promise<boolean> | null = null;
 
   private constructor(
     private readonly db: Db,
@@ -249,8 +250,22 @@ export class PgBossJobQueue implements JobQueue {
     this.wake();
   }
 
-  /** Whether this process runs the periodic duties now (it holds the cluster's advisory lock). */
-  private async isLeader(): Promise<boolean> {
+  /**
+   * Whether this process runs the periodic duties now (it holds the cluster's advisory lock). The
+   * duties' timers ask at once; they share one query, since a pg client runs one query at a time
+   * (a second one issued meanwhile is deprecated by node-postgres and refused in its next major).
+   */
+  private isLeader(): Promise<boolean> {
+    if (this.leader && this.listener && !this.closed) return Promise.resolve(true);
+    if (!this.leaderCheck) {
+      this.leaderCheck = this.tryLead().finally(() => {
+        this.leaderCheck = null;
+      });
+    }
+    return this.leaderCheck;
+  }
+
+  private async tryLead(): Promise<boolean> {
     const client = this.listener;
     if (!client || this.closed) return false;
     if (this.leader) return true;
