@@ -32,7 +32,6 @@ async function call(
 ): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.as) {
-    headers.cookie = `vesta_session=${options.as.cookie}`;
     const csrf = options.csrf === undefined ? options.as.csrf : options.csrf;
     if (csrf !== null) headers['x-csrf-token'] = csrf;
   }
@@ -40,6 +39,9 @@ async function call(
     method,
     url,
     headers,
+    // inject's own cookie option (light-my-request serialises it with the `cookie` package that
+    // the root package.json's override pins to a Node 20 release).
+    ...(options.as ? { cookies: { vesta_session: options.as.cookie } } : {}),
     ...(options.payload === undefined ? {} : { payload: options.payload as Record<string, unknown> }),
   });
 }
