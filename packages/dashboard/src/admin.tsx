@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { field, formatDate, livePoll, vesta } from './api';
-import { DataTable, ErrorAlert } from './ui';
+import { field, formatDate, formatMethod, livePoll, useDimensions, vesta } from './api';
+import { DataTable, ErrorAlert, StateBadge } from './ui';
 import { useAccount } from './shell';
 
 export function RunnersPage() {
@@ -24,15 +24,18 @@ export function RunnersPage() {
         <DataTable
           headers={['Name', 'Status', 'Last seen', 'Models']}
           rows={runners.data?.items.length}
-          empty="No runners registered yet."
+          empty={
+            <>
+              No runners yet. A runner is a process with an API key that generates clips for your Bench runs;{' '}
+              <code>npx vesta runner start --demo</code> starts one for the demo model.
+            </>
+          }
         >
           {runners.data?.items.map((r) => (
             <tr key={r.id}>
               <td>{r.name}</td>
               <td>
-                <span className={`state state-${r.online ? 'online' : 'offline'}`}>
-                  {r.online ? 'online' : 'offline'}
-                </span>
+                <StateBadge state={r.online ? 'online' : 'offline'} />
               </td>
               <td>{formatDate(r.lastSeenAt)}</td>
               <td>{r.models.join(', ')}</td>
@@ -45,13 +48,17 @@ export function RunnersPage() {
 }
 
 export function DimensionsPage() {
-  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  const dims = useDimensions();
   return (
     <>
       <h1>Dimensions</h1>
+      <p className="muted">
+        VBench's 16 dimensions and the methods this server has for each. A greyed method needs the model
+        weights it names, which this server does not have yet (see <a href="/docs/models.md">models</a>).
+      </p>
       <ErrorAlert error={dims.error} />
       <section className="card">
-        <DataTable headers={['Dimension', 'Group', 'Method now', 'Methods', 'Workflows']}>
+        <DataTable className="text" headers={['Dimension', 'Group', 'Used now', 'Methods', 'Workflows']}>
           {dims.data?.items.map((d) => (
             <tr key={d.id}>
               <td>
@@ -59,16 +66,59 @@ export function DimensionsPage() {
                 <br />
                 <span className="muted">{d.description}</span>
               </td>
-              <td>{d.category}</td>
-              <td>{d.defaultMethod ?? 'none available'}</td>
-              <td>{d.methods.map((m) => `${m.id} ${m.version}`).join(', ')}</td>
-              <td>{d.workflows.join(', ')}</td>
+              <td>{d.category === 'quality' ? 'Quality' : 'Semantic'}</td>
+              <td>
+                {d.defaultMethod ? (
+                  <span className="tag">{d.defaultMethod}</span>
+                ) : (
+                  <span className="tag tag-off">none</span>
+                )}
+              </td>
+              <td>
+                <ul className="methods">
+                  {d.methods.map((m) => (
+                    <li key={m.id} title={m.unavailableReason ?? m.description}>
+                      {m.available ? (
+                        <span className="method">{formatMethod(m.id, m.version)}</span>
+                      ) : (
+                        <span className="muted">
+                          <span className="method">{formatMethod(m.id, m.version)}</span>{' '}
+                          <span className="needs">
+                            {m.requires.models.length > 0
+                              ? `needs ${m.requires.models.join(', ')}`
+                              : 'not in this build'}
+                          </span>
+                        </span>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td>{d.workflows.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(', ')}</td>
             </tr>
           ))}
         </DataTable>
       </section>
     </>
   );
+}
+
+/** A short name for a browser from its user agent ("Chrome 156 on Linux"); the whole string stays in a tooltip. */
+export function browserName(ua: string | null): string {
+  if (!ua) return 'Unknown browser';
+  const browser =
+    /(Edg|OPR|Firefox|HeadlessChrome|Chrome|Version)\/(\d+)/.exec(ua) ??
+    /(curl|node|python[\w-]*)\/?([\d.]*)/i.exec(ua);
+  const names: Record<string, string> = {
+    Edg: 'Edge',
+    OPR: 'Opera',
+    HeadlessChrome: 'Headless Chrome',
+    Version: 'Safari',
+  };
+  const what = browser ? `${names[browser[1]!] ?? browser[1]} ${browser[2]}`.trim() : ua.slice(0, 40);
+  const os = /Windows|Mac OS X|Android|iPhone|iPad|Linux|CrOS/.exec(ua)?.[0];
+  const osNames: Record<string, string> = { 'Mac OS X': 'macOS', CrOS: 'ChromeOS' };
+  return os ? `${what} on ${osNames[os] ?? os}` : what;
 }
 
 export function AccountPage() {
@@ -106,7 +156,7 @@ export function AccountPage() {
       </p>
       <section className="card">
         <h2>Change password</h2>
-        <form onSubmit={onSubmit}>
+        <form className="narrow" onSubmit={onSubmit}>
           <label>
             Current password
             <input name="current" type="password" autoComplete="current-password" required />
@@ -135,13 +185,13 @@ export function AccountPage() {
         >
           {sessions.data?.items.map((s) => (
             <tr key={s.id}>
-              <td>{s.userAgent ?? 'unknown'}</td>
+              <td title={s.userAgent ?? undefined}>{browserName(s.userAgent)}</td>
               <td>{s.ip ?? '—'}</td>
               <td>{formatDate(s.createdAt)}</td>
               <td>{formatDate(s.lastSeenAt)}</td>
               <td>
                 {s.current ? (
-                  'this browser'
+                  <StateBadge state="online" label="this browser" />
                 ) : (
                   <button type="button" className="secondary" onClick={() => revoke.mutate(s.id)}>
                     Sign out
@@ -210,21 +260,27 @@ export function UsersPage() {
       <section className="card">
         <h2>Users</h2>
         <ErrorAlert error={users.error ?? disable.error} />
-        <DataTable headers={['Name', 'Email', 'Role', 'Created', 'Status']}>
+        <DataTable headers={['User', 'Role', 'Created', 'Status']}>
           {users.data?.items.map((u) => (
             <tr key={u.id}>
-              <td>{u.name}</td>
-              <td>{u.email ?? '(key only)'}</td>
+              <td>
+                {u.email ?? u.name}
+                {u.email === null ? (
+                  <span className="muted"> (API keys only, no sign-in)</span>
+                ) : (
+                  u.name !== u.email && <span className="muted"> ({u.name})</span>
+                )}
+              </td>
               <td>{u.role}</td>
               <td>{formatDate(u.createdAt)}</td>
               <td>
                 {u.disabledAt ? (
-                  <span className="state state-cancelled">disabled {formatDate(u.disabledAt)}</span>
+                  <StateBadge state="cancelled" label={`disabled ${formatDate(u.disabledAt)}`} />
                 ) : u.id === me.id ? (
-                  <span className="state state-online">active (you)</span>
+                  <StateBadge state="online" label="active (you)" />
                 ) : (
                   <span className="row-actions">
-                    <span className="state state-online">active</span>
+                    <StateBadge state="online" label="active" />
                     <button
                       type="button"
                       className="danger"
@@ -260,13 +316,18 @@ export function UsersPage() {
               <td>{formatDate(i.expiresAt)}</td>
               <td>
                 {i.usedAt ? (
-                  'used'
+                  <StateBadge state="completed" label="accepted" />
                 ) : i.revokedAt ? (
-                  'revoked'
+                  <StateBadge state="cancelled" label="revoked" />
+                ) : new Date(i.expiresAt).getTime() < Date.now() ? (
+                  <StateBadge state="cancelled" label="expired" />
                 ) : (
-                  <button type="button" className="secondary" onClick={() => revokeInvite.mutate(i.id)}>
-                    Revoke
-                  </button>
+                  <span className="row-actions">
+                    <StateBadge state="queued" label="open" />
+                    <button type="button" className="secondary" onClick={() => revokeInvite.mutate(i.id)}>
+                      Revoke
+                    </button>
+                  </span>
                 )}
               </td>
             </tr>

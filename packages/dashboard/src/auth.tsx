@@ -2,8 +2,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { errorText, field, vesta } from './api';
+import { useLocation, useNavigate } from 'react-router';
+import { field, vesta } from './api';
 import { ErrorAlert } from './ui';
 
 function AuthCard(props: { title: string; intro: string; children: React.ReactNode }) {
@@ -19,11 +19,18 @@ function AuthCard(props: { title: string; intro: string; children: React.ReactNo
   );
 }
 
+/** Where the signed-in frame sent the visitor from (a deep link, or the page whose session ended). */
+interface SignInState {
+  from?: string;
+  ended?: boolean;
+}
+
 function useSubmit(action: (form: FormData) => Promise<unknown>) {
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const qc = useQueryClient();
   const navigate = useNavigate();
+  const from = (useLocation().state as SignInState | null)?.from;
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
@@ -33,9 +40,9 @@ function useSubmit(action: (form: FormData) => Promise<unknown>) {
       .then(async () => {
         // Forget what was read while signed out (the frame's "who am I" above all).
         qc.clear();
-        await navigate('/');
+        await navigate(from?.startsWith('/') ? from : '/');
       })
-      .catch((err: unknown) => setError(errorText(err)))
+      .catch((err: unknown) => setError(err))
       .finally(() => setBusy(false));
   };
   return { error, busy, onSubmit };
@@ -72,8 +79,14 @@ export function SignInPage() {
   const { error, busy, onSubmit } = useSubmit((form) =>
     vesta.auth.signIn({ email: field(form, 'email'), password: field(form, 'password') }),
   );
+  const ended = (useLocation().state as SignInState | null)?.ended === true;
   return (
     <AuthCard title="Sign in" intro="Sign in to manage API keys and use Score, Rank and Bench.">
+      {ended && (
+        <p role="status" className="notice">
+          Your session has ended. Sign in again to carry on where you were.
+        </p>
+      )}
       <form onSubmit={onSubmit}>
         <label>
           Email

@@ -4,8 +4,17 @@ import type { BenchRun, BenchVideo, Dimension } from '@vesta/sdk';
 import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { errorText, field, formatDate, formatScore, livePoll, vesta } from './api';
-import { DataTable, ErrorAlert } from './ui';
+import {
+  field,
+  formatDate,
+  formatMethod,
+  formatScore,
+  livePoll,
+  useDimensionName,
+  useDimensions,
+  vesta,
+} from './api';
+import { DataTable, ErrorAlert, ScoreMatrix, StateBadge } from './ui';
 import { BarChart } from './chart';
 import { ClipPlayer } from './sessions';
 
@@ -69,7 +78,7 @@ export function RunsTable({
           </td>
           <td>{r.model_id}</td>
           <td>
-            <span className={`state state-${r.status}`}>{r.status}</span>
+            <StateBadge state={r.status} />
           </td>
           <td>
             <Progress run={r} />
@@ -108,33 +117,63 @@ export function BenchListPage() {
         </Link>
       </div>
       <ErrorAlert error={runs.error} />
-      <section className="card">
-        <button
-          type="button"
-          disabled={selected.size < 2}
-          onClick={() => void navigate(`/bench/compare?ids=${[...selected].join(',')}`)}
-        >
-          Compare selected ({selected.size})
-        </button>
-        <RunsTable runs={runs.data?.items ?? []} selectable={{ selected, toggle }} />
-        {runs.data?.items.length === 0 && <p className="muted">No runs yet: start one with New run.</p>}
-        <div className="pager">
-          <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page} · {runs.data?.total ?? 0} runs
-          </span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!runs.data?.hasMore}
-            onClick={() => setPage(page + 1)}
-          >
-            Next
-          </button>
-        </div>
-      </section>
+      {runs.data?.total === 0 ? (
+        <section className="card empty">
+          <h2>No runs yet</h2>
+          <p>
+            A Bench run has a model generate clips for Vesta's prompt suite, scores them on the dimensions you
+            pick, and sums them up VBench's way (Quality, Semantic, Total).
+          </p>
+          <p>
+            Clips come from a <Link to="/runners">runner</Link>. To try it without a model, start the demo
+            runner with an API key, then press <strong>New run</strong> and pick the demo model:
+          </p>
+          <pre className="command">npx vesta runner start --demo</pre>
+        </section>
+      ) : (
+        <section className="card">
+          <div className="toolbar">
+            <button
+              type="button"
+              disabled={selected.size < 2}
+              onClick={() => void navigate(`/bench/compare?ids=${[...selected].join(',')}`)}
+            >
+              Compare selected ({selected.size})
+            </button>
+            <span className="muted">Tick two or more runs to compare them side by side.</span>
+          </div>
+          <RunsTable runs={runs.data?.items ?? []} selectable={{ selected, toggle }} />
+          <div className="pager">
+            {(page > 1 || runs.data?.hasMore) && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={page <= 1}
+                onClick={() => setPage(page - 1)}
+              >
+                Previous
+              </button>
+            )}
+            <span className="muted">
+              {runs.data === undefined
+                ? 'Loading…'
+                : page > 1 || runs.data.hasMore
+                  ? `Page ${page} · ${runs.data.total} runs`
+                  : `${runs.data.total} ${runs.data.total === 1 ? 'run' : 'runs'}`}
+            </span>
+            {(page > 1 || runs.data?.hasMore) && (
+              <button
+                type="button"
+                className="secondary"
+                disabled={!runs.data?.hasMore}
+                onClick={() => setPage(page + 1)}
+              >
+                Next
+              </button>
+            )}
+          </div>
+        </section>
+      )}
     </>
   );
 }
@@ -142,7 +181,7 @@ export function BenchListPage() {
 export function BenchCreatePage() {
   const navigate = useNavigate();
   const models = useQuery({ queryKey: ['models'], queryFn: () => vesta.models.list() });
-  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  const dims = useDimensions();
   const runners = useQuery({ queryKey: ['runners'], queryFn: () => vesta.runners.list() });
   const create = useMutation({
     mutationFn: (body: Parameters<typeof vesta.bench.create>[0]) => vesta.bench.create(body),
@@ -164,42 +203,54 @@ export function BenchCreatePage() {
       ...(prompts ? { promptsPerDimension: Number(prompts) } : {}),
     });
   };
-  const group = (category: 'quality' | 'semantic', title: string) => (
-    <fieldset>
-      <legend>{title}</legend>
-      {benchDims
-        .filter((d) => d.category === category)
-        .map((d) => (
-          <label key={d.id} className="check">
+  const group = (category: 'quality' | 'semantic', title: string) => {
+    const list = benchDims.filter((d) => d.category === category);
+    const none = list.length > 0 && list.every((d) => d.defaultMethod === null);
+    return (
+      <fieldset className="dims">
+        <legend>{title}</legend>
+        {none && (
+          <p className="muted note">
+            None of these can be scored on this server yet: each needs model weights it does not have (see{' '}
+            <Link to="/dimensions">Dimensions</Link>).
+          </p>
+        )}
+        {list.map((d) => (
+          <label key={d.id} className={`check ${d.defaultMethod === null ? 'off' : ''}`}>
             <input type="checkbox" name="dimension" value={d.id} disabled={d.defaultMethod === null} />
             <span>
-              <strong>{d.name}</strong> <code>{d.id}</code>
+              <strong>{d.name}</strong>{' '}
+              {d.defaultMethod === null ? (
+                none ? null : (
+                  <span className="tag tag-off">not available here</span>
+                )
+              ) : (
+                <span className="tag" title="The method this server uses for it">
+                  {d.defaultMethod}
+                </span>
+              )}
               <br />
-              <span className="muted">
-                {d.description}
-                {d.defaultMethod === null
-                  ? ' (no method available on this server)'
-                  : ` (method: ${d.defaultMethod})`}
-              </span>
+              <span className="muted">{d.description}</span>
             </span>
           </label>
         ))}
-    </fieldset>
-  );
+      </fieldset>
+    );
+  };
   return (
     <>
       <h1>New Bench run</h1>
       <form className="card" onSubmit={onSubmit}>
         <label>
           Name
-          <input name="name" required maxLength={200} />
+          <input name="name" required maxLength={200} placeholder="e.g. my-model v2, 5 samples" />
         </label>
         <label>
           Model
           <select name="model" required>
             {models.data?.items.map((m) => (
               <option key={m.id} value={m.id}>
-                {m.name} ({m.id})
+                {m.name} · {m.id}
               </option>
             ))}
           </select>
@@ -215,14 +266,14 @@ export function BenchCreatePage() {
             ))}
           </select>
         </label>
-        <div className="row">
+        <div className="row numbers">
           <label>
             Samples per prompt
             <input name="samples" type="number" min={1} max={100} placeholder="5" />
           </label>
           <label>
             Prompts per dimension (optional)
-            <input name="prompts" type="number" min={1} max={1000} />
+            <input name="prompts" type="number" min={1} max={1000} placeholder="all" />
           </label>
         </div>
         {group('quality', 'Quality dimensions')}
@@ -246,7 +297,12 @@ export function summarise(videos: BenchVideo[], dimensions: Dimension[]) {
       e.n += 1;
       sums.set(s.dimension, e);
     }
-  const means = new Map([...sums].map(([d, e]) => [d, e.sum / e.n]));
+  // In the catalogue's (VBench's) order; a dimension the catalogue lacks goes last.
+  const order = (d: string) => {
+    const i = dimensions.findIndex((x) => x.id === d);
+    return i === -1 ? dimensions.length : i;
+  };
+  const means = new Map([...sums].sort(([a], [b]) => order(a) - order(b)).map(([d, e]) => [d, e.sum / e.n]));
   const group = (category: 'quality' | 'semantic'): number | null => {
     let weighted = 0;
     let weights = 0;
@@ -291,7 +347,12 @@ export function BenchRunPage() {
     queryFn: () => vesta.bench.logs(id, { limit: 200 }),
     enabled: run.data !== undefined,
   });
-  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  const dims = useDimensions();
+  const dimensionName = useDimensionName();
+  const dimensionOrder = (id: string) => {
+    const i = (dims.data?.items ?? []).findIndex((d) => d.id === id);
+    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+  };
   const cancel = useMutation({
     mutationFn: () => vesta.bench.cancel(id),
     onSuccess: (r) => qc.setQueryData(['bench', id], r),
@@ -300,12 +361,12 @@ export function BenchRunPage() {
     mutationFn: () => vesta.bench.delete(id),
     onSuccess: () => navigate('/bench'),
   });
-  const [csvError, setCsvError] = useState<string | null>(null);
+  const [csvError, setCsvError] = useState<unknown>(null);
   const summary = useMemo(
     () => summarise(videos.data ?? [], dims.data?.items ?? []),
     [videos.data, dims.data],
   );
-  const labels = useMemo(() => [...summary.means.keys()], [summary]);
+  const labels = useMemo(() => [...summary.means.keys()].map(dimensionName), [summary, dimensionName]);
   const series = useMemo(() => [{ label: 'mean', values: [...summary.means.values()] }], [summary]);
   const r = run.data;
   if (run.error) return <ErrorAlert error={run.error} />;
@@ -320,7 +381,7 @@ export function BenchRunPage() {
         a.download = `${r.name.replace(/[^A-Za-z0-9._-]+/g, '_')}.csv`;
         a.click();
       })
-      .catch((e: unknown) => setCsvError(errorText(e)));
+      .catch((e: unknown) => setCsvError(e));
   };
   return (
     <>
@@ -343,11 +404,20 @@ export function BenchRunPage() {
           · {r.samples_per_prompt} {r.samples_per_prompt === 1 ? 'sample' : 'samples'} per prompt · created{' '}
           {formatDate(r.created_at)}
         </p>
-        <Progress run={r} />
-        <p className="muted">
-          {r.progress.tasks_generated} {r.progress.tasks_generated === 1 ? 'clip' : 'clips'} generated,{' '}
-          {r.progress.clips_evaluated} of {r.progress.clips_total} evaluated, {r.progress.tasks_failed} failed
+        <p className="run-progress">
+          <Progress run={r} />
+          <span className="muted">
+            {r.progress.tasks_generated} {r.progress.tasks_generated === 1 ? 'clip' : 'clips'} generated,{' '}
+            {r.progress.clips_evaluated} of {r.progress.clips_total} evaluated, {r.progress.tasks_failed}{' '}
+            failed
+          </span>
         </p>
+        {r.status === 'queued' && (
+          <p className="muted">
+            Waiting for a runner serving <code>{r.model_id}</code> to pick it up (see{' '}
+            <Link to="/runners">Runners</Link>).
+          </p>
+        )}
         <ErrorAlert error={r.error} />
         <div className="row">
           <button type="button" onClick={downloadCsv}>
@@ -395,32 +465,42 @@ export function BenchRunPage() {
           </div>
         </dl>
         {labels.length > 0 ? (
-          <BarChart title={`Per-dimension means of ${r.name}`} labels={labels} series={series} />
+          <BarChart title={`Per-dimension means of ${r.name}`} labels={labels} series={series} max={1} />
         ) : (
           <p className="muted">No scores yet.</p>
         )}
       </section>
       <section className="card">
         <h2>Clips</h2>
+        {(videos.data ?? []).length === 0 && <p className="muted">No clips generated yet.</p>}
         <div className="clip-grid">
           {(videos.data ?? []).map((v) => (
             <article key={v.task_id} className="clip">
-              <p>
+              <p className="clip-prompt">
                 <strong>#{v.seq}</strong> {v.prompt}
               </p>
               {v.video_id !== null && CLIP_STORED.has(v.state) && (
-                <ClipPlayer videoId={v.video_id} label={`clip ${v.seq}: ${v.prompt}`} width={240} />
+                <ClipPlayer videoId={v.video_id} label={`clip ${v.seq}: ${v.prompt}`} width={280} />
               )}
               <p className="muted">
-                {v.state} · seed {v.seed}
+                <StateBadge state={v.state} /> seed {v.seed}
               </p>
-              <ul>
-                {v.scores.map((s) => (
-                  <li key={s.dimension}>
-                    {s.dimension}: {formatScore(s.value)} <span className="muted">({s.method})</span>
-                  </li>
-                ))}
-              </ul>
+              {v.scores.length > 0 && (
+                <table className="mini">
+                  <tbody>
+                    {v.scores
+                      .slice()
+                      .sort((a, b) => dimensionOrder(a.dimension) - dimensionOrder(b.dimension))
+                      .map((s) => (
+                        <tr key={s.dimension}>
+                          <th scope="row">{dimensionName(s.dimension)}</th>
+                          <td className="num">{formatScore(s.value)}</td>
+                          <td className="muted">{formatMethod(s.method, s.method_version)}</td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+              )}
             </article>
           ))}
         </div>
@@ -438,7 +518,8 @@ export function BenchRunPage() {
 export function BenchComparePage() {
   const [params] = useSearchParams();
   const ids = (params.get('ids') ?? '').split(',').filter(Boolean);
-  const dims = useQuery({ queryKey: ['dimensions'], queryFn: () => vesta.dimensions.list() });
+  const dims = useDimensions();
+  const dimensionName = useDimensionName();
   const runs = useQueries({
     queries: ids.map((id) => ({
       queryKey: ['bench', id],
@@ -459,12 +540,22 @@ export function BenchComparePage() {
   const rows = loaded
     ? ids.map((id, i) => ({ run: runs[i]!.data!, ...summarise(videos[i]!.data!, dims.data.items) }))
     : [];
-  const labels = [...new Set(rows.flatMap((r) => [...r.means.keys()]))];
-  const series = rows.map((r) => ({ label: r.run.name, values: labels.map((d) => r.means.get(d) ?? null) }));
+  // Best Total first, in the table, the matrix and the chart alike.
+  const sorted = rows.slice().sort((a, b) => (b.total ?? -1) - (a.total ?? -1));
+  const labels = [...new Set(sorted.flatMap((r) => [...r.means.keys()]))];
+  const series = sorted.map((r) => ({
+    label: r.run.name,
+    values: labels.map((d) => r.means.get(d) ?? null),
+  }));
+  const names = labels.map(dimensionName);
   const error = [...runs, ...videos].find((q) => q.error)?.error;
   return (
     <>
       <h1>Compare runs</h1>
+      <p className="muted">
+        Best Total first. Each dimension shows the mean over a run's scored clips; Quality, Semantic and Total
+        weigh those means as VBench's leaderboard does. <Link to="/bench">Back to runs</Link>
+      </p>
       <ErrorAlert error={error} />
       {!loaded && !error && <p className="muted">Loading…</p>}
       {loaded && (
@@ -474,35 +565,39 @@ export function BenchComparePage() {
               <DataTable
                 testId="compare-table"
                 className="scores"
-                headers={['Run', 'Model', 'Status', 'Total', 'Quality', 'Semantic', ...labels]}
+                headers={['Run', 'Model', 'Status', 'Total', 'Quality', 'Semantic']}
               >
-                {rows
-                  .slice()
-                  .sort((a, b) => (b.total ?? -1) - (a.total ?? -1))
-                  .map((r) => (
-                    <tr key={r.run.id}>
-                      <td>
-                        <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
-                      </td>
-                      <td>{r.run.model_id}</td>
-                      <td>
-                        <span className={`state state-${r.run.status}`}>{r.run.status}</span>
-                      </td>
-                      <td>{formatScore(r.total)}</td>
-                      <td>{formatScore(r.quality)}</td>
-                      <td>{formatScore(r.semantic)}</td>
-                      {labels.map((d) => (
-                        <td key={d}>{formatScore(r.means.get(d))}</td>
-                      ))}
-                    </tr>
-                  ))}
+                {sorted.map((r) => (
+                  <tr key={r.run.id}>
+                    <td>
+                      <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
+                    </td>
+                    <td>{r.run.model_id}</td>
+                    <td>
+                      <StateBadge state={r.run.status} />
+                    </td>
+                    <td className="num">
+                      <strong>{formatScore(r.total)}</strong>
+                    </td>
+                    <td className="num">{formatScore(r.quality)}</td>
+                    <td className="num">{formatScore(r.semantic)}</td>
+                  </tr>
+                ))}
               </DataTable>
             </div>
           </section>
           <section className="card">
-            <h2>Per-dimension means</h2>
+            <h2>Per dimension</h2>
             {labels.length > 0 ? (
-              <BarChart title="Per-dimension means, side by side" labels={labels} series={series} />
+              <>
+                <ScoreMatrix
+                  label="Per-dimension means of the runs"
+                  testId="compare-dimensions"
+                  dimensions={labels.map((id, i) => ({ id, name: names[i]! }))}
+                  columns={sorted.map((r) => ({ key: r.run.id, label: r.run.name, values: r.means }))}
+                />
+                <BarChart title="Per-dimension means, side by side" labels={names} series={series} max={1} />
+              </>
             ) : (
               <p className="muted" data-testid="compare-no-scores">
                 No scores yet: none of these runs has a scored clip. The chart appears as clips are evaluated.

@@ -24,6 +24,8 @@ export function BarChart(props: { labels: string[]; series: Series[]; title: str
           label: s.label,
           data: s.values,
           backgroundColor: COLOURS[i % COLOURS.length],
+          // One series: keep a lone bar from filling a wide chart. Several: bars of a group touch.
+          ...(series.length === 1 ? { maxBarThickness: 48 } : {}),
         })),
       },
       options: {
@@ -31,7 +33,18 @@ export function BarChart(props: { labels: string[]; series: Series[]; title: str
         responsive: true,
         maintainAspectRatio: false,
         indexAxis: labels.length > 6 ? 'y' : 'x',
-        plugins: { legend: { display: series.length > 1 }, tooltip: { enabled: true } },
+        plugins: {
+          legend: { display: series.length > 1 },
+          tooltip: {
+            enabled: true,
+            callbacks: {
+              label: (item) =>
+                `${series.length > 1 ? `${item.dataset.label ?? ''}: ` : ''}${
+                  item.parsed[labels.length > 6 ? 'x' : 'y']?.toFixed(4) ?? '—'
+                }`,
+            },
+          },
+        },
         scales: max === undefined ? {} : { x: { suggestedMax: max }, y: { suggestedMax: max } },
       },
     });

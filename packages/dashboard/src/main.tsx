@@ -2,7 +2,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Navigate, RouterProvider, createBrowserRouter } from 'react-router';
+import { Link, Navigate, RouterProvider, createBrowserRouter } from 'react-router';
 import { AccountPage, DimensionsPage, RunnersPage, UsersPage } from './admin';
 import { queryClient } from './api';
 import { InvitePage, SetupPage, SignInPage } from './auth';
@@ -33,7 +33,17 @@ const router = createBrowserRouter(
         { path: 'api-keys', element: <ApiKeysPage /> },
         { path: 'account', element: <AccountPage /> },
         { path: 'users', element: <UsersPage /> },
-        { path: '*', element: <p>This page does not exist.</p> },
+        {
+          path: '*',
+          element: (
+            <>
+              <h1>Page not found</h1>
+              <p className="muted">
+                There is no dashboard page at this address. Go to <Link to="/bench">Bench runs</Link>.
+              </p>
+            </>
+          ),
+        },
       ],
     },
   ],

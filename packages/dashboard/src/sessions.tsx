@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ScoreSession, VideoSummary } from '@vesta/sdk';
 import { useMemo, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
-import { errorText, formatScore, livePoll, vesta } from './api';
-import { DataTable, ErrorAlert } from './ui';
+import { formatMethod, formatScore, livePoll, useDimensionName, vesta } from './api';
+import { DataTable, ErrorAlert, ScoreMatrix, StateBadge } from './ui';
 import { BarChart } from './chart';
 
 const FINAL = new Set(['scored', 'failed']);
@@ -35,14 +35,14 @@ function UploadBox(props: {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [pct, setPct] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [failed, setFailed] = useState<{ file: string; error: unknown } | null>(null);
   const start = (file: File | undefined) => {
     if (!file) return;
-    setError(null);
+    setFailed(null);
     setPct(0);
     props
       .onFile(file, setPct)
-      .catch((e: unknown) => setError(errorText(e)))
+      .catch((error: unknown) => setFailed({ file: file.name, error }))
       .finally(() => setPct(null));
   };
   const onDrop = (e: DragEvent) => {
@@ -79,17 +79,24 @@ function UploadBox(props: {
         />
       </div>
       {pct !== null && (
-        <progress max={100} value={pct} aria-label="Upload progress">
-          {pct}%
-        </progress>
+        <p className="progress-cell">
+          <progress max={100} value={pct} aria-label="Upload progress">
+            {pct}%
+          </progress>
+          <span>{pct < 100 ? `Uploading… ${pct}%` : 'Checking the clip…'}</span>
+        </p>
       )}
-      <ErrorAlert error={error} />
+      {failed && <ErrorAlert error={failed.error} context={`Could not upload ${failed.file}`} />}
     </div>
   );
 }
 
 function VideoCard({ video }: { video: VideoSummary }) {
-  const labels = useMemo(() => video.scores.map((s) => `${s.dimension} (${s.method})`), [video.scores]);
+  const dimensionName = useDimensionName();
+  const labels = useMemo(
+    () => video.scores.map((s) => `${dimensionName(s.dimension)} (${s.method})`),
+    [video.scores, dimensionName],
+  );
   const series = useMemo(
     () => [{ label: 'score', values: video.scores.map((s) => s.value) }],
     [video.scores],
@@ -98,33 +105,36 @@ function VideoCard({ video }: { video: VideoSummary }) {
     <article className="card video" data-testid="video-card">
       <header>
         <h3>{video.fileName}</h3>
-        <span className={`state state-${video.state}`}>{video.state}</span>
+        <StateBadge state={video.state} />
       </header>
-      {video.prompt !== null && <p className="muted">Prompt: {video.prompt}</p>}
-      {STORED.has(video.state) && video.confirmedAt !== null && (
-        <ClipPlayer videoId={video.videoId} label={video.fileName} width={320} />
-      )}
-      <ErrorAlert error={video.error} />
-      {video.scores.length > 0 && (
-        <>
-          <BarChart title={`Scores of ${video.fileName}`} labels={labels} series={series} max={1} />
-          <DataTable headers={['Dimension', 'Score', 'Method']}>
-            {video.scores.map((s) => (
-              <tr key={s.dimension}>
-                <td>{s.dimension}</td>
-                <td>{formatScore(s.value)}</td>
-                <td>
-                  {s.method} {s.methodVersion}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
-        </>
-      )}
+      {video.prompt !== null && video.prompt !== '' && <p className="muted">Prompt: {video.prompt}</p>}
+      <div className="video-body">
+        <div>
+          {STORED.has(video.state) && video.confirmedAt !== null && (
+            <ClipPlayer videoId={video.videoId} label={video.fileName} width={320} />
+          )}
+          <ErrorAlert error={video.error} />
+          {!FINAL.has(video.state) && <p className="muted">Scoring… the scores appear here.</p>}
+        </div>
+        {video.scores.length > 0 && (
+          <div>
+            <BarChart title={`Scores of ${video.fileName}`} labels={labels} series={series} max={1} />
+            <DataTable headers={['Dimension', 'Score', 'Method']}>
+              {video.scores.map((s) => (
+                <tr key={s.dimension}>
+                  <td>{dimensionName(s.dimension)}</td>
+                  <td className="num">{formatScore(s.value)}</td>
+                  <td>{formatMethod(s.method, s.methodVersion)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </div>
+        )}
+      </div>
       {video.failures.length > 0 && (
         <ul className="muted">
           {video.failures.map((f) => (
-            <li key={f.dimension}>{`${f.dimension}: ${f.detail} (${f.code})`}</li>
+            <li key={f.dimension}>{`${dimensionName(f.dimension)}: ${f.detail} (${f.code})`}</li>
           ))}
         </ul>
       )}
@@ -181,7 +191,10 @@ export function ScorePage() {
         </button>
       </section>
       <ErrorAlert error={session.error} />
-      <div className="grid">
+      {session.data?.videos.length === 0 && (
+        <p className="muted">No clips in this session yet: drop one above to see its scores.</p>
+      )}
+      <div className="stack">
         {session.data?.videos
           .slice()
           .reverse()
@@ -213,6 +226,7 @@ export function RankPage() {
     mutationFn: () => vesta.rank.reset(),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['rank'] }),
   });
+  const dimensionName = useDimensionName();
   const locked = session.data?.promptLocked ? session.data.prompt : null;
   const entries = ranked.data?.entries ?? [];
   const { dims, series } = useMemo(() => {
@@ -226,6 +240,7 @@ export function RankPage() {
       })),
     };
   }, [ranked.data]);
+  const dimLabels = useMemo(() => dims.map(dimensionName), [dims, dimensionName]);
   return (
     <>
       <h1>Rank</h1>
@@ -272,28 +287,54 @@ export function RankPage() {
       <ErrorAlert error={session.error ?? ranked.error} />
       <section className="card">
         <h2>Leaderboard</h2>
-        {ranked.data && <p className="muted">{ranked.data.formula}</p>}
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Leaderboard table">
-          <DataTable
-            testId="leaderboard"
-            className="scores"
-            headers={['Rank', 'Candidate', 'Overall', 'State', ...dims]}
-          >
-            {entries.map((e) => (
-              <tr key={e.videoId} data-video-id={e.videoId}>
-                <td>{e.rank ?? '—'}</td>
-                <td>{e.fileName}</td>
-                <td>{formatScore(e.overall)}</td>
-                <td>{e.state}</td>
-                {dims.map((d) => (
-                  <td key={d}>{formatScore(e.scores.find((s) => s.dimension === d)?.value)}</td>
+        {entries.length === 0 ? (
+          <p className="muted">No candidates yet: upload two or more clips made for the prompt.</p>
+        ) : (
+          <>
+            <div className="muted explain">
+              Overall puts each dimension on VBench's leaderboard scale and takes their weighted mean; higher
+              is better, and a tie goes to the clip uploaded first.{' '}
+              {ranked.data && (
+                <details className="inline">
+                  <summary>Exact formula</summary>
+                  <code>{ranked.data.formula}</code>
+                </details>
+              )}
+            </div>
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Leaderboard table">
+              <DataTable testId="leaderboard" className="scores" headers={['Rank', 'Candidate', 'Overall']}>
+                {entries.map((e) => (
+                  <tr key={e.videoId} data-video-id={e.videoId}>
+                    <td>{e.rank ?? '—'}</td>
+                    <td className="name">{e.fileName}</td>
+                    <td className="num">
+                      {e.state === 'scored' ? (
+                        <strong>{formatScore(e.overall)}</strong>
+                      ) : (
+                        <StateBadge state={e.state} />
+                      )}
+                    </td>
+                  </tr>
                 ))}
-              </tr>
-            ))}
-          </DataTable>
-        </div>
+              </DataTable>
+            </div>
+          </>
+        )}
         {dims.length > 0 && (
-          <BarChart title="Candidates per dimension" labels={dims} series={series} max={1} />
+          <>
+            <h3 className="sub">Per dimension</h3>
+            <ScoreMatrix
+              label="Per-dimension scores of the candidates"
+              testId="rank-dimensions"
+              dimensions={dims.map((id) => ({ id, name: dimensionName(id) }))}
+              columns={entries.map((e) => ({
+                key: e.videoId,
+                label: `#${e.rank ?? '–'} ${e.fileName}`,
+                values: new Map(e.scores.map((s) => [s.dimension, s.value])),
+              }))}
+            />
+            <BarChart title="Candidates per dimension" labels={dimLabels} series={series} max={1} />
+          </>
         )}
       </section>
       {entries.some((e) => STORED.has(e.state) && e.state !== 'failed') && (
@@ -305,7 +346,7 @@ export function RankPage() {
               .filter((e) => STORED.has(e.state) && e.state !== 'failed')
               .map((e) => (
                 <figure key={e.videoId}>
-                  <ClipPlayer videoId={e.videoId} label={e.fileName} width={240} />
+                  <ClipPlayer videoId={e.videoId} label={e.fileName} width={300} />
                   <figcaption>
                     #{e.rank ?? '–'} {e.fileName}
                   </figcaption>

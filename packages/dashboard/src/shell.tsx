@@ -2,8 +2,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@vesta/sdk';
 import type { Account } from '@vesta/sdk';
-import { createContext, useContext } from 'react';
-import { NavLink, Navigate, Outlet, useNavigate } from 'react-router';
+import { createContext, useContext, useRef } from 'react';
+import { NavLink, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { vesta } from './api';
 import { ErrorAlert } from './ui';
 
@@ -29,10 +29,20 @@ async function whoAmI(): Promise<{ account: Account } | { go: '/setup' | '/sign-
 export function Shell() {
   const qc = useQueryClient();
   const navigate = useNavigate();
+  const location = useLocation();
   const me = useQuery({ queryKey: ['me'], queryFn: whoAmI, staleTime: 60_000 });
-  if (me.error) return <ErrorAlert error={me.error} />;
+  // Set once this frame has shown a signed-in page: a later 401 means the session ended.
+  const signedIn = useRef(false);
+  if (me.error) return <ErrorAlert error={me.error} context="Cannot reach the Vesta server" />;
   if (!me.data) return <p className="muted">Loading…</p>;
-  if ('go' in me.data) return <Navigate to={me.data.go} replace />;
+  if ('go' in me.data) {
+    const state =
+      me.data.go === '/sign-in'
+        ? { from: `${location.pathname}${location.search}`, ended: signedIn.current }
+        : undefined;
+    return <Navigate to={me.data.go} replace state={state} />;
+  }
+  signedIn.current = true;
   const account = me.data.account;
   const signOut = () => {
     void vesta.auth

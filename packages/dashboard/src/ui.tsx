@@ -1,23 +1,32 @@
 /** Markup every page shares: the error alert and the data table (header row, body, empty note). */
 import type { ReactNode } from 'react';
-import { errorText } from './api';
+import { describeError, formatScore, sentence } from './api';
 
 /**
  * An error in words (`role="alert"`), or nothing when there is none: an API error shows its
- * detail and code, an `{ code, detail }` record (a clip's or a run's error) the same, a string as
- * is. Always text, never HTML.
+ * detail as a sentence with its catalogue code beside it, an `{ code, detail }` record (a clip's or
+ * a run's error) the same, a string as is. `context` says what failed ("Could not upload x.mp4").
+ * Always text, never HTML.
  */
-export function ErrorAlert({ error }: { error: unknown }) {
+export function ErrorAlert({ error, context }: { error: unknown; context?: string }) {
   if (error === null || error === undefined || error === false || error === '') return null;
-  const text =
+  const { text, code } =
     typeof error === 'string'
-      ? error
+      ? { text: error, code: null }
       : isCodedError(error)
-        ? `${error.detail} (${error.code})`
-        : errorText(error);
+        ? { text: sentence(error.detail), code: error.code }
+        : describeError(error);
   return (
     <p role="alert" className="error">
-      {text}
+      {context
+        ? `${context}: ${/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text}`
+        : text}
+      {code && (
+        <>
+          {' '}
+          <span className="error-code">({code})</span>
+        </>
+      )}
     </p>
   );
 }
@@ -52,7 +61,7 @@ export function DataTable(props: {
         <thead>
           <tr>
             {headers.map((h, i) => (
-              <th scope="col" key={typeof h === 'string' && h !== '' ? h : `col-${i}`}>
+              <th scope="col" key={typeof h === 'string' && h !== '' ? `${i}-${h}` : `col-${i}`}>
                 {h}
               </th>
             ))}
@@ -62,5 +71,50 @@ export function DataTable(props: {
       </table>
       {empty !== undefined && rows === 0 && <p className="muted">{empty}</p>}
     </>
+  );
+}
+
+/** A state as a coloured pill (`state-<name>` picks the colour); `label` replaces the words. */
+export function StateBadge({ state, label }: { state: string; label?: string }) {
+  return <span className={`state state-${state}`}>{label ?? state}</span>;
+}
+
+/**
+ * Per-dimension scores of several subjects side by side: one row per dimension, one column per
+ * subject (a Rank candidate, a Bench run), the best value of a row in bold. Rows rather than
+ * columns for dimensions, so that all 16 fit the page and the table scrolls only with many
+ * subjects.
+ */
+export function ScoreMatrix(props: {
+  label: string;
+  testId?: string;
+  dimensions: Array<{ id: string; name: string }>;
+  columns: Array<{ key: string; label: ReactNode; values: ReadonlyMap<string, number> }>;
+}) {
+  const { label, testId, dimensions, columns } = props;
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      <DataTable
+        testId={testId}
+        className="scores matrix"
+        headers={['Dimension', ...columns.map((c) => c.label)]}
+      >
+        {dimensions.map((d) => {
+          const values = columns.map((c) => c.values.get(d.id));
+          const present = values.filter((v): v is number => v !== undefined);
+          const best = columns.length > 1 && present.length > 1 ? Math.max(...present) : null;
+          return (
+            <tr key={d.id}>
+              <th scope="row">{d.name}</th>
+              {values.map((v, i) => (
+                <td key={columns[i]!.key} className="num">
+                  {v !== undefined && v === best ? <strong>{formatScore(v)}</strong> : formatScore(v)}
+                </td>
+              ))}
+            </tr>
+          );
+        })}
+      </DataTable>
+    </div>
   );
 }

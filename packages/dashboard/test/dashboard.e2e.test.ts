@@ -8,7 +8,8 @@
  * Bench runs made in the form and served by a spawned `vesta runner start --demo` to `completed`
  * (chart, CSV downloaded byte-equal to /csv), two runs compared, "no scores yet" for a queued
  * run, an
- * invited second user who sees none of the first user's runs, and an axe-core check of every page
+ * invited second user who sees none of the first user's runs, a session that ends while a page is
+ * open (sent to sign-in, told why, and brought back), and an axe-core check of every page
  * (no serious or critical violation; axe is injected with CSP bypassed). A screenshot of every page goes to test-output/.
  * Under CI=true a missing Chromium fails this test; locally it is skipped with a loud reason.
  */
@@ -45,7 +46,7 @@ let runner: ChildProcess | undefined;
 
 /**
  * A player shows its stored clip: the browser fetched it from the API (with a byte range, as
- * players do) and read its metadata, so it has a duration.
+ * players do), read its metadata (a duration) and decoded a first frame to show.
  */
 async function expectPlays(page: Page, player: Locator): Promise<void> {
   const src = (await player.getAttribute('src'))!;
@@ -53,8 +54,8 @@ async function expectPlays(page: Page, player: Locator): Promise<void> {
   const duration = await player.evaluate(
     (v: HTMLVideoElement) =>
       new Promise<number>((resolve, reject) => {
-        if (v.readyState >= 1) return resolve(v.duration);
-        v.addEventListener('loadedmetadata', () => resolve(v.duration), { once: true });
+        if (v.readyState >= 2) return resolve(v.duration);
+        v.addEventListener('loadeddata', () => resolve(v.duration), { once: true });
         v.addEventListener('error', () => reject(new Error(`media error ${v.error?.code}`)), { once: true });
         v.load();
       }),
@@ -125,15 +126,17 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.getByLabel(/Password/).fill('a long admin password');
     await page.getByRole('button', { name: 'Create admin account' }).click();
     await page.getByRole('heading', { name: 'Bench runs' }).waitFor();
+    await page.getByText('npx vesta runner start --demo').waitFor();
     await snap(page, '02-bench-empty');
 
-    // Sign out and in again.
+    // Sign out and in again (a sign-out is not "your session has ended").
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await page.getByText('Your session has ended').count()).toBe(0);
     await page.getByLabel('Email').fill('admin@example.com');
     await page.getByLabel('Password').fill('wrong password here');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('alert').filter({ hasText: 'wrong email or password' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Wrong email or password.' }).waitFor();
     await snap(page, '03-sign-in-error');
     await page.getByLabel('Password').fill('a long admin password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -161,6 +164,8 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     const evilName = path.join(dir, `${XSS.replace(/[/"]/g, '_')}.mp4`);
     copyFileSync(clip('zeroscope-v2__toad-karate.mp4'), evilName);
     await page.getByRole('link', { name: 'Score' }).click();
+    await page.getByText('No clips in this session yet').waitFor();
+    await snap(page, '05-score-empty');
     await page.getByLabel('Prompt the clip was made from').fill(XSS);
     await page.getByTestId('file-input').setInputFiles(evilName);
     const card = page.getByTestId('video-card').first();
@@ -175,7 +180,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
       /^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/videos\/[^/]+\/content$/,
     );
     await expectPlays(page, scorePlayer);
-    await snap(page, '05-score');
+    await snap(page, '06-score');
 
     // A file that is not a video: the API's error in words, nothing half-made.
     const notVideo = path.join(dir, 'notes.mp4');
@@ -183,8 +188,10 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.getByTestId('file-input').setInputFiles(notVideo);
     const refused = page.getByRole('alert').filter({ hasText: '(invalid_video)' }).first();
     await refused.waitFor({ timeout: 60_000 });
-    expect(await refused.textContent()).toMatch(/\w+.*\(invalid_video\)/);
-    await snap(page, '06-score-invalid');
+    // Which file, what is wrong with it in words, and the catalogue code.
+    expect(await refused.textContent()).toMatch(/^Could not upload notes\.mp4: \w+.*\(invalid_video\)$/);
+    expect(await page.getByTestId('video-card').count()).toBe(1);
+    await snap(page, '07-score-invalid');
 
     // Rank: two candidates for one prompt; the leaderboard shows them in /ranked's order, each
     // with a player streaming its stored clip.
@@ -214,7 +221,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     const rankPlayers = page.locator('.players video');
     expect(await rankPlayers.count()).toBe(2);
     await expectPlays(page, rankPlayers.first());
-    await snap(page, '07-rank');
+    await snap(page, '08-rank');
 
     // Bench with a real runner: `vesta runner start --demo`, spawned with a key made in the page.
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -251,7 +258,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
       for (const d of dimensions) await page.locator(`input[name="dimension"][value="${d}"]`).check();
       await page.getByLabel('Samples per prompt').fill('1');
       await page.getByLabel('Prompts per dimension (optional)').fill('1');
-      if (runIds.length === 0) await snap(page, '08-bench-new');
+      if (runIds.length === 0) await snap(page, '09-bench-new');
       await page.getByRole('button', { name: 'Create run' }).click();
       await page.getByRole('heading', { name, level: 1 }).waitFor();
       runIds.push(page.url().split('/').at(-1)!);
@@ -275,12 +282,12 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     );
     expect(served.toString('utf8')).toMatch(/^dimension,category,score/);
     expect(downloaded.equals(served)).toBe(true);
-    await snap(page, '09-bench-run');
+    await snap(page, '10-bench-run');
 
     // The list, then the comparison of both runs: a table and a chart.
     await page.getByRole('link', { name: 'Bench' }).click();
     await page.getByRole('link', { name: 'second run' }).waitFor();
-    await snap(page, '10-bench-list');
+    await snap(page, '11-bench-list');
     await page.getByLabel('Compare first run').check();
     await page.getByLabel('Compare second run').check();
     await page.getByRole('button', { name: /Compare selected/ }).click();
@@ -291,7 +298,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
       expect.arrayContaining([expect.stringContaining('first run'), expect.stringContaining('second run')]),
     );
     await page.getByRole('img', { name: 'Per-dimension means, side by side' }).waitFor();
-    await snap(page, '11-bench-compare');
+    await snap(page, '12-bench-compare');
 
     // With the runner stopped, a new run stays queued: its comparison says "no scores yet".
     runner.kill('SIGTERM');
@@ -305,6 +312,8 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.getByRole('button', { name: 'Create run' }).click();
     await page.getByRole('heading', { name: 'waiting run', level: 1 }).waitFor();
     await page.getByText('No scores yet.').waitFor();
+    await page.getByText('Waiting for a runner serving').waitFor();
+    await snap(page, '13-bench-run-queued');
     const waitingId = page.url().split('/').at(-1)!;
     await page.goto(`${base}/dashboard/bench/compare?ids=${waitingId},${runIds[0]!}`);
     await page.getByTestId('compare-table').waitFor();
@@ -312,13 +321,13 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.goto(`${base}/dashboard/bench/compare?ids=${waitingId}`);
     await page.getByTestId('compare-no-scores').waitFor();
     expect(await page.locator('canvas').count()).toBe(0);
-    await snap(page, '12-bench-compare-unscored');
+    await snap(page, '14-bench-compare-unscored');
 
     for (const [link, heading, file] of [
-      ['Runners', 'Runners', '13-runners'],
-      ['Dimensions', 'Dimensions', '14-dimensions'],
-      ['Account', 'Account', '15-account'],
-      ['Users', 'Users', '16-users'],
+      ['Runners', 'Runners', '15-runners'],
+      ['Dimensions', 'Dimensions', '16-dimensions'],
+      ['Account', 'Account', '17-account'],
+      ['Users', 'Users', '18-users'],
     ] as const) {
       await page.getByRole('navigation').getByRole('link', { name: link }).click();
       await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
@@ -330,11 +339,13 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.getByRole('button', { name: 'Create invite link' }).click();
     const link = (await page.getByTestId('invite-link').textContent())!.trim();
     expect(link).toMatch(new RegExp(`^${base}/dashboard/invite#token=`));
+    await page.getByRole('cell', { name: 'second@example.com' }).waitFor();
+    await snap(page, '19-users-invite');
     const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const second = await other.newPage();
     await second.goto(link);
     await second.getByRole('heading', { name: 'Accept your invite' }).waitFor();
-    await snap(second, '17-invite');
+    await snap(second, '20-invite');
     await second.getByLabel(/Password/).fill('second user password');
     await second.getByRole('button', { name: 'Create account' }).click();
     await second.getByRole('heading', { name: 'Bench runs' }).waitFor();
@@ -342,6 +353,22 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     expect(await second.getByTestId('runs-table').locator('tbody tr').count()).toBe(0);
     expect(await second.getByRole('link', { name: 'Users' }).count()).toBe(0);
     await other.close();
+
+    // The admin's session ends (past its end) while a page is open: the next read sends the
+    // browser to sign-in, which says why and, once signed in, returns to the page.
+    await server.deps.db
+      .updateTable('web_sessions')
+      .set({ expires_at: Date.now() - 1 })
+      .execute();
+    await page.getByRole('navigation').getByRole('link', { name: 'Runners' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your session has ended' }).waitFor();
+    expect(page.url()).toBe(`${base}/dashboard/sign-in`);
+    await snap(page, '21-session-ended');
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Password').fill('a long admin password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Runners', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${base}/dashboard/runners`);
     await context.close();
     await waitFor(
       async () => (await server.deps.db.selectFrom('users').select('email').execute()).length,
