@@ -115,6 +115,13 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await context.newPage();
     page.on('dialog', (d) => void d.accept());
+    // Every file a page asks for exists (the favicon included): no 404 outside the API.
+    const missing: string[] = [];
+    const watch404 = (p: Page) =>
+      p.on('response', (r) => {
+        if (r.status() === 404 && !new URL(r.url()).pathname.startsWith('/api/')) missing.push(r.url());
+      });
+    watch404(page);
     const base = server.base;
 
     // First run: / leads to the setup page.
@@ -343,6 +350,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await snap(page, '19-users-invite');
     const other = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const second = await other.newPage();
+    watch404(second);
     await second.goto(link);
     await second.getByRole('heading', { name: 'Accept your invite' }).waitFor();
     await snap(second, '20-invite');
@@ -369,6 +377,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Runners', level: 1 }).waitFor();
     expect(page.url()).toBe(`${base}/dashboard/runners`);
+    expect(missing).toEqual([]);
     await context.close();
     await waitFor(
       async () => (await server.deps.db.selectFrom('users').select('email').execute()).length,
