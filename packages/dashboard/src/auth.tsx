@@ -2,7 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { field, vesta } from './api';
 import { ErrorAlert } from './ui';
 
@@ -101,6 +101,7 @@ export function SignInPage() {
           Sign in
         </button>
       </form>
+      <p className="muted small">No account yet? Ask an admin of this Vesta server for an invite link.</p>
     </AuthCard>
   );
 }
@@ -127,6 +128,10 @@ export function InvitePage() {
           </button>
         </form>
       )}
+      <p className="muted small">
+        A link works once and expires after a few days; ask the admin who sent it for a new one if needed.
+        Already have an account? <Link to="/sign-in">Sign in</Link>.
+      </p>
     </AuthCard>
   );
 }

@@ -8,7 +8,8 @@
  * Bench runs made in the form and served by a spawned `vesta runner start --demo` to `completed`
  * (chart, CSV downloaded byte-equal to /csv), two runs compared, "no scores yet" for a queued
  * run, an
- * invited second user who sees none of the first user's runs, a session that ends while a page is
+ * invited second user who sees none of the first user's runs (and the used link refused in words), no
+ * 404 for any file a page loads, a session that ends while a page is
  * open (sent to sign-in, told why, and brought back), and an axe-core check of every page
  * (no serious or critical violation; axe is injected with CSP bypassed). A screenshot of every page goes to test-output/.
  * Under CI=true a missing Chromium fails this test; locally it is skipped with a loud reason.
@@ -362,6 +363,20 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     expect(await second.getByRole('link', { name: 'Users' }).count()).toBe(0);
     await other.close();
 
+    // The same invite link a second time: refused in words, no second account.
+    const again = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const reuse = await again.newPage();
+    watch404(reuse);
+    await reuse.goto(link);
+    await reuse.getByLabel(/Password/).fill('another password here');
+    await reuse.getByRole('button', { name: 'Create account' }).click();
+    await reuse
+      .getByRole('alert')
+      .filter({ hasText: 'This invite link has already been used. (conflict)' })
+      .waitFor();
+    await snap(reuse, '21-invite-used');
+    await again.close();
+
     // The admin's session ends (past its end) while a page is open: the next read sends the
     // browser to sign-in, which says why and, once signed in, returns to the page.
     await server.deps.db
@@ -371,7 +386,7 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.getByRole('navigation').getByRole('link', { name: 'Runners' }).click();
     await page.getByRole('status').filter({ hasText: 'Your session has ended' }).waitFor();
     expect(page.url()).toBe(`${base}/dashboard/sign-in`);
-    await snap(page, '21-session-ended');
+    await snap(page, '22-session-ended');
     await page.getByLabel('Email').fill('admin@example.com');
     await page.getByLabel('Password').fill('a long admin password');
     await page.getByRole('button', { name: 'Sign in' }).click();
