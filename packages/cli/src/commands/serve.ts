@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { runMain } from '@vesta/server';
 import { processHost } from './host.js';
 import type { CommandHost } from './host.js';
+import { startBanner } from './serve-banner.js';
 
 export const EXIT_CONFIG = 78;
 
@@ -42,6 +43,26 @@ export function registerServeCommand(program: Command, host: CommandHost = proce
         env,
         stderr: { write: (s: string) => host.io.stderr.write(s) } as NodeJS.WritableStream,
       });
-      if (!server) host.exitCode = EXIT_CONFIG;
+      if (!server) {
+        host.exitCode = EXIT_CONFIG;
+        return;
+      }
+      if ((host.io.stderr as { isTTY?: boolean }).isTTY === true && server.url !== null) {
+        const config = server.deps.config;
+        const setupRequired =
+          config.role === 'worker'
+            ? null
+            : await server.deps.services.accounts.setupRequired().catch(() => null);
+        host.io.stderr.write(
+          startBanner({
+            role: config.role,
+            publicUrl: config.publicUrl,
+            dataDir: config.dataDir,
+            postgres: config.databaseUrl !== null,
+            s3Bucket: config.blobStore.kind === 's3' ? config.blobStore.bucket : null,
+            setupRequired,
+          }) + '\n',
+        );
+      }
     });
 }
