@@ -18,7 +18,15 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', 'packages/cli/bin/*.js', 'python/tests/support/*.mjs'] },
+        projectService: {
+          allowDefaultProject: [
+            '*.js',
+            '*.mjs',
+            'scripts/*.mjs',
+            'packages/cli/bin/*.js',
+            'python/tests/support/*.mjs',
+          ],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -31,6 +39,30 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': [
         'error',
         { allowNumber: true, allowBoolean: true },
+      ],
+    },
+  },
+  {
+    // The layers under the HTTP layer never reach up into it: services, repositories, ports, jobs
+    // and domain types know nothing of Fastify or of the routes' schemas (docs/architecture.md, Layers).
+    files: ['packages/server/src/{services,repositories,ports,jobs,domain}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', 'fastify/*', '@fastify/*'],
+              message:
+                'Fastify belongs to the HTTP layer; take the Logger port (ports/logger.ts) or a domain type.',
+            },
+            {
+              group: ['**/http', '**/http/**'],
+              message:
+                'Nothing below the HTTP layer imports from http/: define the type in domain/ and check the schema against it (http/schemas/view-contracts.ts).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { UserRole } from './db/schema.js';
 import { AppError } from './errors.js';
 import { AccountService } from './services/account-service.js';
-import type { UserView } from './services/account-service.js';
+import type { UserView } from './domain/views/accounts.js';
 import type { DatabaseTarget } from './db/connection.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import type { CreatedKey } from './services/api-key-service.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLeaderboard } from '../src/services/leaderboard.js';
-import type { VideoView } from '../src/http/schemas/sessions.js';
+import type { VideoView } from '../src/domain/views/score-rank.js';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 

@@ -5,6 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { AuthenticatedUser } from '../domain/views/accounts.js';
+
+export type { AuthenticatedUser };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,11 +16,6 @@ declare module 'fastify' {
     /** Normalised X-Service-Source, `none` when absent. */
     source: string;
   }
-}
-
-export interface AuthenticatedUser {
-  id: string;
-  name: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

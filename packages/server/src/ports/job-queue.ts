@@ -1,22 +1,12 @@
 /**
  * Background jobs. Payloads carry ids only; every job type has exactly one handler (checked when
  * the worker starts); a handler gets an AbortSignal and a job-scoped logger. The port speaks its
- * own types: a small `Logger` (pino's, which Fastify's is, fits it) and an opaque
- * `QueueExecutor` (the caller's open transaction, which the adapters understand).
+ * own types: the shared `Logger` (`ports/logger.ts`) and an opaque `QueueExecutor` (the caller's
+ * open transaction, which the adapters understand).
  */
+import type { Logger } from './logger.js';
 
-/** A structured logger, as the queue uses it (Fastify's / pino's logger is one). */
-export interface Logger {
-  debug(obj: object, msg?: string): void;
-  debug(msg: string): void;
-  info(obj: object, msg?: string): void;
-  info(msg: string): void;
-  warn(obj: object, msg?: string): void;
-  warn(msg: string): void;
-  error(obj: object, msg?: string): void;
-  error(msg: string): void;
-  child(bindings: Record<string, unknown>): Logger;
-}
+export type { Logger };
 
 /**
  * The caller's open database transaction, passed through to the adapter, which knows what it is

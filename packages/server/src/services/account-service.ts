@@ -7,7 +7,7 @@
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connection.js';
-import type { UserRole } from '../db/schema.js';
+import type { Account, InviteView, UserRole, UserView, WebSessionView } from '../domain/views/accounts.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { ApiKeyService } from './api-key-service.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -28,13 +28,6 @@ export interface AccountOptions {
   inviteTtlMs: number;
 }
 
-export interface Account {
-  id: string;
-  name: string;
-  email: string;
-  role: UserRole;
-}
-
 export interface SignedIn {
   account: Account;
   /** The cookie's value: shown to the browser once, never stored. */
@@ -52,35 +45,6 @@ export interface SessionAccount extends Account {
 export interface ClientInfo {
   ip: string;
   userAgent: string | undefined;
-}
-
-export interface WebSessionView {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  userAgent: string | null;
-  ip: string | null;
-  current: boolean;
-}
-
-export interface UserView {
-  id: string;
-  name: string;
-  email: string | null;
-  role: UserRole;
-  createdAt: string;
-  disabledAt: string | null;
-}
-
-export interface InviteView {
-  id: string;
-  email: string;
-  role: UserRole;
-  createdAt: string;
-  expiresAt: string;
-  usedAt: string | null;
-  revokedAt: string | null;
 }
 
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');

@@ -21,7 +21,7 @@
 import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/connection.js';
 import { preparedQuery } from '../db/prepared-query.js';
-import type { AuthenticatedUser } from '../http/request-context.js';
+import type { ApiKeyView, AuthenticatedUser } from '../domain/views/accounts.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
 
 const KEY_PREFIX = 'vsk_';
@@ -60,17 +60,6 @@ export interface CreatedKey {
   userName: string;
   /** The key's row id (for listing and revoking in the dashboard). */
   id: string;
-}
-
-export interface ApiKeyView {
-  id: string;
-  name: string | null;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  /** True once `expiresAt` has passed (the key answers 401). */
-  expired: boolean;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(Number(ms)).toISOString());

@@ -4,45 +4,9 @@
  */
 import type { DimensionInfo } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
+import type { DimensionView, ModelView } from '../domain/views/discovery.js';
 import { isRunnerOnline } from './bench-runners.js';
 import { publicModelId } from './model-keys.js';
-
-export interface DimensionView {
-  id: string;
-  name: string;
-  description: string;
-  category: 'quality' | 'semantic';
-  higherIsBetter: boolean;
-  range: { min: number; max: number };
-  methods: Array<{
-    id: string;
-    version: string;
-    description: string;
-    requires: { models: string[]; auxiliary: string[]; prompt: boolean };
-    available: boolean;
-    unavailableReason: string | null;
-  }>;
-  defaultMethod: string | null;
-  normalisation: { min: number; max: number; weight: number };
-  workflows: Array<'score' | 'rank' | 'bench'>;
-}
-
-export interface ModelRunnerView {
-  id: string;
-  name: string;
-  online: boolean;
-  lastSeenAt: string | null;
-}
-
-export interface ModelView {
-  id: string;
-  name: string;
-  description: string;
-  runners: ModelRunnerView[];
-  /** True when at least one runner serving the model is online. */
-  online: boolean;
-  createdAt: string;
-}
 
 export function dimensionView(d: DimensionInfo): DimensionView {
   return {

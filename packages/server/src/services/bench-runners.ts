@@ -13,18 +13,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
-import type {
-  BenchLogLevel,
-  BenchRunsTable,
-  BenchTaskState,
-  BenchTasksTable,
-  RunnersTable,
-} from '../db/schema-bench.js';
+import type { BenchRunsTable, BenchTasksTable, RunnersTable } from '../db/schema-bench.js';
 import type { SessionsTable } from '../db/schema.js';
 import { isTerminalBenchStatus } from '../domain/bench-state.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import type { UploadUrlInput, UploadUrlView, VideoView } from '../http/schemas/sessions.js';
+import type { UploadUrlInput, UploadUrlView } from '../domain/views/score-rank.js';
+import type {
+  CompletedTaskView,
+  HeartbeatView,
+  RegisterRunnerInput,
+  RunnerLogLine,
+  RunnerTaskView,
+  RunnerView,
+} from '../domain/views/runners.js';
 import type { BenchService } from './bench-runs.js';
 import type { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload-service.js';
@@ -41,47 +43,6 @@ export const RUNNER_ONLINE_WINDOW_MS = 2 * MAX_CLAIM_WAIT_SECONDS * 1000;
 /** Whether a runner last seen at `lastSeenAt` (epoch ms) counts as online at `now`. */
 export function isRunnerOnline(lastSeenAt: number | null, now: number): boolean {
   return lastSeenAt !== null && lastSeenAt >= now - RUNNER_ONLINE_WINDOW_MS;
-}
-
-export interface RunnerView {
-  id: string;
-  name: string;
-  models: string[];
-  maxConcurrency: number;
-  version: string | null;
-  createdAt: string;
-  lastSeenAt: string | null;
-  online: boolean;
-}
-
-export interface RunnerTaskView {
-  id: string;
-  runId: string;
-  modelId: string;
-  prompt: string;
-  auxiliary: Record<string, string>;
-  dimensions: string[];
-  sampleIndex: number;
-  seed: number;
-  /** 1 for the first claim. */
-  attempt: number;
-  maxAttempts: number;
-  state: BenchTaskState;
-  lease: { id: string; expiresAt: string; ttlSeconds: number } | null;
-  error: { code: string; detail: string } | null;
-}
-
-export interface RunnerLogLine {
-  at?: string | undefined;
-  level?: BenchLogLevel | undefined;
-  message: string;
-}
-
-export interface RegisterRunnerInput {
-  name: string;
-  models: string[];
-  maxConcurrency?: number | undefined;
-  version?: string | undefined;
 }
 
 export interface RunnerServiceDeps {
@@ -387,7 +348,7 @@ export class RunnerService {
     taskId: string,
     leaseId: string,
     logs: readonly RunnerLogLine[] = [],
-  ): Promise<{ expiresAt: string; cancelled: boolean }> {
+  ): Promise<HeartbeatView> {
     const { task, run } = await this.leased(userId, taskId, leaseId, { allowStopped: true });
     await this.appendRunnerLogs(run.id, task, logs);
     if (isStopped(task, run)) {
@@ -442,7 +403,7 @@ export class RunnerService {
     leaseId: string,
     videoId: string,
     logs: readonly RunnerLogLine[] = [],
-  ): Promise<{ task: RunnerTaskView; video: VideoView }> {
+  ): Promise<CompletedTaskView> {
     const { task, run } = await this.leased(userId, taskId, leaseId, { allowDone: true });
     if (task.state !== 'claimed') {
       // A retried complete of the same clip: the same answer again.
@@ -699,11 +660,7 @@ export class RunnerService {
     return session;
   }
 
-  private async completed(
-    task: TaskRow,
-    run: RunRow,
-    videoId: string,
-  ): Promise<{ task: RunnerTaskView; video: VideoView }> {
+  private async completed(task: TaskRow, run: RunRow, videoId: string): Promise<CompletedTaskView> {
     const video = await this.videos.viewOf(videoId);
     if (!video) throw notFound(`video ${videoId}`);
     return { task: this.taskView(await this.taskRow(task.id), run), video };

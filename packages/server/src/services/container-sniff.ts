@@ -2,7 +2,7 @@
  * Container magic bytes: does the start of a file look like the container its declared media type
  * names? (The decoder's probe follows; this catches a renamed text file before FFmpeg runs.)
  */
-import type { VideoContentType } from '../http/schemas/sessions.js';
+import type { VideoContentType } from '../domain/views/score-rank.js';
 
 /** Bytes to read from the start of a file for `matchesContainer`. */
 export const SNIFF_BYTES = 64;

@@ -5,7 +5,7 @@
  * earlier confirm, then by videoId. Candidates without scores follow, in upload order, rank null.
  */
 import { isDimensionId, normalisationOf, normalise } from '@vesta/engine';
-import type { LeaderboardView, VideoView } from '../http/schemas/sessions.js';
+import type { LeaderboardView, VideoView } from '../domain/views/score-rank.js';
 
 export const LEADERBOARD_FORMULA =
   'overall = Σ_d w_d·(x_d − min_d)/(max_d − min_d) / Σ_d w_d over the dimensions scored for the clip, with VBench leaderboard constants (min, max, weight) per dimension; higher is better; ties: earlier confirm, then videoId; unscored clips last with rank null.';

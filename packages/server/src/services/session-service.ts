@@ -5,14 +5,14 @@
  * new run id.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { SessionKind, SessionsTable } from '../db/schema.js';
 import { AppError, conflict, forbidden } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import type { RankSessionView, ScoreSessionView, VideoView } from '../http/schemas/sessions.js';
+import type { RankSessionView, ScoreSessionView, VideoView } from '../domain/views/score-rank.js';
+import type { Logger } from '../ports/logger.js';
 import type { VideoService } from './video-service.js';
 
 export class SessionService {
@@ -81,7 +81,7 @@ export class SessionService {
   }
 
   /** Retires the current session (if any) and returns a new, empty one. */
-  async reset(userId: string, kind: SessionKind, log: FastifyBaseLogger): Promise<SessionsTable> {
+  async reset(userId: string, kind: SessionKind, log: Logger): Promise<SessionsTable> {
     const { fresh, videos } = await this.db.transaction().execute(async (trx) => {
       const old = await trx
         .selectFrom('sessions')

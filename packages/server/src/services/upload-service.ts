@@ -23,8 +23,14 @@ import type { BlobStat, BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { SINGLE_PROCESS } from '../ports/process-liveness.js';
 import type { ProcessLiveness } from '../ports/process-liveness.js';
-import { VIDEO_CONTENT_TYPES } from '../http/schemas/sessions.js';
-import type { UploadUrlInput, UploadUrlView, VideoContentType, VideoView } from '../http/schemas/sessions.js';
+import { VIDEO_CONTENT_TYPES } from '../domain/views/score-rank.js';
+import type {
+  ReceivedUpload,
+  UploadUrlInput,
+  UploadUrlView,
+  VideoContentType,
+  VideoView,
+} from '../domain/views/score-rank.js';
 import { EVALUATE_VIDEO_JOB, enqueueJob } from '../jobs/catalogue.js';
 import { SNIFF_BYTES, matchesContainer } from './container-sniff.js';
 import type { UploadTokenSigner } from './upload-token.js';
@@ -33,12 +39,6 @@ import type { VideoService } from './video-service.js';
 export interface UploadServiceOptions {
   uploadMaxBytes: number;
   uploadUrlTtlSeconds: number;
-}
-
-export interface ReceivedUpload {
-  videoId: string;
-  state: 'uploaded';
-  sizeBytes: number;
 }
 
 export class UploadService {

@@ -11,14 +11,14 @@ import type {
   EvaluationResult,
 } from '@vesta/engine';
 import { EngineError } from '@vesta/engine';
-import type { Logger } from '../ports/job-queue.js';
+import type { Logger } from '../ports/logger.js';
 import type { Db } from '../db/connection.js';
 import { conflict, notFound } from '../errors.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { ScoresTable, SessionKind, VideosTable } from '../db/schema.js';
 import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStore, LocalBlob } from '../ports/blob-store.js';
-import type { ScoreView, VideoView } from '../http/schemas/sessions.js';
+import type { ScoreView, VideoView } from '../domain/views/score-rank.js';
 
 export class VideoService {
   private readonly videosOfSession;

@@ -1,18 +1,6 @@
 /** Schemas of the Score and Rank workflows: sessions, videos, scores, uploads, the leaderboard. */
 import { Type } from 'typebox';
-import type { Static } from 'typebox';
-
-export const VIDEO_CONTENT_TYPES = [
-  'video/mp4',
-  'video/webm',
-  'video/quicktime',
-  'video/x-msvideo',
-  'video/x-matroska',
-  'video/mpeg',
-  'video/x-m4v',
-  'image/gif',
-] as const;
-export type VideoContentType = (typeof VIDEO_CONTENT_TYPES)[number];
+import { VIDEO_CONTENT_TYPES } from '../../domain/views/score-rank.js';
 
 export const MAX_FILE_NAME_LENGTH = 255;
 export const MAX_PROMPT_LENGTH = 2000;
@@ -86,7 +74,6 @@ export const Score = Type.Object(
   },
   { title: 'Score' },
 );
-export type ScoreView = Static<typeof Score>;
 
 export const DimensionFailure = Type.Object(
   {
@@ -131,7 +118,6 @@ export const Video = Type.Object(
   },
   { title: 'Video' },
 );
-export type VideoView = Static<typeof Video>;
 
 export const ScoreSession = Type.Object(
   {
@@ -142,7 +128,6 @@ export const ScoreSession = Type.Object(
   },
   { title: 'ScoreSession' },
 );
-export type ScoreSessionView = Static<typeof ScoreSession>;
 
 export const RankSession = Type.Object(
   {
@@ -157,7 +142,6 @@ export const RankSession = Type.Object(
   },
   { title: 'RankSession' },
 );
-export type RankSessionView = Static<typeof RankSession>;
 
 const fileNameSchema = Type.String({
   minLength: 1,
@@ -208,7 +192,6 @@ export const RankUploadUrlBody = Type.Object(
   },
   { title: 'RankUploadUrlBody', additionalProperties: false },
 );
-export type UploadUrlInput = Static<typeof RankUploadUrlBody>;
 
 export const UploadUrlResponse = Type.Object(
   {
@@ -238,7 +221,6 @@ export const UploadUrlResponse = Type.Object(
   },
   { title: 'UploadUrlResponse' },
 );
-export type UploadUrlView = Static<typeof UploadUrlResponse>;
 
 export const ConfirmUploadBody = Type.Object(
   { videoId: Type.String({ minLength: 1, maxLength: 64 }) },
@@ -268,7 +250,6 @@ export const Leaderboard = Type.Object(
   },
   { title: 'Leaderboard' },
 );
-export type LeaderboardView = Static<typeof Leaderboard>;
 
 export const UploadPutResponse = Type.Object(
   {

@@ -1,7 +1,8 @@
 /** Schemas of the runner protocol: runners, their claim, and the leased task operations. */
 import { Type } from 'typebox';
 import { BENCH_TASK_STATES } from '../../../db/schema-bench.js';
-import { sizeBytesSchema, VIDEO_CONTENT_TYPES } from '../../schemas/sessions.js';
+import { VIDEO_CONTENT_TYPES } from '../../../domain/views/score-rank.js';
+import { sizeBytesSchema } from '../../schemas/sessions.js';
 import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/bench-runners.js';
 
 export const RUNNERS_TAG = 'Runners';

@@ -14,7 +14,7 @@ import type {
   UploadUrlInput,
   UploadUrlView,
   VideoView,
-} from '../../schemas/sessions.js';
+} from '../../../domain/views/score-rank.js';
 
 export function userOf(request: FastifyRequest): AuthenticatedUser {
   if (!request.user) throw new AppError('unauthorized', 'missing X-API-Key header');

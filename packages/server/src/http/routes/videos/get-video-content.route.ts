@@ -10,7 +10,7 @@ import { AppError } from '../../../errors.js';
 import type { RouteModule } from '../../app-deps.js';
 import { parseRange } from '../../byte-range.js';
 import { errorResponses } from '../../schemas/common.js';
-import { VIDEO_CONTENT_TYPES } from '../../schemas/sessions.js';
+import { VIDEO_CONTENT_TYPES } from '../../../domain/views/score-rank.js';
 import { userOf } from '../sessions/session-routes.js';
 
 const VideoIdParams = Type.Object(

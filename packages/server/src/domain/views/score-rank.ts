@@ -1,0 +1,134 @@
+/**
+ * What the Score and Rank services return: sessions, their videos and scores, upload tickets and
+ * the leaderboard. Plain types of the service layer; the HTTP schemas that serialise them
+ * (`http/schemas/sessions.ts`) are checked against them at compile time (`http/schemas/view-contracts.ts`).
+ */
+import type { VideoState } from '../../db/schema.js';
+
+/** The media types a clip may be uploaded as. */
+export const VIDEO_CONTENT_TYPES = [
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'video/x-msvideo',
+  'video/x-matroska',
+  'video/mpeg',
+  'video/x-m4v',
+  'image/gif',
+] as const;
+export type VideoContentType = (typeof VIDEO_CONTENT_TYPES)[number];
+
+export type { VideoState };
+
+/** Auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`). */
+export interface AuxiliaryInfo {
+  object?: string;
+  color?: string;
+  relationship?: string;
+  scene?: string;
+  appearance_style?: string;
+  action?: string;
+  object_a?: string;
+  object_b?: string;
+}
+
+/** The frames a method read. */
+export interface FramesUsedView {
+  count: number;
+  width: number;
+  height: number;
+  /** How frames were sampled (all, every, uniform, fps); the object carries that sampling's own fields too. */
+  sampling: { kind: string };
+}
+
+export interface ScoreView {
+  dimension: string;
+  value: number;
+  method: string;
+  methodVersion: string;
+  frames: FramesUsedView;
+  models: Array<{ id: string; revision: string }>;
+  elapsedMs: number;
+}
+
+export interface DimensionFailureView {
+  dimension: string;
+  code: string;
+  detail: string;
+}
+
+export interface VideoView {
+  videoId: string;
+  fileName: string;
+  contentType: string;
+  prompt: string | null;
+  auxiliary: AuxiliaryInfo | null;
+  state: VideoState;
+  error: { code: string; detail: string } | null;
+  sizeBytes: number | null;
+  dimensions: string[];
+  scores: ScoreView[];
+  failures: DimensionFailureView[];
+  createdAt: string;
+  uploadedAt: string | null;
+  confirmedAt: string | null;
+  scoredAt: string | null;
+}
+
+export interface ScoreSessionView {
+  runId: string;
+  kind: 'score';
+  createdAt: string;
+  videos: VideoView[];
+}
+
+export interface RankSessionView {
+  runId: string;
+  kind: 'rank';
+  prompt: string | null;
+  promptLocked: boolean;
+  createdAt: string;
+  videos: VideoView[];
+}
+
+/** An upload request (Rank's shape; Score's differs only in `prompt` being required). */
+export interface UploadUrlInput {
+  fileName: string;
+  contentType: string;
+  prompt?: string;
+  auxiliary?: AuxiliaryInfo;
+  sizeBytes?: number;
+}
+
+/** Where and how to PUT a clip's bytes. */
+export interface UploadUrlView {
+  videoId: string;
+  uploadUrl: string;
+  method: 'PUT';
+  headers: { 'Content-Type': string; 'Content-Length'?: string };
+  expiresAt: string;
+  maxBytes: number;
+}
+
+/** The answer to a PUT through the service's own upload route. */
+export interface ReceivedUpload {
+  videoId: string;
+  state: 'uploaded';
+  sizeBytes: number;
+}
+
+export interface LeaderboardEntryView {
+  rank: number | null;
+  videoId: string;
+  fileName: string;
+  overall: number | null;
+  scores: ScoreView[];
+  state: VideoState;
+}
+
+export interface LeaderboardView {
+  runId: string;
+  prompt: string | null;
+  formula: string;
+  entries: LeaderboardEntryView[];
+}
