@@ -97,7 +97,7 @@ if (TEST_DIALECT === 'sqlite')
         10_000,
       );
       expect(claimed.upload_owner).toBeNull();
-      expect(await server.deps.services.uploads.releaseDeadClaims()).toBe(0);
+      expect(await server.deps.services.uploadReceiver.releaseDeadClaims()).toBe(0);
       const second = await fetch(minted.uploadUrl as string, {
         method: 'PUT',
         headers: { 'content-type': 'video/mp4' },
@@ -301,7 +301,7 @@ if (TEST_DIALECT === 'postgres')
         const text = await res.text();
         expect(res.status, text).toBe(409);
         expect(text).toContain('in progress');
-        expect(await worker.deps.services.uploads.releaseDeadClaims()).toBe(0);
+        expect(await worker.deps.services.uploadReceiver.releaseDeadClaims()).toBe(0);
         await new Promise((r) => setTimeout(r, 500));
       }
       expect(await claim(minted.videoId)).toMatchObject({
@@ -335,7 +335,7 @@ if (TEST_DIALECT === 'postgres')
       // (What the expired-upload sweep runs every few minutes, called here at once.)
       const released = await waitFor(
         async () => {
-          await worker.deps.services.uploads.releaseDeadClaims();
+          await worker.deps.services.uploadReceiver.releaseDeadClaims();
           return claim(minted.videoId);
         },
         (v) => v.upload_started_at === null,

@@ -19,6 +19,7 @@ import type { AccountService } from '../services/account-service.js';
 import type { ApiKeyService } from '../services/api-key-service.js';
 import type { BenchArea } from '../services/bench-area.js';
 import type { SessionService } from '../services/session-service.js';
+import type { UploadReceiver } from '../services/upload-receiver.js';
 import type { UploadService } from '../services/upload-service.js';
 import type { VideoService } from '../services/video-service.js';
 
@@ -27,6 +28,7 @@ export interface CoreServices {
   accounts: AccountService;
   sessions: SessionService;
   uploads: UploadService;
+  uploadReceiver: UploadReceiver;
   videos: VideoService;
 }
 

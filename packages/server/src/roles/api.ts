@@ -16,7 +16,7 @@ import type { Core, RunningServer, StartOptions } from './core.js';
  * process that is gone (the workers' sweep releases the rest).
  */
 export async function releaseInterruptedUploads(core: Core): Promise<void> {
-  await core.deps.services.uploads.releaseInterruptedUploads();
+  await core.deps.services.uploadReceiver.releaseInterruptedUploads();
 }
 
 /** Runs role `api` from a parsed config. */

@@ -23,10 +23,12 @@ import type { ClusterEvents } from '../ports/cluster-events.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { SINGLE_PROCESS } from '../ports/process-liveness.js';
 import type { ProcessLiveness } from '../ports/process-liveness.js';
+import { Repositories } from '../repositories/index.js';
 import { AccountService } from '../services/account-service.js';
 import { ApiKeyService } from '../services/api-key-service.js';
 import { createBenchArea } from '../services/bench-area.js';
 import { SessionService } from '../services/session-service.js';
+import { UploadReceiver } from '../services/upload-receiver.js';
 import { UploadService } from '../services/upload-service.js';
 import { loadUploadSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
 import { VideoService } from '../services/video-service.js';
@@ -149,20 +151,16 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   const blobs = await createBlobStore(config, signer);
   const jobs = await createJobQueue(config, opened, options);
 
-  const videos = new VideoService(db, blobs, engine);
-  const uploads = new UploadService(
-    db,
-    blobs,
-    jobs,
-    engine,
-    videos,
-    signer,
-    { uploadMaxBytes: config.uploadMaxBytes, uploadUrlTtlSeconds: config.uploadUrlTtlSeconds },
-    Date.now,
-    liveness,
-  );
+  const repos = new Repositories(db);
+  const videos = new VideoService(repos, blobs, engine);
+  const uploads = new UploadService(repos, blobs, jobs, engine, videos, {
+    uploadMaxBytes: config.uploadMaxBytes,
+    uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
+  });
+  const uploadReceiver = new UploadReceiver(repos, blobs, signer, Date.now, liveness);
   const bench = createBenchArea({
     db,
+    repos,
     blobs,
     jobs,
     uploads,
@@ -188,8 +186,9 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
       apiKeys,
       accounts,
       videos,
-      sessions: new SessionService(db, blobs, jobs, videos),
+      sessions: new SessionService(repos, blobs, jobs, videos),
       uploads,
+      uploadReceiver,
     },
     bench,
     readiness: [

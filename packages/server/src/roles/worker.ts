@@ -69,7 +69,7 @@ export function startWorkerDuties(
     UPLOAD_SWEEP_INTERVAL_MS,
     async () => {
       // Uploads whose PUT was cut off by a process that is gone (kill -9) become usable again.
-      const released = await deps.services.uploads.releaseDeadClaims();
+      const released = await deps.services.uploadReceiver.releaseDeadClaims();
       if (released > 0) log.info({ released }, 'released uploads of processes that are gone');
       const n = await deps.services.uploads.sweepExpiredUploads();
       if (n > 0) log.info({ removed: n }, 'removed videos whose upload URL expired unused');

@@ -6,6 +6,7 @@
  */
 import type { DimensionInfo } from '@vesta/engine';
 import type { Db } from '../db/connection.js';
+import type { Repositories } from '../repositories/index.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
 import type { JobQueue } from '../ports/job-queue.js';
@@ -25,6 +26,7 @@ export interface BenchArea {
 
 export interface BenchAreaDeps {
   db: Db;
+  repos: Repositories;
   blobs: BlobStore;
   jobs: JobQueue;
   uploads: UploadService;
@@ -56,6 +58,7 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
   });
   const runners = new RunnerService({
     db: deps.db,
+    repos: deps.repos,
     jobs: deps.jobs,
     uploads: deps.uploads,
     videos: deps.videos,

@@ -33,6 +33,8 @@ import type { UploadService } from './upload-service.js';
 import type { VideoService } from './video-service.js';
 import { privateModelKey, publicModelId, resolveModelKey } from './model-keys.js';
 import { dialectOf } from '../db/dialect.js';
+import type { Repositories } from '../repositories/index.js';
+import type { BenchTaskRepository } from '../repositories/bench-tasks.repository.js';
 
 /** Claims long-poll at most this long. */
 export const MAX_CLAIM_WAIT_SECONDS = 30;
@@ -47,6 +49,7 @@ export function isRunnerOnline(lastSeenAt: number | null, now: number): boolean 
 
 export interface RunnerServiceDeps {
   db: Db;
+  repos: Repositories;
   jobs: JobQueue;
   uploads: UploadService;
   videos: VideoService;
@@ -66,6 +69,7 @@ const MAX_LOG_MESSAGE = 4000;
 
 export class RunnerService {
   private readonly db: Db;
+  private readonly repos: Repositories;
   private readonly jobs: JobQueue;
   private readonly uploads: UploadService;
   private readonly videos: VideoService;
@@ -76,6 +80,7 @@ export class RunnerService {
 
   constructor(deps: RunnerServiceDeps) {
     this.db = deps.db;
+    this.repos = deps.repos;
     this.jobs = deps.jobs;
     this.uploads = deps.uploads;
     this.videos = deps.videos;
@@ -424,35 +429,21 @@ export class RunnerService {
     const dimensions = JSON.parse(task.dimensions) as string[];
     // The task moves to `evaluating` in the transaction that queues the clip and enqueues its
     // evaluation: all three happen, or (the lease ended while the clip was verified) none does.
-    const moveTask = async (db: Db): Promise<void> => {
-      const moved = await db
-        .updateTable('bench_tasks')
-        .set({
-          state: 'evaluating',
-          video_id: videoId,
-          lease_expires_at: null,
-          error_code: null,
-          error_detail: null,
-          updated_at: this.now(),
-        })
-        .where('id', '=', task.id)
-        .where('lease_id', '=', leaseId)
-        .where('state', '=', 'claimed')
-        .executeTakeFirst();
-      if (moved.numUpdatedRows === 0n) throw new LeaseEnded();
+    const moveTask = async (tasks: BenchTaskRepository): Promise<void> => {
+      if (!(await tasks.moveToEvaluating(task.id, leaseId, videoId, this.now()))) throw new LeaseEnded();
     };
     let taskMoved = false;
     try {
       await this.uploads.confirm(session, videoId, {
         dimensions,
-        inTransaction: async (trx) => {
-          await moveTask(trx);
+        inTransaction: async (tx) => {
+          await moveTask(tx.benchTasks);
           taskMoved = true;
         },
       });
       // The clip was queued before (a complete that failed after confirming, on an older server):
       // the task still has to move.
-      if (!taskMoved) await moveTask(this.db);
+      if (!taskMoved) await moveTask(this.repos.benchTasks);
     } catch (e) {
       if (e instanceof LeaseEnded) throw await this.leaseLost(task.id, leaseId);
       if (e instanceof AppError && e.code === 'invalid_video') {

@@ -5,64 +5,33 @@
  * new run id.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/connection.js';
-import { preparedQuery } from '../db/prepared-query.js';
-import type { SessionKind, SessionsTable } from '../db/schema.js';
+import type { SessionKind } from '../db/schema.js';
+import type { RankSessionView, ScoreSessionView, VideoView } from '../domain/views/score-rank.js';
 import { AppError, conflict, forbidden } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import type { RankSessionView, ScoreSessionView, VideoView } from '../domain/views/score-rank.js';
 import type { Logger } from '../ports/logger.js';
+import type { Repositories, SessionRecord } from '../repositories/index.js';
 import type { VideoService } from './video-service.js';
 
 export class SessionService {
-  private readonly currentOf;
-  private readonly byId;
-
   constructor(
-    private readonly db: Db,
+    private readonly repos: Repositories,
     private readonly blobs: BlobStore,
     private readonly jobs: JobQueue,
     private readonly videos: VideoService,
     private readonly now: () => number = Date.now,
-  ) {
-    // Both run on every Score/Rank request: compiled once.
-    this.currentOf = preparedQuery(
-      db,
-      db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('user_id', '=', '?')
-        .where('kind', '=', 'score')
-        .where('active', '=', 1),
-      3,
-    );
-    this.byId = preparedQuery(db, db.selectFrom('sessions').selectAll().where('id', '=', '?'), 1);
-  }
+  ) {}
 
   /** The user's current session of `kind`, created when absent. */
-  async getOrCreate(userId: string, kind: SessionKind): Promise<SessionsTable> {
-    const [existing] = await this.currentOf(userId, kind, 1);
+  async getOrCreate(userId: string, kind: SessionKind): Promise<SessionRecord> {
+    const existing = await this.repos.sessions.current(userId, kind);
     if (existing) return existing;
-    return this.db.transaction().execute(async (trx) => {
-      const current = await trx
-        .selectFrom('sessions')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('kind', '=', kind)
-        .where('active', '=', 1)
-        .executeTakeFirst();
+    return this.repos.transaction(async (tx) => {
+      const current = await tx.sessions.current(userId, kind);
       if (current) return current;
-      const row: SessionsTable = {
-        id: newRunId(kind),
-        user_id: userId,
-        kind,
-        prompt: null,
-        created_at: this.now(),
-        retired_at: null,
-        active: 1,
-      };
-      await trx.insertInto('sessions').values(row).execute();
+      const row = this.fresh(userId, kind);
+      await tx.sessions.insert(row);
       return row;
     });
   }
@@ -71,8 +40,8 @@ export class SessionService {
    * The session `runId` of `kind` when it is the caller's current one: 404 when it does not exist
    * (or is another kind), 403 when it is someone else's, 409 when it was reset.
    */
-  async requireCurrent(userId: string, kind: SessionKind, runId: string): Promise<SessionsTable> {
-    const [row] = await this.byId(runId);
+  async requireCurrent(userId: string, kind: SessionKind, runId: string): Promise<SessionRecord> {
+    const row = await this.repos.sessions.byId(runId);
     if (!row || row.kind !== kind) throw new AppError('not_found', `${kind} run ${runId} not found`);
     if (row.user_id !== userId) throw forbidden(`${kind} run ${runId} belongs to another user`);
     if (row.active !== 1)
@@ -81,39 +50,17 @@ export class SessionService {
   }
 
   /** Retires the current session (if any) and returns a new, empty one. */
-  async reset(userId: string, kind: SessionKind, log: Logger): Promise<SessionsTable> {
-    const { fresh, videos } = await this.db.transaction().execute(async (trx) => {
-      const old = await trx
-        .selectFrom('sessions')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('kind', '=', kind)
-        .where('active', '=', 1)
-        .executeTakeFirst();
+  async reset(userId: string, kind: SessionKind, log: Logger): Promise<SessionRecord> {
+    const { fresh, videos } = await this.repos.transaction(async (tx) => {
+      const old = await tx.sessions.current(userId, kind);
       let oldVideos: Array<{ id: string; blob_key: string }> = [];
       if (old) {
-        oldVideos = await trx
-          .selectFrom('videos')
-          .select(['id', 'blob_key'])
-          .where('session_id', '=', old.id)
-          .execute();
-        await trx
-          .updateTable('sessions')
-          .set({ active: null, retired_at: this.now() })
-          .where('id', '=', old.id)
-          .execute();
-        await trx.deleteFrom('videos').where('session_id', '=', old.id).execute();
+        oldVideos = await tx.videos.blobsOfSession(old.id);
+        await tx.sessions.retire(old.id, this.now());
+        await tx.videos.deleteOfSession(old.id);
       }
-      const row: SessionsTable = {
-        id: newRunId(kind),
-        user_id: userId,
-        kind,
-        prompt: null,
-        created_at: this.now(),
-        retired_at: null,
-        active: 1,
-      };
-      await trx.insertInto('sessions').values(row).execute();
+      const row = this.fresh(userId, kind);
+      await tx.sessions.insert(row);
       return { fresh: row, videos: oldVideos };
     });
     // The rows are gone; now stop their jobs and free their bytes.
@@ -128,7 +75,19 @@ export class SessionService {
     return fresh;
   }
 
-  async viewScore(session: SessionsTable): Promise<ScoreSessionView> {
+  private fresh(userId: string, kind: SessionKind): SessionRecord {
+    return {
+      id: newRunId(kind),
+      user_id: userId,
+      kind,
+      prompt: null,
+      created_at: this.now(),
+      retired_at: null,
+      active: 1,
+    };
+  }
+
+  async viewScore(session: SessionRecord): Promise<ScoreSessionView> {
     return {
       runId: session.id,
       kind: 'score',
@@ -137,7 +96,7 @@ export class SessionService {
     };
   }
 
-  async viewRank(session: SessionsTable): Promise<RankSessionView> {
+  async viewRank(session: SessionRecord): Promise<RankSessionView> {
     return {
       runId: session.id,
       kind: 'rank',

@@ -11,38 +11,28 @@ import type {
   EvaluationResult,
 } from '@vesta/engine';
 import { EngineError } from '@vesta/engine';
-import type { Logger } from '../ports/logger.js';
-import type { Db } from '../db/connection.js';
+import type { SessionKind } from '../db/schema.js';
+import type { ScoreView, VideoView } from '../domain/views/score-rank.js';
 import { conflict, notFound } from '../errors.js';
-import { preparedQuery } from '../db/prepared-query.js';
-import type { ScoresTable, SessionKind, VideosTable } from '../db/schema.js';
 import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStore, LocalBlob } from '../ports/blob-store.js';
-import type { ScoreView, VideoView } from '../domain/views/score-rank.js';
+import type { Logger } from '../ports/logger.js';
+import type { Repositories, ScoreRecord, VideoRecord } from '../repositories/index.js';
 
 export class VideoService {
-  private readonly videosOfSession;
-
   constructor(
-    private readonly db: Db,
+    private readonly repos: Repositories,
     private readonly blobs: BlobStore,
     private readonly engine: Engine,
     private readonly now: () => number = Date.now,
-  ) {
-    // Runs on every session read: compiled once.
-    this.videosOfSession = preparedQuery(
-      db,
-      db.selectFrom('videos').selectAll().where('session_id', '=', '?').orderBy('created_at').orderBy('id'),
-      1,
-    );
-  }
+  ) {}
 
   async viewsOfSession(sessionId: string): Promise<VideoView[]> {
-    return this.views(await this.videosOfSession(sessionId));
+    return this.views(await this.repos.videos.ofSession(sessionId));
   }
 
   async viewOf(videoId: string): Promise<VideoView | undefined> {
-    const v = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirst();
+    const v = await this.repos.videos.byId(videoId);
     return v ? (await this.views([v]))[0] : undefined;
   }
 
@@ -56,11 +46,7 @@ export class VideoService {
     userId: string,
     videoId: string,
   ): Promise<{ blobKey: string; contentType: string; sizeBytes: number }> {
-    const v = await this.db
-      .selectFrom('videos')
-      .select(['user_id', 'blob_key', 'content_type', 'confirmed_at', 'state'])
-      .where('id', '=', videoId)
-      .executeTakeFirst();
+    const v = await this.repos.videos.storedClip(videoId);
     if (!v || v.user_id !== userId) throw notFound(`video ${videoId}`);
     // Refused as not a video at confirm: its bytes were deleted.
     if (v.confirmed_at === null && v.state === 'failed') throw notFound(`video ${videoId}`);
@@ -71,21 +57,11 @@ export class VideoService {
     return { blobKey: v.blob_key, contentType: v.content_type, sizeBytes: stat.sizeBytes };
   }
 
-  private async views(videos: VideosTable[]): Promise<VideoView[]> {
+  private async views(videos: VideoRecord[]): Promise<VideoView[]> {
     if (videos.length === 0) return [];
     const ids = videos.map((v) => v.id);
-    const scores = await this.db
-      .selectFrom('scores')
-      .selectAll()
-      .where('video_id', 'in', ids)
-      .orderBy('dimension')
-      .execute();
-    const failures = await this.db
-      .selectFrom('score_failures')
-      .selectAll()
-      .where('video_id', 'in', ids)
-      .orderBy('dimension')
-      .execute();
+    const scores = await this.repos.videos.scoresOf(ids);
+    const failures = await this.repos.videos.failuresOf(ids);
     return videos.map((v) => ({
       videoId: v.id,
       fileName: v.file_name,
@@ -132,12 +108,12 @@ export class VideoService {
    * rethrows; any other error is rethrown for the queue to retry.
    */
   async evaluate(videoId: string, signal: AbortSignal, log: Logger): Promise<void> {
-    const video = await this.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirst();
+    const video = await this.repos.videos.byId(videoId);
     if (!video || (video.state !== 'queued' && video.state !== 'scoring')) {
       log.info({ videoId, state: video?.state ?? 'deleted' }, 'nothing to score');
       return;
     }
-    await this.db.updateTable('videos').set({ state: 'scoring' }).where('id', '=', videoId).execute();
+    await this.repos.videos.setState(videoId, 'scoring');
     const dimensions = JSON.parse(video.dimensions ?? '[]') as DimensionScore['dimension'][];
     let result: EvaluationResult;
     // The probe confirm-upload took of this very object (one download and no second probe per
@@ -159,12 +135,7 @@ export class VideoService {
       });
     } catch (error) {
       if (signal.aborted) {
-        await this.db
-          .updateTable('videos')
-          .set({ state: 'queued' })
-          .where('id', '=', videoId)
-          .where('state', '=', 'scoring')
-          .execute();
+        await this.repos.videos.requeueIfScoring(videoId);
         throw error;
       }
       if (error instanceof EngineError) {
@@ -198,70 +169,45 @@ export class VideoService {
   }
 
   async markFailed(videoId: string, code: string, detail: string): Promise<void> {
-    await this.db
-      .updateTable('videos')
-      .set({ state: 'failed', error_code: code, error_detail: detail, scored_at: this.now() })
-      .where('id', '=', videoId)
-      .execute();
+    await this.repos.videos.markFailed(videoId, code, detail, this.now());
   }
 
   private async store(videoId: string, scores: DimensionScore[], failures: EngineFailure[]): Promise<void> {
     const t = this.now();
-    await this.db.transaction().execute(async (trx) => {
+    await this.repos.transaction(async (tx) => {
       // The video may have been deleted by a reset while it was being scored.
-      const still = await trx.selectFrom('videos').select('id').where('id', '=', videoId).executeTakeFirst();
-      if (!still) return;
-      await trx.deleteFrom('scores').where('video_id', '=', videoId).execute();
-      await trx.deleteFrom('score_failures').where('video_id', '=', videoId).execute();
-      if (scores.length > 0) {
-        await trx
-          .insertInto('scores')
-          .values(
-            scores.map((s): ScoresTable => ({
-              video_id: videoId,
-              dimension: s.dimension,
-              value: s.value,
-              method: s.method,
-              method_version: s.methodVersion,
-              frames: JSON.stringify({
-                count: s.frames.count,
-                width: s.frames.width,
-                height: s.frames.height,
-                sampling: s.frames.sampling,
-              }),
-              models: JSON.stringify(s.models.map((m) => ({ id: m.id, revision: m.revision }))),
-              details: s.details === undefined ? null : JSON.stringify(s.details),
-              elapsed_ms: s.elapsedMs,
-              created_at: t,
-            })),
-          )
-          .execute();
-      }
-      if (failures.length > 0) {
-        await trx
-          .insertInto('score_failures')
-          .values(
-            failures.map((f) => ({
-              video_id: videoId,
-              dimension: f.dimension,
-              code: f.code,
-              detail: f.detail,
-            })),
-          )
-          .execute();
-      }
+      if (!(await tx.videos.exists(videoId))) return;
+      await tx.videos.deleteResults(videoId);
+      await tx.videos.insertScores(
+        scores.map((s): ScoreRecord => ({
+          video_id: videoId,
+          dimension: s.dimension,
+          value: s.value,
+          method: s.method,
+          method_version: s.methodVersion,
+          frames: JSON.stringify({
+            count: s.frames.count,
+            width: s.frames.width,
+            height: s.frames.height,
+            sampling: s.frames.sampling,
+          }),
+          models: JSON.stringify(s.models.map((m) => ({ id: m.id, revision: m.revision }))),
+          details: s.details === undefined ? null : JSON.stringify(s.details),
+          elapsed_ms: s.elapsedMs,
+          created_at: t,
+        })),
+      );
+      await tx.videos.insertFailures(
+        failures.map((f) => ({ video_id: videoId, dimension: f.dimension, code: f.code, detail: f.detail })),
+      );
       const failed = scores.length === 0;
       const first = failures[0];
-      await trx
-        .updateTable('videos')
-        .set({
-          state: failed ? 'failed' : 'scored',
-          error_code: failed ? (first?.code ?? 'method_unavailable') : null,
-          error_detail: failed ? (first?.detail ?? 'no dimension could be scored') : null,
-          scored_at: t,
-        })
-        .where('id', '=', videoId)
-        .execute();
+      await tx.videos.finishScoring(videoId, {
+        state: failed ? 'failed' : 'scored',
+        error_code: failed ? (first?.code ?? 'method_unavailable') : null,
+        error_detail: failed ? (first?.detail ?? 'no dimension could be scored') : null,
+        scored_at: t,
+      });
     });
   }
 }
@@ -277,7 +223,7 @@ function requirementsMet(
   return method.requires.auxiliary.every((k) => auxiliary?.[k] !== undefined);
 }
 
-function scoreView(s: ScoresTable): ScoreView {
+function scoreView(s: ScoreRecord): ScoreView {
   const frames = JSON.parse(s.frames) as ScoreView['frames'];
   return {
     dimension: s.dimension,

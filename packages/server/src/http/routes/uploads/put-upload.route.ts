@@ -45,7 +45,7 @@ export const putUploadRoute: RouteModule = (app, { deps }) => {
       const lengthHeader = request.headers['content-length'];
       const contentLength =
         lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : null;
-      return deps.services.uploads.receive(
+      return deps.services.uploadReceiver.receive(
         request.params.videoId,
         request.query.token,
         request.headers['content-type'],

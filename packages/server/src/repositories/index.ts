@@ -1,0 +1,58 @@
+/**
+ * Data access: one repository per aggregate, each holding its Kysely queries and speaking plain
+ * records of its own. Services keep the rules and call these; no service writes SQL.
+ *
+ * A repository runs its statements on the executor it was built with: the database, or an open
+ * transaction of it. `Repositories.transaction` hands its work a `TransactionRepositories` whose
+ * every repository runs in that one transaction, so a change that spans aggregates (a Bench run
+ * and its clips' holder session, a task and the clip it delivered, a confirmed video and the job
+ * that scores it) commits or rolls back as one.
+ *
+ * Hot-path queries are compiled once per repository instance (`db/prepared-query.ts`), on first
+ * use; the database-specific parts (PostgreSQL row locks, `ON CONFLICT` claims) are inside the
+ * repository methods that need them.
+ */
+import type { Db } from '../db/connection.js';
+import type { QueueExecutor } from '../ports/job-queue.js';
+import { BenchTaskRepository } from './bench-tasks.repository.js';
+import { SessionRepository } from './sessions.repository.js';
+import { VideoUploadRepository } from './video-uploads.repository.js';
+import { VideoRepository } from './videos.repository.js';
+
+/** The repositories of one executor. */
+abstract class RepositorySet {
+  readonly benchTasks: BenchTaskRepository;
+  readonly sessions: SessionRepository;
+  readonly videos: VideoRepository;
+  readonly uploads: VideoUploadRepository;
+
+  constructor(protected readonly executor: Db) {
+    this.benchTasks = new BenchTaskRepository(executor);
+    this.sessions = new SessionRepository(executor);
+    this.videos = new VideoRepository(executor);
+    this.uploads = new VideoUploadRepository(executor);
+  }
+}
+
+/** The repositories of a database: what the composition root builds once and the services share. */
+export class Repositories extends RepositorySet {
+  /**
+   * Runs `work` in one transaction and returns what it returns; when it throws, nothing it wrote
+   * is committed. Not reentrant: the work uses the repositories it is given, not these.
+   */
+  transaction<T>(work: (tx: TransactionRepositories) => Promise<T>): Promise<T> {
+    return this.executor.transaction().execute((trx) => work(new TransactionRepositories(trx)));
+  }
+}
+
+/** The repositories of an open transaction. */
+export class TransactionRepositories extends RepositorySet {
+  /** The transaction itself, for a port that joins it (`JobQueue.enqueue`'s `executor`). */
+  get queueExecutor(): QueueExecutor {
+    return this.executor;
+  }
+}
+
+export type { BenchTaskRecord } from './bench-tasks.repository.js';
+export type { SessionRecord } from './sessions.repository.js';
+export type { ScoreFailureRecord, ScoreRecord, VideoRecord } from './videos.repository.js';

@@ -1,0 +1,85 @@
+/**
+ * Sessions: the Score and Rank sessions (one current per user and kind) and the holder session of
+ * each Bench run's clips (kind `bench`, id = run id, never current). Part of the Score/Rank
+ * aggregate with `videos.repository.ts`.
+ */
+import type { Db } from '../db/connection.js';
+import { preparedQuery } from '../db/prepared-query.js';
+import type { SessionKind, SessionsTable } from '../db/schema.js';
+
+/** A stored session. */
+export type SessionRecord = SessionsTable;
+
+export class SessionRepository {
+  /** Both run on every Score/Rank request: compiled once (on first use, per executor). */
+  private currentQuery?: (...params: unknown[]) => Promise<SessionRecord[]>;
+  private byIdQuery?: (...params: unknown[]) => Promise<SessionRecord[]>;
+
+  constructor(private readonly db: Db) {}
+
+  /** The user's current (active) session of `kind`. */
+  async current(userId: string, kind: SessionKind): Promise<SessionRecord | undefined> {
+    this.currentQuery ??= preparedQuery(
+      this.db,
+      this.db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', '?')
+        .where('kind', '=', 'score')
+        .where('active', '=', 1),
+      3,
+    );
+    const [row] = await this.currentQuery(userId, kind, 1);
+    return row;
+  }
+
+  async byId(id: string): Promise<SessionRecord | undefined> {
+    this.byIdQuery ??= preparedQuery(
+      this.db,
+      this.db.selectFrom('sessions').selectAll().where('id', '=', '?'),
+      1,
+    );
+    const [row] = await this.byIdQuery(id);
+    return row;
+  }
+
+  async insert(row: SessionRecord): Promise<void> {
+    await this.db.insertInto('sessions').values(row).execute();
+  }
+
+  /** The session stops being current (a reset): its run id answers 409 from now on. */
+  async retire(id: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ active: null, retired_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** A Rank session's prompt and whether it is current, read in the upload-url transaction. */
+  async promptLock(id: string): Promise<{ prompt: string | null; active: number | null }> {
+    return this.db
+      .selectFrom('sessions')
+      .select(['prompt', 'active'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  }
+
+  async lockPrompt(id: string, prompt: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ prompt }).where('id', '=', id).execute();
+  }
+
+  /** The session holding a Bench run's clips. */
+  async benchHolder(runId: string): Promise<SessionRecord | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', runId)
+      .where('kind', '=', 'bench')
+      .executeTakeFirst();
+  }
+
+  async deleteBenchHolder(runId: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', runId).where('kind', '=', 'bench').execute();
+  }
+}

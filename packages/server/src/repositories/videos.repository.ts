@@ -1,0 +1,198 @@
+/**
+ * Videos and their results (scores, per-dimension failures): the read model of sessions and Bench
+ * runs, and scoring's writes. The upload lifecycle of the same rows (claims, expiry, confirm) is
+ * `video-uploads.repository.ts`. Part of the Score/Rank aggregate with `sessions.repository.ts`.
+ */
+import type { Db } from '../db/connection.js';
+import { preparedQuery } from '../db/prepared-query.js';
+import type { ScoreFailuresTable, ScoresTable, VideoState, VideosTable } from '../db/schema.js';
+
+/** A stored video. */
+export type VideoRecord = VideosTable;
+/** One stored per-dimension score of a video. */
+export type ScoreRecord = ScoresTable;
+/** A dimension a video could not be scored on. */
+export type ScoreFailureRecord = ScoreFailuresTable;
+
+/** How a video's scoring ended: what `finishScoring` writes. */
+export interface ScoringOutcome {
+  state: 'scored' | 'failed';
+  error_code: string | null;
+  error_detail: string | null;
+  scored_at: number;
+}
+
+export class VideoRepository {
+  /** Runs on every session read: compiled once (on first use, per executor). */
+  private ofSessionQuery?: (...params: unknown[]) => Promise<VideoRecord[]>;
+
+  constructor(private readonly db: Db) {}
+
+  /** The videos of a session, oldest first. */
+  async ofSession(sessionId: string): Promise<VideoRecord[]> {
+    this.ofSessionQuery ??= preparedQuery(
+      this.db,
+      this.db
+        .selectFrom('videos')
+        .selectAll()
+        .where('session_id', '=', '?')
+        .orderBy('created_at')
+        .orderBy('id'),
+      1,
+    );
+    return this.ofSessionQuery(sessionId);
+  }
+
+  async byId(id: string): Promise<VideoRecord | undefined> {
+    return this.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('videos').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+    );
+  }
+
+  /** What serving a clip's bytes needs to know. */
+  async storedClip(
+    id: string,
+  ): Promise<
+    Pick<VideoRecord, 'user_id' | 'blob_key' | 'content_type' | 'confirmed_at' | 'state'> | undefined
+  > {
+    return this.db
+      .selectFrom('videos')
+      .select(['user_id', 'blob_key', 'content_type', 'confirmed_at', 'state'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The ids and blob keys of a session's videos (what deleting them leaves to clean up). */
+  async blobsOfSession(sessionId: string): Promise<Array<{ id: string; blob_key: string }>> {
+    return this.db
+      .selectFrom('videos')
+      .select(['id', 'blob_key'])
+      .where('session_id', '=', sessionId)
+      .execute();
+  }
+
+  /** Deletes a session's videos (their scores and failures go with them). */
+  async deleteOfSession(sessionId: string): Promise<void> {
+    await this.db.deleteFrom('videos').where('session_id', '=', sessionId).execute();
+  }
+
+  // ---- results -------------------------------------------------------------------------------
+
+  /** The scores of these videos, by dimension. */
+  async scoresOf(videoIds: readonly string[]): Promise<ScoreRecord[]> {
+    return this.db
+      .selectFrom('scores')
+      .selectAll()
+      .where('video_id', 'in', videoIds)
+      .orderBy('dimension')
+      .execute();
+  }
+
+  async failuresOf(videoIds: readonly string[]): Promise<ScoreFailureRecord[]> {
+    return this.db
+      .selectFrom('score_failures')
+      .selectAll()
+      .where('video_id', 'in', videoIds)
+      .orderBy('dimension')
+      .execute();
+  }
+
+  /** The scores of these videos without their frames and models (a Bench run's clip list), by video and dimension. */
+  async scoreSummariesOf(
+    videoIds: readonly string[],
+  ): Promise<Array<Pick<ScoreRecord, 'video_id' | 'dimension' | 'value' | 'method' | 'method_version'>>> {
+    return this.db
+      .selectFrom('scores')
+      .select(['video_id', 'dimension', 'value', 'method', 'method_version'])
+      .where('video_id', 'in', videoIds)
+      .orderBy('video_id')
+      .orderBy('dimension')
+      .execute();
+  }
+
+  async failureSummariesOf(videoIds: readonly string[]): Promise<ScoreFailureRecord[]> {
+    return this.db
+      .selectFrom('score_failures')
+      .select(['video_id', 'dimension', 'code', 'detail'])
+      .where('video_id', 'in', videoIds)
+      .orderBy('video_id')
+      .orderBy('dimension')
+      .execute();
+  }
+
+  /** A video's state and error (whether its evaluation has settled). */
+  async outcome(id: string): Promise<Pick<VideoRecord, 'state' | 'error_code' | 'error_detail'> | undefined> {
+    return this.db
+      .selectFrom('videos')
+      .select(['state', 'error_code', 'error_detail'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** One video's scores in brief, by dimension (for a log line). */
+  async scoreBrief(id: string): Promise<Array<Pick<ScoreRecord, 'dimension' | 'value' | 'method'>>> {
+    return this.db
+      .selectFrom('scores')
+      .select(['dimension', 'value', 'method'])
+      .where('video_id', '=', id)
+      .orderBy('dimension')
+      .execute();
+  }
+
+  async failureBrief(id: string): Promise<Array<Pick<ScoreFailureRecord, 'dimension' | 'code'>>> {
+    return this.db
+      .selectFrom('score_failures')
+      .select(['dimension', 'code'])
+      .where('video_id', '=', id)
+      .orderBy('dimension')
+      .execute();
+  }
+
+  // ---- scoring -------------------------------------------------------------------------------
+
+  async setState(id: string, state: VideoState): Promise<void> {
+    await this.db.updateTable('videos').set({ state }).where('id', '=', id).execute();
+  }
+
+  /** Back to `queued` if it is still `scoring` (an evaluation cut off by an abort). */
+  async requeueIfScoring(id: string): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ state: 'queued' })
+      .where('id', '=', id)
+      .where('state', '=', 'scoring')
+      .execute();
+  }
+
+  async markFailed(id: string, code: string, detail: string, at: number): Promise<void> {
+    await this.db
+      .updateTable('videos')
+      .set({ state: 'failed', error_code: code, error_detail: detail, scored_at: at })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Removes a video's scores and failures (before new ones are stored). */
+  async deleteResults(id: string): Promise<void> {
+    await this.db.deleteFrom('scores').where('video_id', '=', id).execute();
+    await this.db.deleteFrom('score_failures').where('video_id', '=', id).execute();
+  }
+
+  async insertScores(rows: readonly ScoreRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.insertInto('scores').values(rows).execute();
+  }
+
+  async insertFailures(rows: readonly ScoreFailureRecord[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.insertInto('score_failures').values(rows).execute();
+  }
+
+  async finishScoring(id: string, outcome: ScoringOutcome): Promise<void> {
+    await this.db.updateTable('videos').set(outcome).where('id', '=', id).execute();
+  }
+}
