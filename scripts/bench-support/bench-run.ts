@@ -9,25 +9,17 @@ export async function seedBenchRun(
   server: RunningServer,
   label: string,
 ): Promise<{ apiKey: string; benchId: string }> {
-  const { ModelCatalog } = await import('../../packages/server/src/services/bench-discovery.js');
-  const { BenchService } = await import('../../packages/server/src/services/bench-runs.js');
   const created = await server.deps.services.apiKeys.createKey(label);
-  await new ModelCatalog({ db: server.deps.db }).upsert({
+  await server.deps.bench.models.upsert({
     id: `${label}-model`,
     name: `bench:${label.replace(/^bench-/, '')} model`,
     description: `Row used by the ${label} benchmark.`,
-  });
-  const bench = new BenchService({
-    db: server.deps.db,
-    blobs: server.deps.blobs,
-    jobs: server.deps.jobs,
-    dimensions: () => server.deps.engine.dimensions(),
   });
   const available = server.deps.engine
     .dimensions()
     .find((d) => d.defaultMethod !== null && d.workflows.includes('bench'));
   if (!available) throw new Error('no dimension has an available method');
-  const run = await bench.create(created.userId, {
+  const run = await server.deps.bench.runs.create(created.userId, {
     name: label,
     dimensions: [available.id],
     model_id: `${label}-model`,

@@ -15,6 +15,7 @@ import type { UserView } from './domain/views/accounts.js';
 import type { DatabaseTarget } from './db/connection.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import type { CreatedKey } from './services/api-key-service.js';
+import { Repositories } from './repositories/index.js';
 import { ModelCatalog } from './services/bench-discovery.js';
 
 /** Creates an API key for `userName` (creating the user if needed). The key is returned once. */
@@ -136,14 +137,12 @@ export async function addModel(
   if (description.length > 2000) throw new RangeError('model description must be at most 2000 characters');
   const opened = await openDatabase(target);
   try {
-    const existing = await opened.db
-      .selectFrom('models')
-      .select('id')
-      .where('id', '=', input.id)
-      .where('owner_id', 'is', null)
-      .executeTakeFirst();
-    await new ModelCatalog({ db: opened.db }).upsert({ id: input.id, name, description });
-    return { id: input.id, name, description, created: !existing };
+    const created = await new ModelCatalog({ repos: new Repositories(opened.db) }).upsert({
+      id: input.id,
+      name,
+      description,
+    });
+    return { id: input.id, name, description, created };
   } finally {
     await opened.close();
   }

@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelCatalog } from '../src/services/bench-discovery.js';
 import { clip, startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 import { sampleOf } from './helpers/sample-body.js';
@@ -28,7 +27,7 @@ const FACTORIES: Record<string, (key: string) => Promise<string>> = {
     (await server.app.inject({ method: 'GET', url: '/api/v1/rank', headers: { 'x-api-key': key } })).json()
       .runId,
   'bench-run': async (key) => {
-    await new ModelCatalog({ db: server.deps.db }).upsert({
+    await server.deps.bench.models.upsert({
       id: 'walker-model',
       name: 'Walker model',
       description: 'A model for the auth walker.',

@@ -6,15 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROMPT_SUITE_VERSION, planPrompts } from '@vesta/engine';
 import type { DimensionId } from '@vesta/engine';
-import { ModelCatalog } from '../src/services/bench-discovery.js';
-import { BenchService } from '../src/services/bench-runs.js';
+import type { BenchOrchestrator } from '../src/services/bench-orchestrator.js';
 import { startTestServer } from './helpers/bench-app.js';
 import type { TestServer } from './helpers/bench-app.js';
 
 let server: TestServer;
 let alice: { key: string; userId: string };
 let bob: { key: string; userId: string };
-let service: BenchService;
+let service: BenchOrchestrator;
 /** Two dimensions this server can evaluate now (a method available), and one it cannot. */
 let usable: string[];
 let unusable: string | undefined;
@@ -23,15 +22,10 @@ beforeAll(async () => {
   server = await startTestServer();
   alice = await server.key();
   bob = await server.key();
-  const models = new ModelCatalog({ db: server.deps.db });
+  const models = server.deps.bench.models;
   await models.upsert({ id: 'model-a', name: 'Model A', description: 'A generator under test.' });
   await models.upsert({ id: 'model-b', name: 'Model B', description: 'Another generator.' });
-  service = new BenchService({
-    db: server.deps.db,
-    blobs: server.deps.blobs,
-    jobs: server.deps.jobs,
-    dimensions: () => server.deps.engine.dimensions(),
-  });
+  service = server.deps.bench.orchestrator;
   const dims = server.deps.engine.dimensions().filter((d) => d.workflows.includes('bench'));
   usable = dims.filter((d) => d.defaultMethod !== null).map((d) => d.id);
   unusable = dims.find((d) => d.defaultMethod === null)?.id;

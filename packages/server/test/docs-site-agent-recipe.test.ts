@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelCatalog } from '../src/services/bench-discovery.js';
 import { defaultDocsDir } from '../src/http/docs/docs-site.route.js';
 import { freePort, startTestServer } from './helpers/bench-app.js';
 import type { TestServer } from './helpers/bench-app.js';
@@ -78,7 +77,7 @@ describe('docs/ai-agents.md', () => {
   it('runs end to end against a real server: a corpus clip is scored, a Bench run is created, read, cancelled, deleted', async () => {
     expect(existsSync(CLIP)).toBe(true);
     const { key, userId } = await server.key('agent');
-    await new ModelCatalog({ db: server.deps.db }).upsert({
+    await server.deps.bench.models.upsert({
       id: 'agent-model',
       name: 'Agent test model',
       description: 'A model row for the recipe test.',

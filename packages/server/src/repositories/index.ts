@@ -14,20 +14,29 @@
  */
 import type { Db } from '../db/connection.js';
 import type { QueueExecutor } from '../ports/job-queue.js';
+import { BenchRunRepository } from './bench-runs.repository.js';
 import { BenchTaskRepository } from './bench-tasks.repository.js';
+import { ModelRepository } from './models.repository.js';
+import { RunnerRepository } from './runners.repository.js';
 import { SessionRepository } from './sessions.repository.js';
 import { VideoUploadRepository } from './video-uploads.repository.js';
 import { VideoRepository } from './videos.repository.js';
 
 /** The repositories of one executor. */
 abstract class RepositorySet {
+  readonly benchRuns: BenchRunRepository;
   readonly benchTasks: BenchTaskRepository;
+  readonly runners: RunnerRepository;
+  readonly models: ModelRepository;
   readonly sessions: SessionRepository;
   readonly videos: VideoRepository;
   readonly uploads: VideoUploadRepository;
 
   constructor(protected readonly executor: Db) {
+    this.benchRuns = new BenchRunRepository(executor);
     this.benchTasks = new BenchTaskRepository(executor);
+    this.runners = new RunnerRepository(executor);
+    this.models = new ModelRepository(executor);
     this.sessions = new SessionRepository(executor);
     this.videos = new VideoRepository(executor);
     this.uploads = new VideoUploadRepository(executor);
@@ -53,6 +62,9 @@ export class TransactionRepositories extends RepositorySet {
   }
 }
 
+export type { BenchLogRecord, BenchRunRecord, NewBenchLog } from './bench-runs.repository.js';
 export type { BenchTaskRecord } from './bench-tasks.repository.js';
+export type { ModelRecord } from './models.repository.js';
+export type { RunnerRecord } from './runners.repository.js';
 export type { SessionRecord } from './sessions.repository.js';
 export type { ScoreFailureRecord, ScoreRecord, VideoRecord } from './videos.repository.js';

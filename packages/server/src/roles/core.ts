@@ -159,7 +159,6 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   });
   const uploadReceiver = new UploadReceiver(repos, blobs, signer, Date.now, liveness);
   const bench = createBenchArea({
-    db,
     repos,
     blobs,
     jobs,

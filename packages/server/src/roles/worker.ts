@@ -34,7 +34,9 @@ export function startWorkerDuties(
   const { jobs, bench, db } = deps;
   // A Bench clip's settled evaluation moves its task and run on.
   const handlers = buildJobHandlers([
-    evaluateVideoJob(deps.services.videos, { settled: (videoId) => bench.runs.clipEvaluated(videoId) }),
+    evaluateVideoJob(deps.services.videos, {
+      settled: (videoId) => bench.orchestrator.clipEvaluated(videoId),
+    }),
     ...extraJobs,
   ]);
   jobs.start(handlers, log.child({ component: 'worker' }));
@@ -45,7 +47,7 @@ export function startWorkerDuties(
   jobs.every(
     'runner-lease-reaper',
     Math.min(5000, Math.max(250, (config.runnerLeaseSeconds * 1000) / 4)),
-    () => bench.runners.reapExpiredLeases().then(() => undefined),
+    () => bench.tasks.reapExpiredLeases().then(() => undefined),
     log.child({ component: 'runner-lease-reaper' }),
   );
   jobs.every(

@@ -5,27 +5,33 @@
  * makes a task claimable. Claims waiting in other API processes are woken through ClusterEvents.
  */
 import type { DimensionInfo } from '@vesta/engine';
-import type { Db } from '../db/connection.js';
-import type { Repositories } from '../repositories/index.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
 import type { JobQueue } from '../ports/job-queue.js';
+import type { Repositories } from '../repositories/index.js';
 import { ModelCatalog } from './bench-discovery.js';
-import { RunnerService } from './bench-runners.js';
+import { BenchOrchestrator } from './bench-orchestrator.js';
 import { BenchService } from './bench-runs.js';
+import { RunnerRegistry } from './runner-registry.js';
+import { RunnerTaskService } from './runner-tasks.js';
 import { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload-service.js';
 import type { VideoService } from './video-service.js';
 
 export interface BenchArea {
+  /** Runs as their owner sees them: create, read, cancel, delete. */
   runs: BenchService;
-  runners: RunnerService;
+  /** Runs' status moves, driven by runners and the evaluator. */
+  orchestrator: BenchOrchestrator;
+  /** Registered runners. */
+  runners: RunnerRegistry;
+  /** What runners do with tasks: claim, heartbeat, upload, complete, fail; the lease reaper. */
+  tasks: RunnerTaskService;
   models: ModelCatalog;
   notifier: TaskNotifier;
 }
 
 export interface BenchAreaDeps {
-  db: Db;
   repos: Repositories;
   blobs: BlobStore;
   jobs: JobQueue;
@@ -48,24 +54,26 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
   );
   events?.subscribe('tasks', () => notifier.wake());
   events?.onResync(() => notifier.wake());
+  const orchestrator = new BenchOrchestrator({ repos: deps.repos });
   const runs = new BenchService({
-    db: deps.db,
+    repos: deps.repos,
     blobs: deps.blobs,
     jobs: deps.jobs,
+    orchestrator,
     dimensions: deps.dimensions,
     maxAttempts: deps.maxAttempts,
     onTasksAvailable: () => notifier.notify(),
   });
-  const runners = new RunnerService({
-    db: deps.db,
+  const runners = new RunnerRegistry({ repos: deps.repos, orchestrator, notifier });
+  const tasks = new RunnerTaskService({
     repos: deps.repos,
-    jobs: deps.jobs,
+    registry: runners,
+    orchestrator,
     uploads: deps.uploads,
     videos: deps.videos,
-    runs,
     notifier,
     leaseSeconds: deps.leaseSeconds,
   });
-  const models = new ModelCatalog({ db: deps.db });
-  return { runs, runners, models, notifier };
+  const models = new ModelCatalog({ repos: deps.repos });
+  return { runs, orchestrator, runners, tasks, models, notifier };
 }

@@ -3,9 +3,9 @@
  * evaluate with the runners that serve each one.
  */
 import type { DimensionInfo } from '@vesta/engine';
-import type { Db } from '../db/connection.js';
 import type { DimensionView, ModelView } from '../domain/views/discovery.js';
-import { isRunnerOnline } from './bench-runners.js';
+import type { Repositories } from '../repositories/index.js';
+import { isRunnerOnline } from './runner-registry.js';
 import { publicModelId } from './model-keys.js';
 
 export function dimensionView(d: DimensionInfo): DimensionView {
@@ -35,16 +35,16 @@ export function dimensionView(d: DimensionInfo): DimensionView {
 }
 
 export interface ModelCatalogDeps {
-  db: Db;
+  repos: Repositories;
   now?: () => number;
 }
 
 export class ModelCatalog {
-  private readonly db: Db;
+  private readonly repos: Repositories;
   private readonly now: () => number;
 
   constructor(deps: ModelCatalogDeps) {
-    this.db = deps.db;
+    this.repos = deps.repos;
     this.now = deps.now ?? Date.now;
   }
 
@@ -55,21 +55,10 @@ export class ModelCatalog {
    * other users' are not shown.
    */
   async list(userId: string): Promise<ModelView[]> {
-    const visible = await this.db
-      .selectFrom('models')
-      .selectAll()
-      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', userId)]))
-      .orderBy('public_id')
-      .execute();
+    const visible = await this.repos.models.visibleTo(userId);
     const own = new Set(visible.filter((m) => m.owner_id !== null).map((m) => m.public_id));
     const models = visible.filter((m) => m.owner_id !== null || !own.has(m.public_id));
-    const links = await this.db
-      .selectFrom('runner_models')
-      .innerJoin('runners', 'runners.id', 'runner_models.runner_id')
-      .select(['runner_models.model_id', 'runners.id', 'runners.name', 'runners.last_seen_at'])
-      .where('runners.user_id', '=', userId)
-      .orderBy('runners.id')
-      .execute();
+    const links = await this.repos.runners.servingLinksOf(userId);
     const now = this.now();
     return models.map((m) => {
       const runners = links
@@ -92,12 +81,10 @@ export class ModelCatalog {
     });
   }
 
-  /** Adds or updates a global model (operators: `vesta admin add-model`). */
-  async upsert(model: { id: string; name: string; description: string }): Promise<void> {
-    await this.db
-      .insertInto('models')
-      .values({ ...model, public_id: model.id, owner_id: null, created_at: this.now() })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ name: model.name, description: model.description }))
-      .execute();
+  /** Adds or updates a global model (operators: `vesta admin add-model`); true when it was new. */
+  async upsert(model: { id: string; name: string; description: string }): Promise<boolean> {
+    const existed = await this.repos.models.globalExists(model.id);
+    await this.repos.models.upsertGlobal(model, this.now());
+    return !existed;
   }
 }

@@ -11,7 +11,7 @@
  *   with a letter or digit) and which the API never shows.
  * - For a user, an id names their private model if they have one, else the global model.
  */
-import type { Db } from '../db/connection.js';
+import type { ModelRepository } from '../repositories/models.repository.js';
 
 /** The row key of `ownerId`'s private model `publicId`. */
 export function privateModelKey(ownerId: string, publicId: string): string {
@@ -23,13 +23,15 @@ export function publicModelId(rowKey: string): string {
   return rowKey.startsWith('@') ? rowKey.slice(rowKey.indexOf('/') + 1) : rowKey;
 }
 
-/** The row key of the model `publicId` names for `userId`, or undefined when it names none they may see. */
-export async function resolveModelKey(db: Db, userId: string, publicId: string): Promise<string | undefined> {
-  const rows = await db
-    .selectFrom('models')
-    .select(['id', 'owner_id'])
-    .where('public_id', '=', publicId)
-    .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', userId)]))
-    .execute();
+/**
+ * The row key of the model `publicId` names for `userId` (their private model, else the global
+ * one), or undefined when it names none they may see.
+ */
+export async function resolveModelKey(
+  models: ModelRepository,
+  userId: string,
+  publicId: string,
+): Promise<string | undefined> {
+  const rows = await models.candidates(userId, publicId);
   return (rows.find((r) => r.owner_id === userId) ?? rows[0])?.id;
 }

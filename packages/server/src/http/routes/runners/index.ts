@@ -1,9 +1,9 @@
-/** The runner protocol: runners and their leased generation tasks (see services/bench-runners.ts). */
+/** The runner protocol: runners and their leased generation tasks (see services/runner-registry.ts and services/runner-tasks.ts). */
 import type { RouteModule } from '../../app-deps.js';
 import { runnerTaskRoutes } from './runner-tasks.route.js';
 import { runnerRoutes } from './runners.route.js';
 
 export const runnerProtocolRoutes: RouteModule = (app, { deps }) => {
-  runnerRoutes(app, deps.bench.runners);
-  runnerTaskRoutes(app, deps.bench.runners);
+  runnerRoutes(app, deps.bench.runners, deps.bench.tasks);
+  runnerTaskRoutes(app, deps.bench.tasks);
 };

@@ -2,7 +2,7 @@
  * The leased task operations of the runner protocol: heartbeat, upload-url, complete, fail. Each
  * carries the `leaseId` from the claim; a stale, expired or unknown lease is 409 `conflict`.
  */
-import type { RunnerService } from '../../../services/bench-runners.js';
+import type { RunnerTaskService } from '../../../services/runner-tasks.js';
 import type { TypedApp } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
 import { UploadUrlResponse, Video } from '../../schemas/sessions.js';
@@ -24,7 +24,7 @@ import {
 const LEASE_409 =
   "409 `conflict` when `leaseId` is not the task's current lease, the lease expired, or the task is no longer claimed (stop working on it).";
 
-export function runnerTaskRoutes(app: TypedApp, runners: RunnerService): void {
+export function runnerTaskRoutes(app: TypedApp, runners: RunnerTaskService): void {
   app.post(
     '/api/v1/runner-tasks/:taskId/heartbeat',
     {

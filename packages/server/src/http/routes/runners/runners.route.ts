@@ -4,8 +4,9 @@
  */
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RunnerService } from '../../../services/bench-runners.js';
-import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/bench-runners.js';
+import type { RunnerRegistry } from '../../../services/runner-registry.js';
+import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner-registry.js';
+import type { RunnerTaskService } from '../../../services/runner-tasks.js';
 import type { TypedApp } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
@@ -30,7 +31,7 @@ function emptyBodyIsObject(
   done();
 }
 
-export function runnerRoutes(app: TypedApp, runners: RunnerService): void {
+export function runnerRoutes(app: TypedApp, runners: RunnerRegistry, tasks: RunnerTaskService): void {
   app.post(
     '/api/v1/runners',
     {
@@ -150,7 +151,7 @@ export function runnerRoutes(app: TypedApp, runners: RunnerService): void {
       const onClose = (): void => gone.abort();
       reply.raw.once('close', onClose);
       try {
-        const task = await runners.claim(
+        const task = await tasks.claim(
           userOf(request).id,
           request.params.id,
           request.body.waitSeconds ?? DEFAULT_CLAIM_WAIT_SECONDS,

@@ -1,8 +1,9 @@
 /**
- * The runner protocol: registered runners generate a Bench run's clips.
+ * The runner protocol for tasks: registered runners (`runner-registry.ts`) generate a Bench run's
+ * clips.
  *
- * - A runner acts for the user whose API key registered it and claims only tasks of that user's
- *   runs whose model it serves, and whose run names no runner or names it.
+ * - A runner claims only tasks of its user's runs whose model it serves, and whose run names no
+ *   runner or names it.
  * - A claim takes one pending task with a lease (`lease.id` is the fencing token; TTL from the
  *   server's config). Heartbeats renew it and say when the run was cancelled; upload-url mints an
  *   upload for the clip (the Score/Rank upload flow), complete verifies it as confirm-upload does
@@ -11,243 +12,64 @@
  *   used `max_attempts` attempts, then fails it. A stale, expired or unknown lease is 409.
  */
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
-import type { Db } from '../db/connection.js';
-import type { BenchRunsTable, BenchTasksTable, RunnersTable } from '../db/schema-bench.js';
-import type { SessionsTable } from '../db/schema.js';
 import { isTerminalBenchStatus } from '../domain/bench-state.js';
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
-import type { JobQueue } from '../ports/job-queue.js';
-import type { UploadUrlInput, UploadUrlView } from '../domain/views/score-rank.js';
 import type {
   CompletedTaskView,
   HeartbeatView,
-  RegisterRunnerInput,
   RunnerLogLine,
   RunnerTaskView,
-  RunnerView,
 } from '../domain/views/runners.js';
-import type { BenchService } from './bench-runs.js';
+import type { UploadUrlInput, UploadUrlView } from '../domain/views/score-rank.js';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import type { BenchTaskRepository } from '../repositories/bench-tasks.repository.js';
+import type {
+  BenchRunRecord,
+  BenchTaskRecord,
+  Repositories,
+  RunnerRecord,
+  SessionRecord,
+} from '../repositories/index.js';
+import type { BenchOrchestrator } from './bench-orchestrator.js';
+import { publicModelId } from './model-keys.js';
+import type { RunnerRegistry } from './runner-registry.js';
 import type { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload-service.js';
 import type { VideoService } from './video-service.js';
-import { privateModelKey, publicModelId, resolveModelKey } from './model-keys.js';
-import { dialectOf } from '../db/dialect.js';
-import type { Repositories } from '../repositories/index.js';
-import type { BenchTaskRepository } from '../repositories/bench-tasks.repository.js';
 
-/** Claims long-poll at most this long. */
-export const MAX_CLAIM_WAIT_SECONDS = 30;
-export const DEFAULT_CLAIM_WAIT_SECONDS = 20;
-/** A runner is online when seen (register, claim, heartbeat) within 2 × the longest claim wait. */
-export const RUNNER_ONLINE_WINDOW_MS = 2 * MAX_CLAIM_WAIT_SECONDS * 1000;
-
-/** Whether a runner last seen at `lastSeenAt` (epoch ms) counts as online at `now`. */
-export function isRunnerOnline(lastSeenAt: number | null, now: number): boolean {
-  return lastSeenAt !== null && lastSeenAt >= now - RUNNER_ONLINE_WINDOW_MS;
-}
-
-export interface RunnerServiceDeps {
-  db: Db;
+export interface RunnerTaskServiceDeps {
   repos: Repositories;
-  jobs: JobQueue;
+  registry: RunnerRegistry;
+  orchestrator: BenchOrchestrator;
   uploads: UploadService;
   videos: VideoService;
-  runs: BenchService;
   notifier: TaskNotifier;
   leaseSeconds: number;
   now?: () => number;
 }
 
-type TaskRow = Selectable<BenchTasksTable>;
-type RunRow = Selectable<BenchRunsTable>;
-type RunnerRow = Selectable<RunnersTable>;
-
 const iso = (ms: number): string => new Date(ms).toISOString();
 const MAX_LOG_LINES = 100;
 const MAX_LOG_MESSAGE = 4000;
 
-export class RunnerService {
-  private readonly db: Db;
+export class RunnerTaskService {
   private readonly repos: Repositories;
-  private readonly jobs: JobQueue;
+  private readonly registry: RunnerRegistry;
+  private readonly orchestrator: BenchOrchestrator;
   private readonly uploads: UploadService;
   private readonly videos: VideoService;
-  private readonly runs: BenchService;
   private readonly notifier: TaskNotifier;
   private readonly leaseMs: number;
   private readonly now: () => number;
 
-  constructor(deps: RunnerServiceDeps) {
-    this.db = deps.db;
+  constructor(deps: RunnerTaskServiceDeps) {
     this.repos = deps.repos;
-    this.jobs = deps.jobs;
+    this.registry = deps.registry;
+    this.orchestrator = deps.orchestrator;
     this.uploads = deps.uploads;
     this.videos = deps.videos;
-    this.runs = deps.runs;
     this.notifier = deps.notifier;
     this.leaseMs = deps.leaseSeconds * 1000;
     this.now = deps.now ?? Date.now;
-  }
-
-  // ---- runners ------------------------------------------------------------------------------
-
-  /**
-   * Registers a runner of `userId`. Each declared id names the user's private model or else the
-   * global one (`model-keys.ts`); an id that names neither becomes a private model of the user
-   * (name = id), which no other user sees.
-   */
-  async register(userId: string, input: RegisterRunnerInput): Promise<RunnerView> {
-    const declared = [...new Set(input.models)];
-    const t = this.now();
-    const id = `runner_${randomUUID().replaceAll('-', '')}`;
-    await this.db.transaction().execute(async (trx) => {
-      const models: string[] = [];
-      for (const model of declared) {
-        const known = await resolveModelKey(trx, userId, model);
-        if (known !== undefined) {
-          models.push(known);
-          continue;
-        }
-        const key = privateModelKey(userId, model);
-        await trx
-          .insertInto('models')
-          .values({
-            id: key,
-            public_id: model,
-            owner_id: userId,
-            name: model,
-            description: `Declared by your runner '${input.name}' when it registered.`,
-            created_at: t,
-          })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
-        models.push(key);
-      }
-      await trx
-        .insertInto('runners')
-        .values({
-          id,
-          user_id: userId,
-          name: input.name,
-          created_at: t,
-          last_seen_at: t,
-          max_concurrency: input.maxConcurrency ?? 1,
-          version: input.version ?? null,
-        })
-        .execute();
-      await trx
-        .insertInto('runner_models')
-        .values(models.map((model_id) => ({ runner_id: id, model_id })))
-        .execute();
-    });
-    // A new runner may take work that was waiting.
-    this.notifier.notify();
-    return this.get(userId, id);
-  }
-
-  async list(userId: string): Promise<RunnerView[]> {
-    const rows = await this.db
-      .selectFrom('runners')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    return this.views(rows);
-  }
-
-  async get(userId: string, id: string): Promise<RunnerView> {
-    const row = await this.ownedRunner(userId, id);
-    const [view] = await this.views([row]);
-    if (!view) throw notFound('runner');
-    return view;
-  }
-
-  /** Removes the runner; the tasks it holds go back to the queue (the attempt does not count). */
-  async deregister(userId: string, id: string): Promise<void> {
-    await this.ownedRunner(userId, id);
-    const t = this.now();
-    const held = await this.db.transaction().execute(async (trx) => {
-      const tasks = await trx
-        .selectFrom('bench_tasks')
-        .select(['id', 'run_id', 'seq'])
-        .where('runner_id', '=', id)
-        .where('state', '=', 'claimed')
-        .execute();
-      if (tasks.length > 0) {
-        await trx
-          .updateTable('bench_tasks')
-          .set((eb) => ({
-            state: 'pending',
-            attempts: eb('attempts', '-', 1),
-            lease_id: null,
-            lease_expires_at: null,
-            runner_id: null,
-            updated_at: t,
-          }))
-          .where('runner_id', '=', id)
-          .where('state', '=', 'claimed')
-          .execute();
-      }
-      await trx.deleteFrom('runners').where('id', '=', id).execute();
-      return tasks;
-    });
-    for (const task of held)
-      await this.runs.appendLog(
-        task.run_id,
-        'server',
-        'warn',
-        `runner ${id} was deregistered while it held clip #${task.seq}; the clip is back in the queue`,
-      );
-    // Wakes claims: others may take the handed-back tasks; this runner's own waiting claim ends (404).
-    this.notifier.notify();
-  }
-
-  private async ownedRunner(userId: string, id: string): Promise<RunnerRow> {
-    const row = await this.db.selectFrom('runners').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound('runner');
-    if (row.user_id !== userId) throw forbidden('this runner belongs to another user');
-    return row;
-  }
-
-  private async views(rows: RunnerRow[]): Promise<RunnerView[]> {
-    if (rows.length === 0) return [];
-    const links = await this.db
-      .selectFrom('runner_models')
-      .select(['runner_id', 'model_id'])
-      .where(
-        'runner_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .orderBy('model_id')
-      .execute();
-    const now = this.now();
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      models: links
-        .filter((l) => l.runner_id === r.id)
-        .map((l) => publicModelId(l.model_id))
-        .sort(),
-      maxConcurrency: r.max_concurrency,
-      version: r.version,
-      createdAt: iso(r.created_at),
-      lastSeenAt: r.last_seen_at === null ? null : iso(r.last_seen_at),
-      online: isRunnerOnline(r.last_seen_at, now),
-    }));
-  }
-
-  /** Records that the runner was seen; false when it no longer exists. */
-  private async touch(runnerId: string | null): Promise<boolean> {
-    if (runnerId === null) return false;
-    const res = await this.db
-      .updateTable('runners')
-      .set({ last_seen_at: this.now() })
-      .where('id', '=', runnerId)
-      .executeTakeFirst();
-    return res.numUpdatedRows > 0n;
   }
 
   // ---- claim --------------------------------------------------------------------------------
@@ -263,25 +85,25 @@ export class RunnerService {
     waitSeconds: number,
     signal?: AbortSignal,
   ): Promise<RunnerTaskView | null> {
-    const runner = await this.ownedRunner(userId, runnerId);
+    const runner = await this.registry.owned(userId, runnerId);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       const ticket = this.notifier.ticket();
       // Deregistered while waiting: the runner is gone.
-      if (!(await this.touch(runner.id))) throw notFound('runner');
+      if (!(await this.registry.touch(runner.id))) throw notFound('runner');
       const claimed = await this.tryClaim(runner);
       if (claimed) {
         const run = await this.runOf(claimed.run_id);
         if (run.status === 'queued') {
           try {
-            await this.runs.transition(run.id, 'queued', 'generating', {
+            await this.orchestrator.transition(run.id, 'queued', 'generating', {
               message: `runner ${runner.name} (${runner.id}) claimed the first clip`,
             });
           } catch (e) {
             if (!(e instanceof AppError && e.code === 'conflict')) throw e;
           }
         }
-        await this.runs.appendLog(
+        await this.orchestrator.appendLog(
           run.id,
           'server',
           'info',
@@ -295,53 +117,24 @@ export class RunnerService {
     }
   }
 
-  private async tryClaim(runner: RunnerRow): Promise<TaskRow | undefined> {
+  /**
+   * One claim, one transaction: the runner's capacity is checked, the next task picked and leased
+   * (a compare-and-set on `pending`). On PostgreSQL, where claims run side by side, the runner's
+   * row is locked first and a task another claim is taking is skipped (in the repositories).
+   */
+  private async tryClaim(runner: RunnerRecord): Promise<BenchTaskRecord | undefined> {
     const t = this.now();
-    const postgres = dialectOf(this.db) === 'postgres';
-    return this.db.transaction().execute(async (trx) => {
-      // PostgreSQL runs claims side by side (several API processes): the runner's row is locked
-      // first so that its claims count one at a time, and a task another claim is taking is
-      // skipped. SQLite serialises write transactions, so there the count and pick are safe as is.
-      if (postgres)
-        await trx.selectFrom('runners').select('id').where('id', '=', runner.id).forUpdate().execute();
-      const held = await trx
-        .selectFrom('bench_tasks')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('runner_id', '=', runner.id)
-        .where('state', '=', 'claimed')
-        .executeTakeFirstOrThrow();
-      if (Number(held.n) >= runner.max_concurrency) return undefined;
-      const next = await trx
-        .selectFrom('bench_tasks as t')
-        .innerJoin('bench_runs as r', 'r.id', 't.run_id')
-        .select('t.id')
-        .where('t.state', '=', 'pending')
-        .where('r.user_id', '=', runner.user_id)
-        .where('r.status', 'in', ['queued', 'generating'])
-        .where('r.model_id', 'in', (eb) =>
-          eb.selectFrom('runner_models').select('model_id').where('runner_id', '=', runner.id),
-        )
-        .where((eb) => eb.or([eb('r.runner_id', 'is', null), eb('r.runner_id', '=', runner.id)]))
-        .orderBy('r.created_at')
-        .orderBy('t.seq')
-        .limit(1)
-        .$if(postgres, (qb) => qb.forUpdate(['t']).skipLocked())
-        .executeTakeFirst();
-      if (!next) return undefined;
-      return trx
-        .updateTable('bench_tasks')
-        .set((eb) => ({
-          state: 'claimed',
-          runner_id: runner.id,
-          attempts: eb('attempts', '+', 1),
-          lease_id: `lease_${randomUUID().replaceAll('-', '')}`,
-          lease_expires_at: t + this.leaseMs,
-          updated_at: t,
-        }))
-        .where('id', '=', next.id)
-        .where('state', '=', 'pending')
-        .returningAll()
-        .executeTakeFirst();
+    return this.repos.transaction(async (tx) => {
+      await tx.runners.lockForClaim(runner.id);
+      if ((await tx.benchTasks.heldCount(runner.id)) >= runner.max_concurrency) return undefined;
+      const next = await tx.benchTasks.nextClaimable(runner);
+      if (next === undefined) return undefined;
+      return tx.benchTasks.lease(
+        next,
+        runner.id,
+        { id: `lease_${randomUUID().replaceAll('-', '')}`, expiresAt: t + this.leaseMs },
+        t,
+      );
     });
   }
 
@@ -360,15 +153,9 @@ export class RunnerService {
       return { expiresAt: iso(task.lease_expires_at ?? this.now()), cancelled: true };
     }
     const expiresAt = this.now() + this.leaseMs;
-    const renewed = await this.db
-      .updateTable('bench_tasks')
-      .set({ lease_expires_at: expiresAt, updated_at: this.now() })
-      .where('id', '=', task.id)
-      .where('lease_id', '=', leaseId)
-      .where('state', '=', 'claimed')
-      .executeTakeFirst();
-    if (renewed.numUpdatedRows === 0n) throw await this.leaseLost(task.id, leaseId);
-    await this.touch(task.runner_id);
+    if (!(await this.repos.benchTasks.renewLease(task.id, leaseId, expiresAt, this.now())))
+      throw await this.leaseLost(task.id, leaseId);
+    await this.registry.touch(task.runner_id);
     return { expiresAt: iso(expiresAt), cancelled: false };
   }
 
@@ -390,11 +177,8 @@ export class RunnerService {
       ...(auxiliary === undefined ? {} : { auxiliary }),
       ...(input.sizeBytes === undefined ? {} : { sizeBytes: input.sizeBytes }),
     });
-    await this.db
-      .insertInto('bench_task_videos')
-      .values({ video_id: ticket.videoId, task_id: task.id, created_at: this.now() })
-      .execute();
-    await this.touch(task.runner_id);
+    await this.repos.benchTasks.recordMinted(ticket.videoId, task.id, this.now());
+    await this.registry.touch(task.runner_id);
     return ticket;
   }
 
@@ -416,12 +200,8 @@ export class RunnerService {
       throw conflict(`the task is ${task.state} with another clip; its lease ${leaseId} has ended`);
     }
     await this.appendRunnerLogs(run.id, task, logs);
-    const minted = await this.db
-      .selectFrom('bench_task_videos')
-      .select('task_id')
-      .where('video_id', '=', videoId)
-      .executeTakeFirst();
-    if (!minted || minted.task_id !== task.id)
+    const minted = await this.repos.benchTasks.taskOfMinted(videoId);
+    if (minted !== task.id)
       throw validationFailed(
         `videoId ${videoId} was not minted for task ${task.id}; upload the clip with POST /api/v1/runner-tasks/${task.id}/upload-url`,
       );
@@ -451,19 +231,19 @@ export class RunnerService {
       }
       throw e;
     }
-    await this.runs.appendLog(
+    await this.orchestrator.appendLog(
       run.id,
       'server',
       'info',
       `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}) uploaded as ${videoId}; evaluating ${dimensions.join(', ')}`,
     );
-    await this.touch(task.runner_id);
+    await this.registry.touch(task.runner_id);
     this.notifier.notify();
     // The evaluation may have settled before the task moved to `evaluating` (its hook then found no
     // task to move): account for it now. `clipEvaluated` reads the clip's current state and moves
     // the task with a compare-and-set, so racing the hook is harmless.
-    await this.runs.clipEvaluated(videoId);
-    await this.runs.advance(run.id);
+    await this.orchestrator.clipEvaluated(videoId);
+    await this.orchestrator.advance(run.id);
     return this.completed({ ...task, state: 'evaluating', video_id: videoId }, run, videoId);
   }
 
@@ -488,7 +268,7 @@ export class RunnerService {
    * `failed` with the reason. Compare-and-set on the lease; 409 when it was lost meanwhile.
    */
   private async failAttempt(
-    task: TaskRow,
+    task: BenchTaskRecord,
     leaseId: string,
     code: string,
     detail: string,
@@ -496,29 +276,22 @@ export class RunnerService {
   ): Promise<void> {
     const again = retryable && task.attempts < task.max_attempts;
     const reason = `${detail} (attempt ${task.attempts} of ${task.max_attempts})`;
-    const moved = await this.db
-      .updateTable('bench_tasks')
-      .set({
-        state: again ? 'pending' : 'failed',
-        lease_id: again ? null : leaseId,
-        lease_expires_at: null,
-        error_code: code,
-        error_detail: reason,
-        updated_at: this.now(),
-      })
-      .where('id', '=', task.id)
-      .where('lease_id', '=', leaseId)
-      .where('state', '=', 'claimed')
-      .executeTakeFirst();
-    if (moved.numUpdatedRows === 0n) throw await this.leaseLost(task.id, leaseId);
-    await this.runs.appendLog(
+    const moved = await this.repos.benchTasks.endAttempt(task.id, leaseId, {
+      state: again ? 'pending' : 'failed',
+      lease_id: again ? null : leaseId,
+      error_code: code,
+      error_detail: reason,
+      updated_at: this.now(),
+    });
+    if (!moved) throw await this.leaseLost(task.id, leaseId);
+    await this.orchestrator.appendLog(
       task.run_id,
       'server',
       again ? 'warn' : 'error',
       `clip #${task.seq} failed (${code}): ${reason}; ${again ? 'back in the queue' : retryable ? 'no attempts left' : 'not retryable'}`,
     );
     this.notifier.notify();
-    if (!again) await this.runs.advance(task.run_id);
+    if (!again) await this.orchestrator.advance(task.run_id);
   }
 
   // ---- the reaper ----------------------------------------------------------------------------
@@ -529,12 +302,7 @@ export class RunnerService {
    */
   async reapExpiredLeases(): Promise<number> {
     const t = this.now();
-    const expired = await this.db
-      .selectFrom('bench_tasks')
-      .selectAll()
-      .where('state', '=', 'claimed')
-      .where('lease_expires_at', '<', t)
-      .execute();
+    const expired = await this.repos.benchTasks.expiredLeases(t);
     const runs = new Set<string>();
     let handled = 0;
     for (const task of expired) {
@@ -543,25 +311,18 @@ export class RunnerService {
       const detail = again
         ? `lease expired on attempt ${task.attempts} of ${task.max_attempts} (runner stopped heartbeating)`
         : `lease expired ${expiries} time${expiries === 1 ? '' : 's'} (runner stopped heartbeating)`;
-      const moved = await this.db
-        .updateTable('bench_tasks')
-        .set({
-          state: again ? 'pending' : 'failed',
-          lease_id: again ? null : task.lease_id,
-          lease_expires_at: null,
-          lease_expiries: expiries,
-          error_code: 'lease_expired',
-          error_detail: detail,
-          updated_at: t,
-        })
-        .where('id', '=', task.id)
-        .where('state', '=', 'claimed')
-        .where('lease_id', '=', task.lease_id)
-        .executeTakeFirst();
-      if (moved.numUpdatedRows === 0n) continue;
+      const moved = await this.repos.benchTasks.expireLease(task.id, task.lease_id, {
+        state: again ? 'pending' : 'failed',
+        lease_id: again ? null : task.lease_id,
+        lease_expiries: expiries,
+        error_code: 'lease_expired',
+        error_detail: detail,
+        updated_at: t,
+      });
+      if (!moved) continue;
       handled++;
       runs.add(task.run_id);
-      await this.runs.appendLog(
+      await this.orchestrator.appendLog(
         task.run_id,
         'server',
         again ? 'warn' : 'error',
@@ -569,7 +330,7 @@ export class RunnerService {
       );
     }
     if (handled > 0) this.notifier.notify();
-    for (const runId of runs) await this.runs.advance(runId);
+    for (const runId of runs) await this.orchestrator.advance(runId);
     return handled;
   }
 
@@ -586,12 +347,8 @@ export class RunnerService {
     taskId: string,
     leaseId: string,
     options: { allowStopped?: boolean; allowDone?: boolean } = {},
-  ): Promise<{ task: TaskRow; run: RunRow }> {
-    const task = await this.db
-      .selectFrom('bench_tasks')
-      .selectAll()
-      .where('id', '=', taskId)
-      .executeTakeFirst();
+  ): Promise<{ task: BenchTaskRecord; run: BenchRunRecord }> {
+    const task = await this.repos.benchTasks.byId(taskId);
     if (!task) throw notFound('runner task');
     const run = await this.runOf(task.run_id);
     if (run.user_id !== userId) throw forbidden('this task belongs to another user');
@@ -615,43 +372,34 @@ export class RunnerService {
   }
 
   private async leaseLost(taskId: string, leaseId: string): Promise<AppError> {
-    const now = await this.db
-      .selectFrom('bench_tasks')
-      .select('state')
-      .where('id', '=', taskId)
-      .executeTakeFirst();
-    return conflict(`task ${taskId} is ${now?.state ?? 'gone'}; lease ${leaseId} has ended`);
+    const now = await this.repos.benchTasks.stateOf(taskId);
+    return conflict(`task ${taskId} is ${now ?? 'gone'}; lease ${leaseId} has ended`);
   }
 
-  private async runOf(runId: string): Promise<RunRow> {
-    const run = await this.db.selectFrom('bench_runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  private async runOf(runId: string): Promise<BenchRunRecord> {
+    const run = await this.repos.benchRuns.byId(runId);
     if (!run) throw notFound('bench run');
     return run;
   }
 
-  private async taskRow(taskId: string): Promise<TaskRow> {
-    const task = await this.db
-      .selectFrom('bench_tasks')
-      .selectAll()
-      .where('id', '=', taskId)
-      .executeTakeFirst();
+  private async taskRow(taskId: string): Promise<BenchTaskRecord> {
+    const task = await this.repos.benchTasks.byId(taskId);
     if (!task) throw notFound('runner task');
     return task;
   }
 
   /** The session holding the run's clips (created with the run). */
-  private async holder(run: RunRow): Promise<SessionsTable> {
-    const session = await this.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('id', '=', run.id)
-      .where('kind', '=', 'bench')
-      .executeTakeFirst();
+  private async holder(run: BenchRunRecord): Promise<SessionRecord> {
+    const session = await this.repos.sessions.benchHolder(run.id);
     if (!session) throw conflict(`run ${run.id} has no clip store; it was created before runners existed`);
     return session;
   }
 
-  private async completed(task: TaskRow, run: RunRow, videoId: string): Promise<CompletedTaskView> {
+  private async completed(
+    task: BenchTaskRecord,
+    run: BenchRunRecord,
+    videoId: string,
+  ): Promise<CompletedTaskView> {
     const video = await this.videos.viewOf(videoId);
     if (!video) throw notFound(`video ${videoId}`);
     return { task: this.taskView(await this.taskRow(task.id), run), video };
@@ -659,31 +407,28 @@ export class RunnerService {
 
   private async appendRunnerLogs(
     runId: string,
-    task: TaskRow,
+    task: BenchTaskRecord,
     logs: readonly RunnerLogLine[],
   ): Promise<void> {
     if (logs.length === 0) return;
     const now = this.now();
     const runner = task.runner_id ?? 'runner';
-    await this.db
-      .insertInto('bench_logs')
-      .values(
-        logs.slice(0, MAX_LOG_LINES).map((l) => {
-          const at = l.at === undefined ? NaN : Date.parse(l.at);
-          return {
-            run_id: runId,
-            // A runner's own timestamp is kept when it is sane (not in the future).
-            time: Number.isFinite(at) && at <= now ? at : now,
-            source: 'runner' as const,
-            level: l.level ?? 'info',
-            message: `[${runner} clip #${task.seq}] ${l.message.slice(0, MAX_LOG_MESSAGE)}`,
-          };
-        }),
-      )
-      .execute();
+    await this.repos.benchRuns.appendLogs(
+      logs.slice(0, MAX_LOG_LINES).map((l) => {
+        const at = l.at === undefined ? NaN : Date.parse(l.at);
+        return {
+          run_id: runId,
+          // A runner's own timestamp is kept when it is sane (not in the future).
+          time: Number.isFinite(at) && at <= now ? at : now,
+          source: 'runner' as const,
+          level: l.level ?? 'info',
+          message: `[${runner} clip #${task.seq}] ${l.message.slice(0, MAX_LOG_MESSAGE)}`,
+        };
+      }),
+    );
   }
 
-  private taskView(task: TaskRow, run: RunRow): RunnerTaskView {
+  private taskView(task: BenchTaskRecord, run: BenchRunRecord): RunnerTaskView {
     const leaseLive = task.state === 'claimed' && task.lease_id !== null && task.lease_expires_at !== null;
     return {
       id: task.id,
@@ -710,7 +455,7 @@ export class RunnerService {
  * The task was cancelled with its run, or is still leased in a run that has ended: the runner
  * should stop (a task that failed or finished on its own is not "stopped", its lease just ended).
  */
-function isStopped(task: TaskRow, run: RunRow): boolean {
+function isStopped(task: BenchTaskRecord, run: BenchRunRecord): boolean {
   return task.state === 'cancelled' || (task.state === 'claimed' && isTerminalBenchStatus(run.status));
 }
 

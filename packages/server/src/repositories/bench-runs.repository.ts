@@ -1,0 +1,136 @@
+/**
+ * Bench runs and their logs: the root of the Bench run aggregate (its tasks are
+ * `bench-tasks.repository.ts`). A run's progress is the per-state task counters on its row, kept by
+ * triggers on `bench_tasks` (migration `0004-bench-progress`), so reading it costs one row.
+ */
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connection.js';
+import { preparedQuery } from '../db/prepared-query.js';
+import type { BenchLogsTable, BenchRunsTable } from '../db/schema-bench.js';
+import type { BenchStatus } from '../domain/bench-state.js';
+
+/** A stored run, with its per-state task counters. */
+export type BenchRunRecord = Selectable<BenchRunsTable>;
+/** A stored log line. */
+export type BenchLogRecord = Selectable<BenchLogsTable>;
+/** A log line to append (its `seq` is given by the database). */
+export type NewBenchLog = Omit<BenchLogRecord, 'seq'>;
+
+/** What a status move writes besides the status. */
+export interface RunStatusChange {
+  status: BenchStatus;
+  updated_at: number;
+  started_at?: number;
+  finished_at?: number;
+  error_code?: string;
+  error_detail?: string;
+}
+
+export class BenchRunRepository {
+  /** The run by id: serves every poll of a run, so compiled once (on first use, per executor). */
+  private byIdQuery?: (...params: unknown[]) => Promise<BenchRunRecord[]>;
+
+  constructor(private readonly db: Db) {}
+
+  async byId(id: string): Promise<BenchRunRecord | undefined> {
+    this.byIdQuery ??= preparedQuery(
+      this.db,
+      this.db.selectFrom('bench_runs').selectAll().where('id', '=', '?'),
+      1,
+    );
+    const [row] = await this.byIdQuery(id);
+    return row;
+  }
+
+  async statusOf(id: string): Promise<BenchStatus | undefined> {
+    const row = await this.db
+      .selectFrom('bench_runs')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.status;
+  }
+
+  async insert(row: BenchRunRecord): Promise<void> {
+    await this.db.insertInto('bench_runs').values(row).execute();
+  }
+
+  async countOf(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('bench_runs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** A page of the user's runs, newest first. */
+  async pageOf(userId: string, limit: number, offset: number): Promise<BenchRunRecord[]> {
+    return this.db
+      .selectFrom('bench_runs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  /** Moves the run to `change.status` if it is still in `from` (compare-and-set); false otherwise. */
+  async moveStatus(id: string, from: BenchStatus, change: RunStatusChange): Promise<boolean> {
+    const result = await this.db
+      .updateTable('bench_runs')
+      .set(change)
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Deletes the run if it is still in `status` (compare-and-set); false otherwise. */
+  async deleteIfStatus(id: string, status: BenchStatus): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('bench_runs')
+      .where('id', '=', id)
+      .where('status', '=', status)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  // ---- the log -------------------------------------------------------------------------------
+
+  async appendLog(line: NewBenchLog): Promise<void> {
+    await this.db.insertInto('bench_logs').values(line).execute();
+  }
+
+  async appendLogs(lines: readonly NewBenchLog[]): Promise<void> {
+    if (lines.length === 0) return;
+    await this.db.insertInto('bench_logs').values(lines).execute();
+  }
+
+  async deleteLog(runId: string): Promise<void> {
+    await this.db.deleteFrom('bench_logs').where('run_id', '=', runId).execute();
+  }
+
+  async logCount(runId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('bench_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('run_id', '=', runId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** A page of the run's log, oldest first. */
+  async logPage(runId: string, limit: number, offset: number): Promise<BenchLogRecord[]> {
+    return this.db
+      .selectFrom('bench_logs')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .orderBy('seq')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * A Bench run's way through its statuses, driven by its owner (cancel), the runner protocol
+ * (claims, failures, the lease reaper) and the evaluator (a clip's scoring settled). Status moves
+ * follow `domain/bench-state.ts` and are applied with a compare-and-set on the stored status, so
+ * two racing moves (a cancel and a completion) never both win:
+ * - the first claim → `generating`;
+ * - no task pending or leased any more → `evaluating`;
+ * - every accepted clip evaluated → `completed` when every dimension has at least one scored clip,
+ *   else `failed` (`no_scored_clips`).
+ */
+import type { DimensionId } from '@vesta/engine';
+import type { BenchLogLevel, BenchLogSource, BenchTaskState } from '../db/schema-bench.js';
+import { checkTransition, isTerminalBenchStatus } from '../domain/bench-state.js';
+import type { BenchStatus } from '../domain/bench-state.js';
+import { AppError, conflict, notFound } from '../errors.js';
+import type { Repositories } from '../repositories/index.js';
+import { clipScores, parseJson } from './bench-views.js';
+
+export interface BenchOrchestratorDeps {
+  repos: Repositories;
+  now?: () => number;
+}
+
+export class BenchOrchestrator {
+  private readonly repos: Repositories;
+  private readonly now: () => number;
+
+  constructor(deps: BenchOrchestratorDeps) {
+    this.repos = deps.repos;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /**
+   * Moves a run from `from` to `to` if the state machine allows it and the run is still in `from`
+   * (compare-and-set); otherwise 409 `conflict`. Entering a terminal status cancels unfinished
+   * tasks; `error` is stored when the run fails.
+   */
+  async transition(
+    id: string,
+    from: BenchStatus,
+    to: BenchStatus,
+    options: { message?: string; error?: { code: string; detail: string } } = {},
+  ): Promise<void> {
+    const check = checkTransition(from, to);
+    if (!check.ok) throw conflict(check.reason);
+    const now = this.now();
+    const moved = await this.repos.transaction(async (tx) => {
+      const changed = await tx.benchRuns.moveStatus(id, from, {
+        status: to,
+        updated_at: now,
+        ...(from === 'queued' ? { started_at: now } : {}),
+        ...(isTerminalBenchStatus(to) ? { finished_at: now } : {}),
+        ...(options.error ? { error_code: options.error.code, error_detail: options.error.detail } : {}),
+      });
+      if (!changed) return false;
+      if (isTerminalBenchStatus(to)) await tx.benchTasks.cancelUnfinished(id, now);
+      await tx.benchRuns.appendLog({
+        run_id: id,
+        time: now,
+        source: 'server',
+        level: to === 'failed' ? 'error' : 'info',
+        message: `${from} → ${to}${options.message ? `: ${options.message}` : ''}${options.error ? ` (${options.error.code}: ${options.error.detail})` : ''}`,
+      });
+      return true;
+    });
+    if (!moved) {
+      const current = await this.repos.benchRuns.statusOf(id);
+      if (current === undefined) throw notFound('bench run');
+      const again = checkTransition(current, to);
+      throw conflict(
+        `the run is ${current}, not ${from}${again.ok ? '; read it and try again' : `: ${again.reason}`}`,
+      );
+    }
+  }
+
+  async appendLog(
+    runId: string,
+    source: BenchLogSource,
+    level: BenchLogLevel,
+    message: string,
+  ): Promise<void> {
+    await this.repos.benchRuns.appendLog({ run_id: runId, time: this.now(), source, level, message });
+  }
+
+  /**
+   * Moves a run on when its tasks allow: no task pending or leased → `evaluating`; no clip left
+   * to evaluate → `completed` (every dimension has a scored clip) or `failed` (`no_scored_clips`).
+   * Safe to call at any time and from racing callers (each move is a compare-and-set).
+   */
+  async advance(runId: string): Promise<void> {
+    const run = await this.repos.benchRuns.byId(runId);
+    if (!run || isTerminalBenchStatus(run.status)) return;
+    const n = (states: readonly BenchTaskState[]): number =>
+      states.reduce((sum, state) => sum + run[`n_${state}`], 0);
+    if (n(['pending', 'claimed']) > 0) return;
+    let status = run.status;
+    try {
+      if (status === 'queued') {
+        await this.transition(runId, 'queued', 'generating');
+        status = 'generating';
+      }
+      if (status === 'generating') {
+        await this.transition(runId, 'generating', 'evaluating', {
+          message: `every clip generated (${n(['uploaded', 'evaluating', 'done'])} accepted, ${n(['failed'])} failed)`,
+        });
+        status = 'evaluating';
+      }
+      if (n(['uploaded', 'evaluating']) > 0) return;
+      await this.finish(runId, parseJson<DimensionId[]>(run.dimensions, []), n(['done']), n(['failed']));
+    } catch (e) {
+      // Another caller moved the run first: nothing left to do here.
+      if (e instanceof AppError && e.code === 'conflict') return;
+      throw e;
+    }
+  }
+
+  /** Every clip is accounted for: `completed` if every dimension has a scored clip, else `failed`. */
+  private async finish(
+    runId: string,
+    dimensions: DimensionId[],
+    done: number,
+    failed: number,
+  ): Promise<void> {
+    const scored = clipScores(await this.repos.benchTasks.scoresOfDoneTasks(runId));
+    const withScores = new Set(scored.map((c) => c.dimension));
+    const missing = dimensions.filter((d) => !withScores.has(d));
+    if (missing.length === 0) {
+      await this.transition(runId, 'evaluating', 'completed', {
+        message: `${done} clip(s) evaluated${failed > 0 ? `, ${failed} clip(s) failed` : ''}`,
+      });
+      return;
+    }
+    await this.transition(runId, 'evaluating', 'failed', {
+      error: {
+        code: 'no_scored_clips',
+        detail: `no clip could be scored for ${missing.join(', ')} (${done} clip(s) evaluated, ${failed} clip(s) failed to generate); see GET /api/v1/bench/${runId}/videos and /logs`,
+      },
+    });
+  }
+
+  /**
+   * The evaluation of a clip settled (the `evaluate-video` job finished or failed for good): its
+   * task becomes `done`, the evaluator's result is logged, and the run moves on.
+   */
+  async clipEvaluated(videoId: string): Promise<void> {
+    const task = await this.repos.benchTasks.settlingTaskOf(videoId);
+    if (!task) return;
+    const video = await this.repos.videos.outcome(videoId);
+    if (!video || (video.state !== 'scored' && video.state !== 'failed')) return;
+    const moved = await this.repos.benchTasks.markDone(
+      task.id,
+      this.now(),
+      video.state === 'failed'
+        ? { code: video.error_code ?? 'scoring_failed', detail: video.error_detail ?? '' }
+        : null,
+    );
+    if (!moved) return;
+    const scores = await this.repos.videos.scoreBrief(videoId);
+    const failures = await this.repos.videos.failureBrief(videoId);
+    const what = `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}, video ${videoId})`;
+    const message =
+      video.state === 'failed'
+        ? `${what} could not be scored (${video.error_code ?? 'failed'}): ${video.error_detail ?? ''}`
+        : `${what} scored: ${scores.map((x) => `${x.dimension}=${x.value.toFixed(4)} (${x.method})`).join(', ')}${failures.length > 0 ? `; not scored: ${failures.map((f) => `${f.dimension} (${f.code})`).join(', ')}` : ''}`;
+    await this.appendLog(
+      task.run_id,
+      'evaluator',
+      video.state === 'failed' || failures.length > 0 ? 'warn' : 'info',
+      message,
+    );
+    await this.advance(task.run_id);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Bench records as the API shows them: a run with its progress, a clip of a run with its results,
+ * a log line, a page; and the clip scores a run's scorecard averages.
+ */
+import type { DimensionId } from '@vesta/engine';
+import type {
+  BenchLogView,
+  BenchProgress,
+  BenchRunView,
+  BenchVideoView,
+  PageOf,
+  PageRequest,
+} from '../domain/views/bench.js';
+import type {
+  BenchLogRecord,
+  BenchRunRecord,
+  BenchTaskRecord,
+  ScoreFailureRecord,
+  ScoreRecord,
+} from '../repositories/index.js';
+import type { ClipScore } from './bench-scorecard.js';
+import { publicModelId } from './model-keys.js';
+
+export const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+export function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  return JSON.parse(text) as T;
+}
+
+/** One page of a list whose whole length is `total`. */
+export function pageOf<T>(items: T[], total: number, { page, limit }: PageRequest): PageOf<T> {
+  return { items, page, limit, total, hasMore: page * limit < total };
+}
+
+/** A run's progress from the per-state task counters on its row. */
+export function progressOf(row: BenchRunRecord): BenchProgress {
+  const generated = row.n_uploaded + row.n_evaluating + row.n_done;
+  return {
+    tasks_total: row.n_pending + row.n_claimed + generated + row.n_failed + row.n_cancelled,
+    tasks_generated: generated,
+    tasks_done: row.n_done,
+    tasks_failed: row.n_failed,
+    clips_total: row.n_pending + row.n_claimed + generated,
+    clips_evaluated: row.n_done,
+  };
+}
+
+/** The counters of a run with no tasks. */
+export const NO_TASKS = {
+  n_pending: 0,
+  n_claimed: 0,
+  n_uploaded: 0,
+  n_evaluating: 0,
+  n_done: 0,
+  n_failed: 0,
+  n_cancelled: 0,
+} as const satisfies Partial<BenchRunRecord>;
+
+export function runView(row: BenchRunRecord, progress: BenchProgress = progressOf(row)): BenchRunView {
+  return {
+    id: row.id,
+    name: row.name,
+    dimensions: parseJson<string[]>(row.dimensions, []),
+    model_id: publicModelId(row.model_id),
+    runner_id: row.runner_id,
+    samples_per_prompt: row.samples_per_prompt,
+    prompts_per_dimension: row.prompts_per_dimension,
+    suite_version: row.suite_version,
+    status: row.status,
+    progress,
+    error: row.error_code === null ? null : { code: row.error_code, detail: row.error_detail ?? '' },
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    started_at: isoOrNull(row.started_at),
+    finished_at: isoOrNull(row.finished_at),
+  };
+}
+
+/** A run's clip (its task) with the clip's scores and failures. */
+export function taskVideoView(
+  t: BenchTaskRecord,
+  scores: ReadonlyArray<Pick<ScoreRecord, 'dimension' | 'value' | 'method' | 'method_version'>>,
+  failures: ReadonlyArray<Pick<ScoreFailureRecord, 'dimension' | 'code' | 'detail'>>,
+): BenchVideoView {
+  return {
+    task_id: t.id,
+    seq: t.seq,
+    prompt: t.prompt,
+    auxiliary: parseJson<Record<string, string> | null>(t.auxiliary, null),
+    prompt_id: t.prompt_id,
+    clip_group: t.clip_group,
+    dimensions: parseJson<string[]>(t.dimensions, []),
+    sample_index: t.sample_index,
+    seed: t.seed,
+    state: t.state,
+    runner_id: t.runner_id,
+    attempts: t.attempts,
+    video_id: t.video_id,
+    error: t.error_code === null ? null : { code: t.error_code, detail: t.error_detail ?? '' },
+    scores: scores.map((s) => ({
+      dimension: s.dimension,
+      value: s.value,
+      method: s.method,
+      method_version: s.method_version,
+    })),
+    failures: failures.map((f) => ({ dimension: f.dimension, code: f.code, detail: f.detail })),
+  };
+}
+
+export function logView(r: BenchLogRecord): BenchLogView {
+  return { seq: r.seq, time: iso(r.time), source: r.source, level: r.level, message: r.message };
+}
+
+/** Rows grouped by their `video_id`, in their order. */
+export function byVideo<R extends { video_id: string }>(rows: R[]): Map<string | null, R[]> {
+  const out = new Map<string | null, R[]>();
+  for (const r of rows) {
+    const list = out.get(r.video_id);
+    if (list) list.push(r);
+    else out.set(r.video_id, [r]);
+  }
+  return out;
+}
+
+/**
+ * The scores of a run's evaluated clips, each on a dimension its clip group serves (a clip shared
+ * by several groups is scored only on theirs): what the scorecard averages.
+ */
+export function clipScores(
+  rows: ReadonlyArray<{ task_dimensions: string; dimension: string; value: number; method: string }>,
+): ClipScore[] {
+  return rows
+    .filter((r) => parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
+    .map((r) => ({ dimension: r.dimension as DimensionId, value: r.value, method: r.method }));
+}
