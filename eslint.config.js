@@ -2,6 +2,32 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Import patterns refused below the HTTP layer of the server. */
+const BELOW_HTTP = [
+  {
+    group: ['fastify', 'fastify/*', '@fastify/*'],
+    message: 'Fastify belongs to the HTTP layer; take the Logger port (ports/logger.ts) or a domain type.',
+  },
+  {
+    group: ['**/http', '**/http/**'],
+    message:
+      'Nothing below the HTTP layer imports from http/: define the type in domain/ and check the schema against it (http/schemas/view-contracts.ts).',
+  },
+];
+
+/** Import patterns refused above the repositories (services, jobs, ports, domain). */
+const ABOVE_DATA = [
+  {
+    group: ['kysely', 'pg', 'better-sqlite3', '**/db/*', '!**/db/schema.js', '!**/db/schema-bench.js'],
+    message:
+      'SQL lives in repositories/: call a repository method (a Repositories transaction spans several).',
+  },
+  {
+    group: ['**/adapters/**'],
+    message: 'Take the port (ports/) and let the composition root (roles/) pick the adapter.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -45,26 +71,14 @@ export default tseslint.config(
   {
     // The layers under the HTTP layer never reach up into it: services, repositories, ports, jobs
     // and domain types know nothing of Fastify or of the routes' schemas (docs/architecture.md, Layers).
-    files: ['packages/server/src/{services,repositories,ports,jobs,domain}/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['fastify', 'fastify/*', '@fastify/*'],
-              message:
-                'Fastify belongs to the HTTP layer; take the Logger port (ports/logger.ts) or a domain type.',
-            },
-            {
-              group: ['**/http', '**/http/**'],
-              message:
-                'Nothing below the HTTP layer imports from http/: define the type in domain/ and check the schema against it (http/schemas/view-contracts.ts).',
-            },
-          ],
-        },
-      ],
-    },
+    files: ['packages/server/src/repositories/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...BELOW_HTTP] }] },
+  },
+  {
+    // Services, jobs, ports and domain types reach the database through repositories only: no
+    // Kysely, no connection, no adapter (the schema's record and state types are allowed).
+    files: ['packages/server/src/{services,jobs,domain,ports}/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...BELOW_HTTP, ...ABOVE_DATA] }] },
   },
   {
     files: ['**/test/**/*.ts', '**/*.test.ts', 'scripts/**'],

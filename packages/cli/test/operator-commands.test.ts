@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { AccountService, ApiKeyService, openDatabase } from '@vesta/server';
+import { AccountService, ApiKeyService, Repositories, openDatabase } from '@vesta/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerAdminCommands } from '../src/commands/admin.js';
 import type { CommandHost } from '../src/commands/host.js';
@@ -85,11 +85,9 @@ describe('vesta admin', () => {
 async function canSignIn(dataDir: string, email: string, password: string): Promise<boolean> {
   const opened = await openDatabase(dataDir);
   try {
-    const keys = new ApiKeyService(opened.db);
-    const accounts = new AccountService(opened.db, keys, {
+    const accounts = new AccountService(new Repositories(opened.db), {
       sessionIdleMs: 60_000,
       sessionMaxMs: 60_000,
-      inviteTtlMs: 1,
     });
     await accounts.signIn({ email, password }, { ip: '127.0.0.1', userAgent: undefined });
     return true;
@@ -133,7 +131,7 @@ describe('vesta admin accounts', () => {
     expect(unknown.exitCode).toBe(2);
 
     const opened = await openDatabase(dataDir);
-    const keys = new ApiKeyService(opened.db, Date.now, { cacheTtlMs: 0 });
+    const keys = new ApiKeyService(new Repositories(opened.db), Date.now, { cacheTtlMs: 0 });
     expect(await keys.authenticate(key)).not.toBeNull();
     const disabled = await runAdmin(['admin', 'disable-user', '--user', 'alice'], env);
     expect(disabled.exitCode, disabled.stderr).toBe(0);

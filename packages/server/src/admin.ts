@@ -10,19 +10,19 @@ import { PostgresClusterEvents } from './adapters/cluster-events/postgres.js';
 import { randomBytes } from 'node:crypto';
 import type { UserRole } from './db/schema.js';
 import { AppError } from './errors.js';
-import { AccountService } from './services/account-service.js';
 import type { UserView } from './domain/views/accounts.js';
 import type { DatabaseTarget } from './db/connection.js';
 import { ApiKeyService } from './services/api-key-service.js';
 import type { CreatedKey } from './services/api-key-service.js';
 import { Repositories } from './repositories/index.js';
 import { ModelCatalog } from './services/bench-discovery.js';
+import { UserAdminService } from './services/user-admin.js';
 
 /** Creates an API key for `userName` (creating the user if needed). The key is returned once. */
 export async function createApiKey(target: string | DatabaseTarget, userName: string): Promise<CreatedKey> {
   const opened = await openDatabase(target);
   try {
-    return await new ApiKeyService(opened.db).createKey(userName);
+    return await new ApiKeyService(new Repositories(opened.db)).createKey(userName);
   } finally {
     await opened.close();
   }
@@ -32,7 +32,11 @@ export async function createApiKey(target: string | DatabaseTarget, userName: st
 export async function revokeApiKey(target: string | DatabaseTarget, prefix: string): Promise<boolean> {
   const opened = await openDatabase(target);
   try {
-    return await new ApiKeyService(opened.db, Date.now, await revocationEvents(opened)).revokeKey(prefix);
+    return await new ApiKeyService(
+      new Repositories(opened.db),
+      Date.now,
+      await revocationEvents(opened),
+    ).revokeKey(prefix);
   } finally {
     await opened.close();
   }
@@ -46,20 +50,16 @@ async function revocationEvents(opened: OpenedDatabase): Promise<{ events?: Post
   return opened.dialect === 'postgres' ? { events: await PostgresClusterEvents.publisher(opened.db) } : {};
 }
 
-/** The account service on the data directory's database (sessions/invite lifetimes do not matter here). */
+/** User administration on the data directory's database (invite lifetimes do not matter here). */
 async function withAccounts<T>(
   target: string | DatabaseTarget,
-  fn: (accounts: AccountService, keys: ApiKeyService) => Promise<T>,
+  fn: (users: UserAdminService) => Promise<T>,
 ): Promise<T> {
   const opened = await openDatabase(target);
   try {
-    const keys = new ApiKeyService(opened.db, Date.now, await revocationEvents(opened));
-    const accounts = new AccountService(opened.db, keys, {
-      sessionIdleMs: 1,
-      sessionMaxMs: 1,
-      inviteTtlMs: 1,
-    });
-    return await fn(accounts, keys);
+    const repos = new Repositories(opened.db);
+    const keys = new ApiKeyService(repos, Date.now, await revocationEvents(opened));
+    return await fn(new UserAdminService(repos, keys, { inviteTtlMs: 1 }));
   } catch (e) {
     // Catalogue errors (bad email, short password, taken email, unknown user) are the operator's input.
     if (e instanceof AppError) throw new RangeError(e.detail);

@@ -24,7 +24,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler, jsonDepthExceeds } from './http/framework-errors.js';
 import { IdempotencyHeaders, registerIdempotency } from './http/idempotency.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { RateLimitStore } from './services/rate-limit-store.js';
+import { RateLimitStore } from './repositories/rate-limits.repository.js';
 import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
 import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';

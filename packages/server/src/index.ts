@@ -16,6 +16,8 @@ export type { DatabaseTarget, OpenedDatabase } from './db/connection.js';
 export { ApiKeyService, DISPLAY_PREFIX_LENGTH } from './services/api-key-service.js';
 export type { CreatedKey } from './services/api-key-service.js';
 export { AccountService } from './services/account-service.js';
+export { UserAdminService } from './services/user-admin.js';
+export { Repositories } from './repositories/index.js';
 export type { AppDeps, RouteModule, TypedApp } from './http/app-deps.js';
 export {
   createApiKey,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { LoginThrottle } from '../src/services/login-throttle.js';
-import { RateLimitStore } from '../src/services/rate-limit-store.js';
+import { RateLimitStore } from '../src/repositories/rate-limits.repository.js';
 import { startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 
@@ -156,7 +156,7 @@ describe('sign-in', () => {
   });
 
   it('locks an account out after repeated failures (429 with Retry-After, even for the right password)', async () => {
-    const { account } = await server.deps.services.accounts
+    const { account } = await server.deps.services.users
       .createInvite((await call('GET', '/api/v1/auth/session', { as: admin })).json().user.id, {
         email: 'target@example.com',
       })
@@ -411,7 +411,7 @@ describe('invites, users and disabling', () => {
 
   it('an expired invite is refused (409)', async () => {
     const me = (await call('GET', '/api/v1/auth/session', { as: admin })).json().user;
-    const { token, invite } = await server.deps.services.accounts.createInvite(me.id, {
+    const { token, invite } = await server.deps.services.users.createInvite(me.id, {
       email: 'late@example.com',
     });
     await server.deps.db

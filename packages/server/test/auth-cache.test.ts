@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
 import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 import type { OpenedDatabase } from '../src/db/connection.js';
+import { Repositories } from '../src/repositories/index.js';
 import { AUTH_CACHE_TTL_MS, ApiKeyService } from '../src/services/api-key-service.js';
 import { startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
@@ -33,8 +34,8 @@ describe('ApiKeyService cache', () => {
 
   it('bounds a revocation made by another process by AUTH_CACHE_TTL_MS', async () => {
     expect(AUTH_CACHE_TTL_MS).toBeLessThanOrEqual(5000);
-    const server = new ApiKeyService(opened.db, now);
-    const operator = new ApiKeyService(opened.db, now); // what `vesta admin revoke-key` runs
+    const server = new ApiKeyService(new Repositories(opened.db), now);
+    const operator = new ApiKeyService(new Repositories(opened.db), now); // what `vesta admin revoke-key` runs
     const created = await server.createKey('cache-user');
     expect(await server.authenticate(created.key)).toEqual({ id: created.userId, name: 'cache-user' });
 
@@ -50,7 +51,7 @@ describe('ApiKeyService cache', () => {
   });
 
   it('forgets a key revoked through the same service at once', async () => {
-    const service = new ApiKeyService(opened.db, now);
+    const service = new ApiKeyService(new Repositories(opened.db), now);
     const created = await service.createKey('cache-user-2');
     expect(await service.authenticate(created.key)).not.toBeNull();
     expect(await service.revokeKey(created.prefix)).toBe(true);
@@ -58,7 +59,7 @@ describe('ApiKeyService cache', () => {
   });
 
   it('checks a key sharing a cached key’s prefix in full, and remembers no failure', async () => {
-    const service = new ApiKeyService(opened.db, now);
+    const service = new ApiKeyService(new Repositories(opened.db), now);
     const created = await service.createKey('cache-user-3');
     expect(await service.authenticate(created.key)).not.toBeNull();
     const last = created.key.at(-1) === 'A' ? 'B' : 'A';
@@ -66,7 +67,7 @@ describe('ApiKeyService cache', () => {
     expect(await service.authenticate(tampered)).toBeNull();
 
     // An unknown key created later by another process works at once (nothing negative cached).
-    const other = new ApiKeyService(opened.db, now);
+    const other = new ApiKeyService(new Repositories(opened.db), now);
     const unknownYet = 'vsk_' + 'x'.repeat(40);
     expect(await service.authenticate(unknownYet)).toBeNull();
     const late = await other.createKey('cache-user-4');
@@ -74,17 +75,17 @@ describe('ApiKeyService cache', () => {
   });
 
   it('keeps at most cacheMaxEntries keys and can be turned off', async () => {
-    const small = new ApiKeyService(opened.db, now, { cacheMaxEntries: 2 });
+    const small = new ApiKeyService(new Repositories(opened.db), now, { cacheMaxEntries: 2 });
     const keys = await Promise.all(['a', 'b', 'c'].map((n) => small.createKey(`cache-max-${n}`)));
     for (const k of keys) expect(await small.authenticate(k.key)).not.toBeNull();
     // The oldest entry was dropped: a revocation by another process shows at once for it.
-    await new ApiKeyService(opened.db, now).revokeKey(keys[0]!.prefix);
+    await new ApiKeyService(new Repositories(opened.db), now).revokeKey(keys[0]!.prefix);
     expect(await small.authenticate(keys[0]!.key)).toBeNull();
 
-    const uncached = new ApiKeyService(opened.db, now, { cacheTtlMs: 0 });
+    const uncached = new ApiKeyService(new Repositories(opened.db), now, { cacheTtlMs: 0 });
     const k = await uncached.createKey('cache-off');
     expect(await uncached.authenticate(k.key)).not.toBeNull();
-    await new ApiKeyService(opened.db, now).revokeKey(k.prefix);
+    await new ApiKeyService(new Repositories(opened.db), now).revokeKey(k.prefix);
     expect(await uncached.authenticate(k.key)).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { Repositories } from '../src/repositories/index.js';
 import { loadUploadSigningSecret, UploadTokenSigner } from '../src/services/upload-token.js';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
@@ -172,7 +173,9 @@ describe('PUT upload URL', () => {
     expect((await put(withToken(otherToken), Buffer.alloc(10, 1), up.headers)).status).toBe(401);
 
     // A correctly signed token whose expiry has passed.
-    const signer = new UploadTokenSigner(await loadUploadSigningSecret(server.deps.config, server.deps.db));
+    const signer = new UploadTokenSigner(
+      await loadUploadSigningSecret(server.deps.config, new Repositories(server.deps.db)),
+    );
     const expired = signer.sign({
       videoId: up.videoId,
       contentType: 'video/mp4',

@@ -21,11 +21,13 @@ import type { BenchArea } from '../services/bench-area.js';
 import type { SessionService } from '../services/session-service.js';
 import type { UploadReceiver } from '../services/upload-receiver.js';
 import type { UploadService } from '../services/upload-service.js';
+import type { UserAdminService } from '../services/user-admin.js';
 import type { VideoService } from '../services/video-service.js';
 
 export interface CoreServices {
   apiKeys: ApiKeyService;
   accounts: AccountService;
+  users: UserAdminService;
   sessions: SessionService;
   uploads: UploadService;
   uploadReceiver: UploadReceiver;

@@ -1,6 +1,6 @@
 /**
  * Optional rate limits (off unless VESTA_RATE_LIMIT_PER_KEY or VESTA_RATE_LIMIT_PER_IP is set):
- * token buckets in the shared store (services/rate-limit-store.ts), so that a limit holds across
+ * token buckets in the shared store (repositories/rate-limits.repository.ts), so that a limit holds across
  * every API process of a deployment.
  *
  * - `"ip"`: every request from one client address (the socket's peer), counted before anything
@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '../config.js';
 import { AppError } from '../errors.js';
-import type { BucketResult, BucketRule, RateLimitStore } from '../services/rate-limit-store.js';
+import type { BucketResult, BucketRule, RateLimitStore } from '../repositories/rate-limits.repository.js';
 import { API_PREFIX } from './auth.js';
 import { appendRouteHook } from './route-hooks.js';
 

@@ -14,13 +14,18 @@
  */
 import type { Db } from '../db/connection.js';
 import type { QueueExecutor } from '../ports/job-queue.js';
+import { ApiKeyRepository } from './api-keys.repository.js';
 import { BenchRunRepository } from './bench-runs.repository.js';
 import { BenchTaskRepository } from './bench-tasks.repository.js';
 import { ModelRepository } from './models.repository.js';
+import { RateLimitStore } from './rate-limits.repository.js';
 import { RunnerRepository } from './runners.repository.js';
+import { ServiceSecretRepository } from './service-secrets.repository.js';
 import { SessionRepository } from './sessions.repository.js';
+import { UserRepository } from './users.repository.js';
 import { VideoUploadRepository } from './video-uploads.repository.js';
 import { VideoRepository } from './videos.repository.js';
+import { WebSessionRepository } from './web-sessions.repository.js';
 
 /** The repositories of one executor. */
 abstract class RepositorySet {
@@ -31,6 +36,10 @@ abstract class RepositorySet {
   readonly sessions: SessionRepository;
   readonly videos: VideoRepository;
   readonly uploads: VideoUploadRepository;
+  readonly users: UserRepository;
+  readonly webSessions: WebSessionRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly secrets: ServiceSecretRepository;
 
   constructor(protected readonly executor: Db) {
     this.benchRuns = new BenchRunRepository(executor);
@@ -40,6 +49,15 @@ abstract class RepositorySet {
     this.sessions = new SessionRepository(executor);
     this.videos = new VideoRepository(executor);
     this.uploads = new VideoUploadRepository(executor);
+    this.users = new UserRepository(executor);
+    this.webSessions = new WebSessionRepository(executor);
+    this.apiKeys = new ApiKeyRepository(executor);
+    this.secrets = new ServiceSecretRepository(executor);
+  }
+
+  /** The rate-limit buckets and sign-in counters; its statements read the clock it is made with. */
+  rateLimits(now: () => number = Date.now): RateLimitStore {
+    return new RateLimitStore(this.executor, now);
   }
 }
 
@@ -62,9 +80,14 @@ export class TransactionRepositories extends RepositorySet {
   }
 }
 
+export type { ApiKeyRecord } from './api-keys.repository.js';
 export type { BenchLogRecord, BenchRunRecord, NewBenchLog } from './bench-runs.repository.js';
 export type { BenchTaskRecord } from './bench-tasks.repository.js';
 export type { ModelRecord } from './models.repository.js';
+export { RateLimitStore } from './rate-limits.repository.js';
+export type { BucketResult, BucketRule } from './rate-limits.repository.js';
 export type { RunnerRecord } from './runners.repository.js';
 export type { SessionRecord } from './sessions.repository.js';
+export type { InviteRecord, UserRecord } from './users.repository.js';
 export type { ScoreFailureRecord, ScoreRecord, VideoRecord } from './videos.repository.js';
+export type { WebSessionRecord } from './web-sessions.repository.js';

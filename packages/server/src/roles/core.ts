@@ -31,6 +31,7 @@ import { SessionService } from '../services/session-service.js';
 import { UploadReceiver } from '../services/upload-receiver.js';
 import { UploadService } from '../services/upload-service.js';
 import { loadUploadSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
+import { UserAdminService } from '../services/user-admin.js';
 import { VideoService } from '../services/video-service.js';
 
 export type EngineFactory = (options: CreateEngineOptions) => Engine;
@@ -146,12 +147,12 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   const events = await createClusterEvents(config, opened);
   const liveness = await createProcessLiveness(config, opened);
   const engine = (options.createEngine ?? createEngine)(engineOptionsFrom(config));
+  const repos = new Repositories(db);
   // Embedded: a file in the data directory. PostgreSQL: in the database, shared by every process.
-  const signer = new UploadTokenSigner(await loadUploadSigningSecret(config, db));
+  const signer = new UploadTokenSigner(await loadUploadSigningSecret(config, repos));
   const blobs = await createBlobStore(config, signer);
   const jobs = await createJobQueue(config, opened, options);
 
-  const repos = new Repositories(db);
   const videos = new VideoService(repos, blobs, engine);
   const uploads = new UploadService(repos, blobs, jobs, engine, videos, {
     uploadMaxBytes: config.uploadMaxBytes,
@@ -169,12 +170,12 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     maxAttempts: config.runnerMaxAttempts,
     events,
   });
-  const apiKeys = new ApiKeyService(db, Date.now, { events });
-  const accounts = new AccountService(db, apiKeys, {
+  const apiKeys = new ApiKeyService(repos, Date.now, { events });
+  const accounts = new AccountService(repos, {
     sessionIdleMs: config.sessionIdleMinutes * 60_000,
     sessionMaxMs: config.sessionMaxHours * 3600_000,
-    inviteTtlMs: config.inviteTtlHours * 3600_000,
   });
+  const users = new UserAdminService(repos, apiKeys, { inviteTtlMs: config.inviteTtlHours * 3600_000 });
   const deps: AppDeps = {
     config,
     db,
@@ -184,6 +185,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     services: {
       apiKeys,
       accounts,
+      users,
       videos,
       sessions: new SessionService(repos, blobs, jobs, videos),
       uploads,

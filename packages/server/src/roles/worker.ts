@@ -14,7 +14,7 @@ import { healthRoutes } from '../http/routes/ops/health.route.js';
 import { buildJobHandlers } from '../jobs/catalogue.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import { evaluateVideoJob } from '../jobs/evaluate-video.js';
-import { RateLimitStore } from '../services/rate-limit-store.js';
+import { RateLimitStore } from '../repositories/rate-limits.repository.js';
 import { openCore, runProcess } from './core.js';
 import type { Core, Duty, RunningServer, StartOptions } from './core.js';
 

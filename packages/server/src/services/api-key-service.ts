@@ -19,10 +19,9 @@
  * dashboard's "last used" is right to within a minute or so.
  */
 import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/connection.js';
-import { preparedQuery } from '../db/prepared-query.js';
 import type { ApiKeyView, AuthenticatedUser } from '../domain/views/accounts.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
+import type { Repositories } from '../repositories/index.js';
 
 const KEY_PREFIX = 'vsk_';
 /** Characters of the key shown to operators and used to find its row: `vsk_` + 8. */
@@ -71,7 +70,6 @@ const sha256Hex: (s: string) => string =
     : (s) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 export class ApiKeyService {
-  private readonly keyByPrefix;
   /** Key SHA-256 (hex) → the user it authenticated, until `expiresAt`. Insertion-ordered. */
   private readonly cache = new Map<string, CachedKey>();
   private readonly cacheTtlMs: number;
@@ -82,7 +80,7 @@ export class ApiKeyService {
   private readonly events: ClusterEvents | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly repos: Repositories,
     private readonly now: () => number = Date.now,
     options: ApiKeyServiceOptions = {},
   ) {
@@ -95,24 +93,6 @@ export class ApiKeyService {
     });
     // Messages may have been missed while the connection was down: forget everything.
     this.events?.onResync(() => this.cache.clear());
-    // Runs on every authenticated request: compiled once.
-    this.keyByPrefix = preparedQuery(
-      db,
-      db
-        .selectFrom('api_keys')
-        .innerJoin('users', 'users.id', 'api_keys.user_id')
-        .select([
-          'api_keys.id as keyId',
-          'api_keys.hash',
-          'api_keys.revoked_at',
-          'api_keys.expires_at',
-          'users.id',
-          'users.name',
-          'users.disabled_at',
-        ])
-        .where('api_keys.prefix', '=', '?'),
-      1,
-    );
   }
 
   /** Creates a key for `userName`, creating the user when it does not exist yet. */
@@ -122,50 +102,36 @@ export class ApiKeyService {
   ): Promise<CreatedKey> {
     if (!USER_NAME.test(userName))
       throw new RangeError('user name must be 1-64 characters of letters, digits, ".", "_", "@" or "-"');
-    return this.db.transaction().execute(async (trx) => {
-      let user = await trx
-        .selectFrom('users')
-        .select(['id', 'name'])
-        .where('name', '=', userName)
-        .executeTakeFirst();
+    return this.repos.transaction(async (tx) => {
+      let user = await tx.users.byName(userName);
       if (!user) {
-        user = { id: randomUUID(), name: userName };
-        await trx
-          .insertInto('users')
-          .values({
-            ...user,
-            created_at: this.now(),
-            email: null,
-            password_hash: null,
-            role: 'user',
-            disabled_at: null,
-          })
-          .execute();
+        user = { id: randomUUID(), name: userName, email: null };
+        await tx.users.insert({
+          id: user.id,
+          name: user.name,
+          created_at: this.now(),
+          email: null,
+          password_hash: null,
+          role: 'user',
+          disabled_at: null,
+        });
       }
       for (;;) {
         const key = KEY_PREFIX + randomBytes(30).toString('base64url');
         const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
-        const taken = await trx
-          .selectFrom('api_keys')
-          .select('id')
-          .where('prefix', '=', prefix)
-          .executeTakeFirst();
-        if (taken) continue;
+        if (await tx.apiKeys.prefixTaken(prefix)) continue;
         const id = randomUUID();
-        await trx
-          .insertInto('api_keys')
-          .values({
-            id,
-            user_id: user.id,
-            prefix,
-            hash: sha256Hex(key),
-            created_at: this.now(),
-            revoked_at: null,
-            name: options.name ?? null,
-            expires_at: options.expiresAt ?? null,
-            last_used_at: null,
-          })
-          .execute();
+        await tx.apiKeys.insert({
+          id,
+          user_id: user.id,
+          prefix,
+          hash: sha256Hex(key),
+          created_at: this.now(),
+          revoked_at: null,
+          name: options.name ?? null,
+          expires_at: options.expiresAt ?? null,
+          last_used_at: null,
+        });
         return { key, prefix, userId: user.id, userName: user.name, id };
       }
     });
@@ -176,25 +142,14 @@ export class ApiKeyService {
     userId: string,
     options: { name: string; expiresAt: number | null },
   ): Promise<CreatedKey> {
-    const user = await this.db
-      .selectFrom('users')
-      .select('name')
-      .where('id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return this.createKey(user.name, options);
+    return this.createKey(await this.repos.users.nameOf(userId), options);
   }
 
   /** The user's keys that are not revoked (expired ones included, marked), newest first. */
   async list(userId: string): Promise<ApiKeyView[]> {
     await this.flushLastUsed();
     const t = this.now();
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'expires_at'])
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await this.repos.apiKeys.activeOf(userId);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -208,34 +163,18 @@ export class ApiKeyService {
 
   /** The owner of a key row that is not revoked, or undefined. */
   async ownerOf(keyId: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select('user_id')
-      .where('id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return row?.user_id;
+    return this.repos.apiKeys.activeOwnerOf(keyId);
   }
 
   /** Revokes a key by its row id; it stops working here at once. */
   async revokeById(keyId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select('prefix')
-      .where('id', '=', keyId)
-      .executeTakeFirst();
-    return row ? this.revokeKey(row.prefix) : false;
+    const prefix = await this.repos.apiKeys.prefixOf(keyId);
+    return prefix === undefined ? false : this.revokeKey(prefix);
   }
 
   /** Revokes every key of a user (disabling them). */
   async revokeAllOf(userId: string): Promise<void> {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .select('prefix')
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute();
-    for (const row of rows) await this.revokeKey(row.prefix);
+    for (const prefix of await this.repos.apiKeys.activePrefixesOf(userId)) await this.revokeKey(prefix);
     this.forgetUser(userId);
     await this.tellOthers(`user:${userId}`);
   }
@@ -245,9 +184,8 @@ export class ApiKeyService {
     if (this.lastUsed.size === 0) return;
     const batch = [...this.lastUsed];
     this.lastUsed.clear();
-    await this.db.transaction().execute(async (trx) => {
-      for (const [id, t] of batch)
-        await trx.updateTable('api_keys').set({ last_used_at: t }).where('id', '=', id).execute();
+    await this.repos.transaction(async (tx) => {
+      for (const [id, t] of batch) await tx.apiKeys.setLastUsed(id, t);
     });
   }
 
@@ -263,14 +201,8 @@ export class ApiKeyService {
    * service forgets the key at once and tells the other processes (see the file comment).
    */
   async revokeKey(prefix: string): Promise<boolean> {
-    const res = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: this.now() })
-      .where('prefix', '=', prefix)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const revoked = await this.repos.apiKeys.revoke(prefix, this.now());
     this.forgetKey(prefix);
-    const revoked = Number(res.numUpdatedRows) > 0;
     if (revoked) await this.tellOthers(`key:${prefix}`);
     return revoked;
   }
@@ -305,7 +237,7 @@ export class ApiKeyService {
     if (hit !== undefined) return hit;
     const t = this.now();
     const prefix = presented.slice(0, DISPLAY_PREFIX_LENGTH);
-    const [row] = await this.keyByPrefix(prefix);
+    const row = await this.repos.apiKeys.byPrefix(prefix);
     const expected = row ? Buffer.from(row.hash, 'hex') : Buffer.alloc(32);
     const match = timingSafeEqual(Buffer.from(digest, 'hex'), expected);
     if (!row || !match || row.revoked_at !== null || row.disabled_at !== null) return null;

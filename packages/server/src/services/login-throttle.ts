@@ -7,7 +7,7 @@
  * holds across every API process of a deployment; a count is forgotten after `forgetAfterMs`
  * without a failure (and its row pruned).
  */
-import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimitStore } from '../repositories/rate-limits.repository.js';
 
 export interface ThrottleRule {
   free: number;
@@ -25,7 +25,7 @@ export const ACCOUNT_RULE: ThrottleRule = { free: 5, baseLockMs: 30_000, maxLock
 export const IP_RULE: ThrottleRule = { free: 20, baseLockMs: 30_000, maxLockMs: 15 * 60_000 };
 
 /**
- * The sign-in throttle over the shared store (services/rate-limit-store.ts): a lock set by one
+ * The sign-in throttle over the shared store (repositories/rate-limits.repository.ts): a lock set by one
  * API process holds in every other.
  */
 export class LoginThrottle {

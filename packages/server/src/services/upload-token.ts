@@ -6,7 +6,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../db/connection.js';
+import type { Repositories } from '../repositories/index.js';
 
 export interface UploadGrant {
   videoId: string;
@@ -35,18 +35,13 @@ export function loadOrCreateSigningSecret(dataDir: string): Buffer {
  * process starts first: with PostgreSQL every API process of a deployment shares it, so an upload
  * URL minted by one verifies in any other.
  */
-export async function loadOrCreateSharedSigningSecret(db: Db): Promise<Buffer> {
-  await db
-    .insertInto('service_secrets')
-    .values({ name: 'upload-signing', value: randomBytes(32).toString('hex'), created_at: Date.now() })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('service_secrets')
-    .select('value')
-    .where('name', '=', 'upload-signing')
-    .executeTakeFirstOrThrow();
-  const secret = Buffer.from(row.value, 'hex');
+export async function loadOrCreateSharedSigningSecret(repos: Repositories): Promise<Buffer> {
+  const value = await repos.secrets.getOrCreate(
+    'upload-signing',
+    randomBytes(32).toString('hex'),
+    Date.now(),
+  );
+  const secret = Buffer.from(value, 'hex');
   if (secret.length < 32)
     throw new Error('service_secrets.upload-signing does not hold a 32-byte hex secret');
   return secret;
@@ -55,11 +50,11 @@ export async function loadOrCreateSharedSigningSecret(db: Db): Promise<Buffer> {
 /** The deployment's signing secret: the data directory's file, or the database's with PostgreSQL. */
 export async function loadUploadSigningSecret(
   config: { dataDir: string; databaseUrl: string | null },
-  db: Db,
+  repos: Repositories,
 ): Promise<Buffer> {
   return config.databaseUrl === null
     ? loadOrCreateSigningSecret(config.dataDir)
-    : loadOrCreateSharedSigningSecret(db);
+    : loadOrCreateSharedSigningSecret(repos);
 }
 
 export class UploadTokenSigner {

@@ -52,7 +52,7 @@ const SESSION_SECURITY = [{ DashboardSession: [] }];
 const SESSION_ERRORS = ['unauthorized', 'forbidden'] as const;
 
 export const accountRoutes: RouteModule = (app, { deps }) => {
-  const { accounts, apiKeys } = deps.services;
+  const { accounts, apiKeys, users } = deps.services;
   const secure = deps.config.publicUrl.startsWith('https:');
   const maxAgeSeconds = deps.config.sessionMaxHours * 3600;
   const clientOf = (request: FastifyRequest) => ({
@@ -394,7 +394,7 @@ export const accountRoutes: RouteModule = (app, { deps }) => {
         response: { 200: UserList, ...errorResponses(...SESSION_ERRORS) },
       },
     },
-    async () => ({ items: await accounts.listUsers() }),
+    async () => ({ items: await users.listUsers() }),
   );
 
   app.post(
@@ -416,7 +416,7 @@ export const accountRoutes: RouteModule = (app, { deps }) => {
         },
       },
     },
-    async (request) => accounts.disableUser(accountOf(request).id, request.params.id),
+    async (request) => users.disableUser(accountOf(request).id, request.params.id),
   );
 
   app.get(
@@ -432,7 +432,7 @@ export const accountRoutes: RouteModule = (app, { deps }) => {
         response: { 200: InviteList, ...errorResponses(...SESSION_ERRORS) },
       },
     },
-    async () => ({ items: await accounts.listInvites() }),
+    async () => ({ items: await users.listInvites() }),
   );
 
   app.post(
@@ -454,7 +454,7 @@ export const accountRoutes: RouteModule = (app, { deps }) => {
       },
     },
     async (request, reply) => {
-      const { invite, token } = await accounts.createInvite(accountOf(request).id, request.body);
+      const { invite, token } = await users.createInvite(accountOf(request).id, request.body);
       noStore(reply);
       return reply
         .code(201)
@@ -480,7 +480,7 @@ export const accountRoutes: RouteModule = (app, { deps }) => {
       },
     },
     async (request, reply) => {
-      await accounts.revokeInvite(request.params.id);
+      await users.revokeInvite(request.params.id);
       return reply.code(204).send(null);
     },
   );

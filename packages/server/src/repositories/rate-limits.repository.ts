@@ -1,5 +1,5 @@
 /**
- * The shared store of rate-limit buckets and sign-in lockout counters: the `rate_limits` table
+ * The shared store (repository) of rate-limit buckets and sign-in lockout counters: the `rate_limits` table
  * (migration 0012), on SQLite and PostgreSQL alike, so that every API process of a deployment
  * draws on the same counters (several processes on one PostgreSQL database, or on one SQLite data
  * directory). Every change is one atomic statement; nothing is read, decided in JavaScript and
