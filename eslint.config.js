@@ -81,6 +81,25 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [...BELOW_HTTP, ...ABOVE_DATA] }] },
   },
   {
+    // Adapters implement ports: they know the port's types and their own engine, never a service
+    // or the HTTP layer (what they need from above is a port, e.g. UploadTicketSigner).
+    files: ['packages/server/src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...BELOW_HTTP,
+            {
+              group: ['**/services', '**/services/**', '**/repositories', '**/repositories/**'],
+              message: 'An adapter implements a port: take what it needs from ports/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/test/**/*.ts', '**/*.test.ts', 'scripts/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -4,7 +4,10 @@
  * are scoped per user and route; concurrent duplicates never execute twice; failures are not kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_TTL_MS, pruneIdempotencyRecords } from '../src/http/idempotency.js';
+import {
+  IDEMPOTENCY_TTL_MS,
+  IdempotencyRecordRepository,
+} from '../src/repositories/idempotency-records.repository.js';
 import { startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 
@@ -176,6 +179,6 @@ describe('Idempotency-Key', () => {
       .set({ created_at: Date.now() - IDEMPOTENCY_TTL_MS - 1000 })
       .where('key', '=', 'old-key')
       .execute();
-    expect(await pruneIdempotencyRecords(server.deps.db)).toBeGreaterThanOrEqual(1);
+    expect(await new IdempotencyRecordRepository(server.deps.db).pruneExpired()).toBeGreaterThanOrEqual(1);
   });
 });

@@ -10,11 +10,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../db/connection.js';
 import { AppError, conflict, validationFailed } from '../errors.js';
+import type {
+  IdempotencyClaimKey,
+  IdempotencyRecordRepository,
+} from '../repositories/idempotency-records.repository.js';
 import { appendRouteHook } from './route-hooks.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** How long an in-progress record blocks duplicates before a crashed request's claim can be taken over. */
 const IN_PROGRESS_LOCK_MS = 5 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
@@ -30,15 +32,9 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
-interface Claim {
-  userId: string;
-  route: string;
-  key: string;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim: Claim | null;
+    idempotencyClaim: IdempotencyClaimKey | null;
   }
 }
 
@@ -65,83 +61,22 @@ function parseKey(header: string | string[] | undefined): string | null {
   return key;
 }
 
-export function registerIdempotency(app: FastifyInstance, db: Db, now: () => number = Date.now): void {
+export function registerIdempotency(
+  app: FastifyInstance,
+  records: IdempotencyRecordRepository,
+  now: () => number = Date.now,
+): void {
   app.decorateRequest('idempotencyClaim', null);
 
   const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     if (request.user === null) return;
     const key = parseKey(request.headers['idempotency-key']);
     if (key === null) return;
-    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
+    const id = { userId: request.user.id, route: `${request.method} ${request.routeOptions.url ?? ''}`, key };
     const fingerprint = createHash('sha256')
       .update(canonicalJson({ params: request.params ?? {}, body: request.body ?? null }))
       .digest('hex');
-    const userId = request.user.id;
-    const t = now();
-
-    const outcome = await db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('idempotency_records')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .where('route', '=', route)
-        .where('key', '=', key)
-        .executeTakeFirst();
-      const fresh = existing && existing.created_at > t - IDEMPOTENCY_TTL_MS;
-      if (existing && fresh) {
-        if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' as const };
-        if (existing.state === 'completed') return { kind: 'replay' as const, record: existing };
-        if (existing.locked_until > t) return { kind: 'in_progress' as const };
-        // The first request died without finishing: take its claim over (one taker wins).
-        const taken = await trx
-          .updateTable('idempotency_records')
-          .set({ locked_until: t + IN_PROGRESS_LOCK_MS })
-          .where('user_id', '=', userId)
-          .where('route', '=', route)
-          .where('key', '=', key)
-          .where('locked_until', '=', existing.locked_until)
-          .executeTakeFirst();
-        return Number(taken.numUpdatedRows) === 1
-          ? { kind: 'claimed' as const }
-          : { kind: 'in_progress' as const };
-      }
-      if (existing)
-        await trx
-          .deleteFrom('idempotency_records')
-          .where('user_id', '=', userId)
-          .where('route', '=', route)
-          .where('key', '=', key)
-          .execute();
-      const inserted = await trx
-        .insertInto('idempotency_records')
-        .values({
-          user_id: userId,
-          route,
-          key,
-          fingerprint,
-          state: 'in_progress',
-          status_code: null,
-          response_body: null,
-          content_type: null,
-          created_at: t,
-          locked_until: t + IN_PROGRESS_LOCK_MS,
-        })
-        .onConflict((oc) => oc.columns(['user_id', 'route', 'key']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed' as const };
-      // A concurrent request with this key inserted its claim between the read and the insert
-      // (PostgreSQL runs such transactions side by side; SQLite serialises them).
-      const winner = await trx
-        .selectFrom('idempotency_records')
-        .select('fingerprint')
-        .where('user_id', '=', userId)
-        .where('route', '=', route)
-        .where('key', '=', key)
-        .executeTakeFirst();
-      return winner && winner.fingerprint !== fingerprint
-        ? { kind: 'mismatch' as const }
-        : { kind: 'in_progress' as const };
-    });
+    const outcome = await records.claim(id, fingerprint, { now: now(), lockMs: IN_PROGRESS_LOCK_MS });
 
     switch (outcome.kind) {
       case 'mismatch':
@@ -155,18 +90,18 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
           { retryAfterSeconds: 1 },
         );
       case 'replay': {
-        const r = outcome.record;
+        const r = outcome.response;
         reply.header('Idempotent-Replayed', 'true');
-        if (r.content_type) reply.header('content-type', r.content_type);
+        if (r.contentType) reply.header('content-type', r.contentType);
         // The stored body is already serialised: send it as is.
         await reply
-          .code(r.status_code ?? 200)
+          .code(r.statusCode ?? 200)
           .serializer((p: unknown) => p as string)
-          .send(r.response_body ?? '');
+          .send(r.body ?? '');
         return reply;
       }
       case 'claimed':
-        request.idempotencyClaim = { userId, route, key };
+        request.idempotencyClaim = id;
         return;
     }
   };
@@ -175,32 +110,19 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = null;
-    const where = db
-      .updateTable('idempotency_records')
-      .where('user_id', '=', claim.userId)
-      .where('route', '=', claim.route)
-      .where('key', '=', claim.key);
     if (
       reply.statusCode >= 200 &&
       reply.statusCode < 300 &&
       (typeof payload === 'string' || payload === null || payload === undefined)
     ) {
       const ct = reply.getHeader('content-type');
-      await where
-        .set({
-          state: 'completed',
-          status_code: reply.statusCode,
-          response_body: payload ?? '',
-          content_type: typeof ct === 'string' ? ct : null,
-        })
-        .execute();
+      await records.complete(claim, {
+        statusCode: reply.statusCode,
+        body: payload ?? '',
+        contentType: typeof ct === 'string' ? ct : null,
+      });
     } else {
-      await db
-        .deleteFrom('idempotency_records')
-        .where('user_id', '=', claim.userId)
-        .where('route', '=', claim.route)
-        .where('key', '=', claim.key)
-        .execute();
+      await records.forget(claim);
     }
     return payload;
   };
@@ -210,13 +132,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
     const claim = request.idempotencyClaim;
     if (!claim) return;
     request.idempotencyClaim = null;
-    await db
-      .deleteFrom('idempotency_records')
-      .where('user_id', '=', claim.userId)
-      .where('route', '=', claim.route)
-      .where('key', '=', claim.key)
-      .where('state', '=', 'in_progress')
-      .execute();
+    await records.forget(claim, true);
   };
 
   // Only idempotent routes pay for these hooks.
@@ -226,13 +142,4 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => num
     appendRouteHook(route, 'onSend', record);
     appendRouteHook(route, 'onResponse', release);
   });
-}
-
-/** Deletes records older than the replay window (run periodically). */
-export async function pruneIdempotencyRecords(db: Db, now: number = Date.now()): Promise<number> {
-  const res = await db
-    .deleteFrom('idempotency_records')
-    .where('created_at', '<=', now - IDEMPOTENCY_TTL_MS)
-    .executeTakeFirst();
-  return Number(res.numDeletedRows);
 }

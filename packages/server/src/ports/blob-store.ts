@@ -49,6 +49,14 @@ export interface UploadGrant {
   expiresAt: number;
 }
 
+/**
+ * Signs the ticket of an upload that goes through the service's own `PUT /api/v1/uploads/{videoId}`
+ * route (the local directory's upload URL): the token the route later verifies.
+ */
+export interface UploadTicketSigner {
+  sign(ticket: { videoId: string; contentType: string; maxBytes: number; expiresAt: number }): string;
+}
+
 /** Where and how a client sends the bytes. */
 export interface UploadTarget {
   url: string;

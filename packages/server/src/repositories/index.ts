@@ -17,6 +17,7 @@ import type { QueueExecutor } from '../ports/job-queue.js';
 import { ApiKeyRepository } from './api-keys.repository.js';
 import { BenchRunRepository } from './bench-runs.repository.js';
 import { BenchTaskRepository } from './bench-tasks.repository.js';
+import { IdempotencyRecordRepository } from './idempotency-records.repository.js';
 import { ModelRepository } from './models.repository.js';
 import { RateLimitStore } from './rate-limits.repository.js';
 import { RunnerRepository } from './runners.repository.js';
@@ -40,6 +41,7 @@ abstract class RepositorySet {
   readonly webSessions: WebSessionRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly secrets: ServiceSecretRepository;
+  readonly idempotency: IdempotencyRecordRepository;
 
   constructor(protected readonly executor: Db) {
     this.benchRuns = new BenchRunRepository(executor);
@@ -53,6 +55,7 @@ abstract class RepositorySet {
     this.webSessions = new WebSessionRepository(executor);
     this.apiKeys = new ApiKeyRepository(executor);
     this.secrets = new ServiceSecretRepository(executor);
+    this.idempotency = new IdempotencyRecordRepository(executor);
   }
 
   /** The rate-limit buckets and sign-in counters; its statements read the clock it is made with. */
@@ -83,6 +86,7 @@ export class TransactionRepositories extends RepositorySet {
 export type { ApiKeyRecord } from './api-keys.repository.js';
 export type { BenchLogRecord, BenchRunRecord, NewBenchLog } from './bench-runs.repository.js';
 export type { BenchTaskRecord } from './bench-tasks.repository.js';
+export type { ClaimOutcome, IdempotencyClaimKey, StoredResponse } from './idempotency-records.repository.js';
 export type { ModelRecord } from './models.repository.js';
 export { RateLimitStore } from './rate-limits.repository.js';
 export type { BucketResult, BucketRule } from './rate-limits.repository.js';

@@ -9,11 +9,11 @@ import { buildApp } from '../app.js';
 import type { App } from '../app.js';
 import type { ServerConfig } from '../config.js';
 import type { RouteModule } from '../http/app-deps.js';
-import { pruneIdempotencyRecords } from '../http/idempotency.js';
 import { healthRoutes } from '../http/routes/ops/health.route.js';
 import { buildJobHandlers } from '../jobs/catalogue.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import { evaluateVideoJob } from '../jobs/evaluate-video.js';
+import { IdempotencyRecordRepository } from '../repositories/idempotency-records.repository.js';
 import { RateLimitStore } from '../repositories/rate-limits.repository.js';
 import { openCore, runProcess } from './core.js';
 import type { Core, Duty, RunningServer, StartOptions } from './core.js';
@@ -54,9 +54,9 @@ export function startWorkerDuties(
     'prune',
     3600_000,
     async () => {
-      await pruneIdempotencyRecords(db).catch((e: unknown) =>
-        log.warn({ err: e }, 'idempotency prune failed'),
-      );
+      await new IdempotencyRecordRepository(db)
+        .pruneExpired()
+        .catch((e: unknown) => log.warn({ err: e }, 'idempotency prune failed'));
       // Full buckets and forgotten sign-in counts (the shared rate_limits table).
       await new RateLimitStore(db)
         .prune()

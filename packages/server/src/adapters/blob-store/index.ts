@@ -1,13 +1,12 @@
 /** Builds the configured BlobStore adapter (`VESTA_BLOB_STORE`: `local`, the default, or `s3`). */
 import path from 'node:path';
 import type { ServerConfig } from '../../config.js';
-import type { BlobStore } from '../../ports/blob-store.js';
-import type { UploadTokenSigner } from '../../services/upload-token.js';
+import type { BlobStore, UploadTicketSigner } from '../../ports/blob-store.js';
 import { LocalDirBlobStore } from './local-dir.js';
 
 export async function createBlobStore(
   config: Pick<ServerConfig, 'dataDir' | 'publicUrl' | 'blobStore' | 'databaseUrl'>,
-  signer: UploadTokenSigner,
+  signer: UploadTicketSigner,
 ): Promise<BlobStore & { close?(): void }> {
   const { blobStore } = config;
   if (blobStore.kind === 's3') {

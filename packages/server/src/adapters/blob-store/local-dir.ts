@@ -1,7 +1,7 @@
 /**
  * BlobStore on a local directory. Writes go to `<root>/.partial/<random>` and are renamed into
  * place on commit, so a reader never sees half an object. Upload URLs point at the service's own
- * `PUT /api/v1/uploads/{videoId}` route with a signed single-use token (`UploadTokenSigner`).
+ * `PUT /api/v1/uploads/{videoId}` route with a signed single-use token (`UploadTicketSigner`).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,13 +15,13 @@ import type {
   LocalBlob,
   UploadGrant,
   UploadTarget,
+  UploadTicketSigner,
 } from '../../ports/blob-store.js';
-import type { UploadTokenSigner } from '../../services/upload-token.js';
 
 export interface LocalUploadRoute {
   /** Base URL clients reach the service at. */
   publicUrl: string;
-  signer: UploadTokenSigner;
+  signer: UploadTicketSigner;
 }
 
 const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)*$/;
