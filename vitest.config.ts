@@ -33,6 +33,7 @@ const NO_DATABASE = [
 const POSTGRES_ONLY = [
   'packages/server/test/job-engine-cluster.test.ts',
   'packages/server/test/cluster-e2e.test.ts',
+  'packages/server/test/pg-named-statements.test.ts',
 ];
 
 function reachable(host: string, port: number): Promise<boolean> {

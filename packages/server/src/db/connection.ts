@@ -5,7 +5,8 @@
  *   SQLite-only speed-ups (first-come connection lock, prepared-statement cache);
  * - distributed (`VESTA_DATABASE_URL=postgres://…`): PostgreSQL through `pg` with a pool. `bigint`
  *   and `numeric` values (epoch-ms timestamps, counts, sums) come back as JavaScript numbers, as
- *   they do from SQLite — `pg` would return them as strings.
+ *   they do from SQLite — `pg` would return them as strings. The hot queries run as named
+ *   prepared statements (parsed and planned once per connection).
  *
  * Both run the same migrations; services see one `Db` and never branch on the dialect.
  */
@@ -20,6 +21,7 @@ import type { Database } from './schema.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { FairSqliteDialect } from './fair-sqlite-dialect.js';
 import { withStatementCache } from './statement-cache.js';
+import { NamedStatements, attachNamedStatements, namingPool } from './pg-named-statements.js';
 
 export type Db = Kysely<Database>;
 
@@ -113,7 +115,12 @@ function openPostgres(connectionString: string, max: number): OpenedDatabase {
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  const db = new Kysely<Database>({ dialect: new GuardedPostgresDialect({ pool }) });
+  // The hot queries (`preparedQuery`) run as named prepared statements (pg-named-statements.ts).
+  const statements = new NamedStatements();
+  const db = new Kysely<Database>({
+    dialect: new GuardedPostgresDialect({ pool: namingPool(pool, statements) }),
+  });
+  attachNamedStatements(db, statements);
   return {
     db,
     dialect: 'postgres',
