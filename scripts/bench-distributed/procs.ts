@@ -30,8 +30,8 @@ export class VestaProcess {
   readonly child: ChildProcess;
   output = '';
   readonly exited: Promise<number | null>;
-  constructor(args: string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, [BIN, ...args], {
+  constructor(args: string[], env: Record<string, string>, bin: string = BIN) {
+    this.child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -56,22 +56,30 @@ export class VestaProcess {
   }
 }
 
-/** `vesta serve --role <role>` on a free port; resolves once /readyz answers 200. */
+/**
+ * `vesta serve --role <role>` on a free port; resolves once /readyz answers 200. `bin` is another
+ * build's CLI (to compare two versions side by side), this checkout's by default.
+ */
 export async function serve(
   role: 'all' | 'api' | 'worker',
   env: Record<string, string>,
+  bin: string = BIN,
 ): Promise<VestaProcess & { base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const proc = new VestaProcess(['serve', '--role', role], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    VESTA_PUBLIC_URL: base,
-    VESTA_OFFLINE: '1',
-    VESTA_ENGINE_THREADS: '1',
-    VESTA_LOG_LEVEL: 'warn',
-    ...env,
-  });
+  const proc = new VestaProcess(
+    ['serve', '--role', role],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      VESTA_PUBLIC_URL: base,
+      VESTA_OFFLINE: '1',
+      VESTA_ENGINE_THREADS: '1',
+      VESTA_LOG_LEVEL: 'warn',
+      ...env,
+    },
+    bin,
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (proc.child.exitCode !== null) throw new Error(`vesta serve --role ${role} exited: ${proc.output}`);
@@ -87,8 +95,12 @@ export async function serve(
 }
 
 /** `vesta admin create-key` (migrates the database first); returns the key. */
-export async function createKey(env: Record<string, string>, user: string): Promise<string> {
-  const admin = new VestaProcess(['admin', 'create-key', '--user', user], env);
+export async function createKey(
+  env: Record<string, string>,
+  user: string,
+  bin: string = BIN,
+): Promise<string> {
+  const admin = new VestaProcess(['admin', 'create-key', '--user', user], env, bin);
   if ((await admin.exited) !== 0) throw new Error(`vesta admin create-key failed: ${admin.output}`);
   const key = admin.output.split(/\s+/).find((w) => w.startsWith('vsk_'));
   if (!key) throw new Error(`no key in: ${admin.output}`);
