@@ -1,7 +1,7 @@
 /** The Vesta client: one instance per configuration, no global state. */
 import type { BackoffPolicy } from './core/backoff.js';
 import { MissingApiKeyError } from './core/errors.js';
-import { HttpClient, type FetchLike } from './core/http.js';
+import { HttpClient, globalFetch, type FetchLike } from './core/http.js';
 import type { Platform } from './core/platform.js';
 import {
   AccountResource,
@@ -95,9 +95,7 @@ export class VestaClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const userFetch = options.fetch;
-    const fetchImpl: FetchLike = userFetch
-      ? (input, init) => userFetch(input, init)
-      : (input, init) => globalThis.fetch(input, init);
+    const fetchImpl: FetchLike = userFetch ? (input, init) => userFetch(input, init) : globalFetch;
     const http = new HttpClient({
       apiKey,
       baseUrl,

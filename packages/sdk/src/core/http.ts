@@ -15,6 +15,12 @@ import {
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * The runtime's global fetch, called unbound: what the client uses when no `fetch` option is
+ * given (so the Node upload can tell that nobody asked to see its requests).
+ */
+export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
 /** Per-call options accepted by every SDK method. */
 export interface RequestOptions {
   /** Aborts the call, including any wait between retries. */

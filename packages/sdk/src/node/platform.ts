@@ -4,7 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Platform } from '../core/platform.js';
 import { UploadSourceError } from '../core/errors.js';
-import { putWithFetch } from '../uploads/put.js';
+import { putWithNodeHttp } from './put-http.js';
 import {
   guessContentType,
   prepareInMemorySource,
@@ -51,7 +51,7 @@ export function nodePlatform(env: Record<string, string | undefined> = process.e
     hasEnv: true,
     prepareUpload: async (input, opts) =>
       typeof input === 'string' ? preparePath(input, opts) : prepareInMemorySource(input, opts),
-    put: putWithFetch,
+    put: putWithNodeHttp,
     setContentLength: true,
   };
 }

@@ -29,7 +29,7 @@ export interface PutRequest {
 export type PutFn = (req: PutRequest) => Promise<void>;
 
 /** A stall timer: `arm()` restarts it; it aborts `controller` when it fires. */
-function stallTimer(
+export function stallTimer(
   controller: AbortController,
   ms: number,
 ): { arm: () => void; stop: () => void; fired: () => boolean } {

@@ -1,0 +1,189 @@
+// The Node.js upload PUT through node:http (src/node/put-http.ts) against a small local HTTP server
+// that misbehaves on purpose: the bytes arrive whole with their Content-Length, progress counts
+// them, and an early refusal, a stall, an abort, a broken source and an unreachable server each
+// end in the same typed error as the fetch PUT gives. A client with a `fetch` of its own sends the
+// PUT through it.
+import { randomBytes, createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiTimeoutError,
+  RequestAbortedError,
+  UploadSourceError,
+} from '../src/index.js';
+import { globalFetch, type FetchLike } from '../src/core/http.js';
+import { putWithNodeHttp } from '../src/node/put-http.js';
+import { preparePath } from '../src/node/platform.js';
+import type { PutRequest } from '../src/uploads/put.js';
+import { prepareInMemorySource, type PreparedUpload } from '../src/uploads/source.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-node-put-'));
+const file = path.join(dir, 'clip.mp4');
+const bytes = randomBytes(9 * 1024 * 1024 + 123);
+writeFileSync(file, bytes);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let server: Server | undefined;
+afterEach(async () => {
+  if (server) {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server!.close(() => r()));
+  }
+  server = undefined;
+});
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`;
+}
+
+function putRequest(url: string, upload: PreparedUpload, over: Partial<PutRequest> = {}): PutRequest {
+  return {
+    fetch: globalFetch,
+    url,
+    method: 'PUT',
+    headers: { 'Content-Type': 'video/mp4', 'X-Upload-Token': 't' },
+    upload,
+    onBytes: () => undefined,
+    signal: undefined,
+    stallTimeoutMs: 5_000,
+    setContentLength: true,
+    ...over,
+  };
+}
+
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+describe('Node upload PUT (node:http)', () => {
+  it('sends the file whole with its Content-Length and headers, counting bytes as they leave', async () => {
+    const got: { headers?: IncomingMessage['headers']; body?: Buffer } = {};
+    const url = await serve((req, res) => {
+      const parts: Buffer[] = [];
+      req.on('data', (c: Buffer) => parts.push(c));
+      req.on('end', () => {
+        got.headers = req.headers;
+        got.body = Buffer.concat(parts);
+        res.writeHead(200).end();
+      });
+    });
+    const progress: number[] = [];
+    await putWithNodeHttp(putRequest(url, await preparePath(file, {}), { onBytes: (n) => progress.push(n) }));
+    expect(got.body!.length).toBe(bytes.length);
+    expect(sha(got.body!)).toBe(sha(bytes));
+    expect(got.headers!['content-length']).toBe(String(bytes.length));
+    expect(got.headers!['content-type']).toBe('video/mp4');
+    expect(got.headers!['x-upload-token']).toBe('t');
+    // Not through fetch: undici would have sent its sec-fetch-mode header.
+    expect(got.headers!['sec-fetch-mode']).toBeUndefined();
+    expect(progress.at(-1)).toBe(bytes.length);
+    expect(progress.every((n, i) => i === 0 || n > progress[i - 1]!)).toBe(true);
+  });
+
+  it('sends a Blob and a Node stream of unknown size (chunked)', async () => {
+    const bodies: Array<{ length: number; te: string | undefined }> = [];
+    const url = await serve((req, res) => {
+      let length = 0;
+      req.on('data', (c: Buffer) => (length += c.length));
+      req.on('end', () => {
+        bodies.push({ length, te: req.headers['transfer-encoding'] });
+        res.writeHead(204).end();
+      });
+    });
+    const blob = prepareInMemorySource(new Blob([bytes.subarray(0, 1000)]), { fileName: 'a.mp4' });
+    await putWithNodeHttp(putRequest(url, blob));
+    const stream = prepareInMemorySource(Readable.from([bytes.subarray(0, 10), bytes.subarray(10, 50)]), {
+      fileName: 's.mp4',
+    });
+    await putWithNodeHttp(putRequest(url, stream));
+    expect(bodies).toEqual([
+      { length: 1000, te: undefined },
+      { length: 50, te: 'chunked' },
+    ]);
+  });
+
+  it('ends at an early refusal with the typed error, without sending the rest', async () => {
+    let received = 0;
+    const url = await serve((req, res) => {
+      req.once('data', (c: Buffer) => {
+        received += c.length;
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' });
+        res.end(JSON.stringify({ code: 'upstream_unavailable', detail: 'the blob store is down' }));
+      });
+    });
+    const err = await putWithNodeHttp(putRequest(url, await preparePath(file, {}))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 503, code: 'upstream_unavailable' });
+    expect((err as ApiError).headers.get('retry-after')).toBe('5');
+    expect(received).toBeLessThan(bytes.length);
+  });
+
+  it('times out when no byte moves for stallTimeoutMs', async () => {
+    const url = await serve((req) => {
+      req.pause(); // reads nothing, answers nothing
+    });
+    const started = Date.now();
+    const err = await putWithNodeHttp(
+      putRequest(url, await preparePath(file, {}), { stallTimeoutMs: 300 }),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiTimeoutError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('stops at the caller’s abort', async () => {
+    const url = await serve((req) => {
+      req.pause();
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const err = await putWithNodeHttp(
+      putRequest(url, await preparePath(file, {}), { signal: controller.signal }),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestAbortedError);
+  });
+
+  it('reports a source that fails mid-way as unreadable, not as a network error', async () => {
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    async function* broken(): AsyncGenerator<Buffer> {
+      yield bytes.subarray(0, 100);
+      await new Promise((r) => setTimeout(r, 10));
+      throw new Error('disk went away');
+    }
+    const upload = prepareInMemorySource(Readable.from(broken()), { fileName: 'b.mp4', size: 1000 });
+    const err = await putWithNodeHttp(putRequest(url, upload)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UploadSourceError);
+    expect((err as Error).message).toContain('disk went away');
+  });
+
+  it('reports an unreachable server as a connection error', async () => {
+    const url = await serve(() => undefined);
+    server!.close();
+    server = undefined;
+    const err = await putWithNodeHttp(putRequest(url, await preparePath(file, {}))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiConnectionError);
+  });
+
+  it('goes through the client’s own fetch when it has one', async () => {
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    const seen: string[] = [];
+    const own: FetchLike = (input, init) => {
+      seen.push(`${init.method} ${input}`);
+      return fetch(input, init);
+    };
+    await putWithNodeHttp(putRequest(url, await preparePath(file, {}), { fetch: own }));
+    expect(seen).toEqual([`PUT ${url}`]);
+  });
+});
