@@ -5,11 +5,13 @@
  * `onFailed`, cancellation, enqueue inside the caller's transaction, shutdown that puts jobs back,
  * a dead worker's job taken over, the owner fence, periodic duties and stats. The job engine's
  * cluster behaviour (two queue instances on two pools) is in `job-engine-cluster.test.ts`. Also the
- * job catalogue check.
+ * job catalogue check, and when the scoring job waits for its dependencies instead of failing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildJobHandlers } from '../src/jobs/catalogue.js';
-import { PermanentJobError } from '../src/ports/job-queue.js';
+import { evaluateVideoJob } from '../src/jobs/evaluate-video.js';
+import type { VideoService } from '../src/services/video-service.js';
+import { DependencyUnavailableJobError, PermanentJobError } from '../src/ports/job-queue.js';
 import type { JobHandler } from '../src/ports/job-queue.js';
 import { waitFor } from './helpers/core-app.js';
 import {
@@ -70,6 +72,37 @@ describe(`JobQueue contract (${TEST_DIALECT === 'postgres' ? 'job engine on Post
     await untilState(id, 'succeeded');
     expect(calls).toBe(2);
     expect((await h.job(id)).attempts).toBe(2);
+  });
+
+  it('puts a job whose dependency is unavailable back for later, as often as needed, without using up an attempt', async () => {
+    let calls = 0;
+    const q = await h.queue();
+    q.start(
+      handler(() => {
+        calls++;
+        if (calls === 1)
+          return Promise.reject(new DependencyUnavailableJobError('the blob store is unavailable', 1500));
+        if (calls <= 3) return Promise.reject(new DependencyUnavailableJobError('still unavailable', 100));
+        return Promise.resolve();
+      }),
+      silent,
+    );
+    // Two attempts at most: three deferrals would have failed it, had they counted.
+    const id = await q.enqueue('t', { n: 'x' }, { maxAttempts: 2 });
+    const waiting = await waitFor(
+      () => h.job(id),
+      (j) => j.state === 'queued' && j.lastError === 'the blob store is unavailable',
+      10_000,
+    );
+    expect(waiting.attempts).toBe(0);
+    // Not ready again before its delay.
+    expect(waiting.runAt).toBeGreaterThan(Date.now() + 500);
+    await untilState(id, 'succeeded', 15_000);
+    expect(calls).toBe(4);
+    expect((await h.job(id)).attempts).toBe(1);
+    const runs = (await q.stats()).runs;
+    expect(runs.find((r) => r.outcome === 'deferred')).toMatchObject({ type: 't', count: 3 });
+    expect(runs.find((r) => r.outcome === 'failed' || r.outcome === 'retried')).toBeUndefined();
   });
 
   it('fails at once on a permanent error, and after the last attempt otherwise, calling onFailed once', async () => {
@@ -273,5 +306,40 @@ describe('job catalogue', () => {
         { type: 'nope' as 'evaluate-video', handler: hd },
       ]),
     ).toThrow(/unknown job type nope/);
+  });
+});
+
+describe('evaluate-video job and an unavailable dependency', () => {
+  const context = { jobId: 'j', attempt: 1, signal: new AbortController().signal, log: silent };
+  const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+  const job = (error: Error, unavailable: boolean) =>
+    evaluateVideoJob(
+      {
+        evaluate: () => Promise.reject(error),
+        markFailed: () => Promise.resolve(),
+      } as unknown as VideoService,
+      { dependencyUnavailable: () => Promise.resolve(unavailable) },
+    ).handler;
+
+  it('waits (no attempt used) when the clip could not be read because the store is down', async () => {
+    const err = await job(down, true)
+      .run({ videoId: 'v' }, context)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DependencyUnavailableJobError);
+    expect((err as Error).cause).toBe(down);
+  });
+
+  it('counts the attempt when the store answers (a failure of this clip) or the error is not one of reaching it', async () => {
+    expect(
+      await job(down, false)
+        .run({ videoId: 'v' }, context)
+        .catch((e: unknown) => e),
+    ).toBe(down);
+    const other = new Error('decoder crashed');
+    expect(
+      await job(other, true)
+        .run({ videoId: 'v' }, context)
+        .catch((e: unknown) => e),
+    ).toBe(other);
   });
 });

@@ -69,7 +69,7 @@ export function registerJobQueueMetrics(
   });
   new Counter({
     name: 'vesta_job_runs_total',
-    help: 'Job runs this process finished, by type and outcome (succeeded, retried, failed, cancelled, interrupted)',
+    help: 'Job runs this process finished, by type and outcome (succeeded, retried, deferred, failed, cancelled, interrupted)',
     labelNames: ['type', 'outcome'] as const,
     registers: [registry],
     async collect() {

@@ -1,5 +1,6 @@
 /** The `evaluate-video` job: score one confirmed video (Score, Rank or Bench clip) with the engine. */
-import { PermanentJobError } from '../ports/job-queue.js';
+import { isUpstreamFailure } from '../errors.js';
+import { DEPENDENCY_RETRY_MS, DependencyUnavailableJobError, PermanentJobError } from '../ports/job-queue.js';
 import { EVALUATE_VIDEO_JOB } from './catalogue.js';
 import type { VideoService } from '../services/video-service.js';
 import type { JobDefinition } from './catalogue.js';
@@ -13,6 +14,12 @@ export interface EvaluateVideoHooks {
    * can account for its clip. Not called when the job was cancelled or cut off by shutdown.
    */
   settled?: (videoId: string) => Promise<void>;
+  /**
+   * True while a dependency every job shares (the blob store, the database) is unavailable — what
+   * /readyz checks. A job whose clip could not be read meanwhile waits for it instead of using up
+   * its attempts; a read failure while they are available (one bad object) counts as usual.
+   */
+  dependencyUnavailable?: () => Promise<boolean>;
 }
 
 export function evaluateVideoJob(
@@ -30,7 +37,19 @@ export function evaluateVideoJob(
         return { videoId: p.videoId };
       },
       run: async (payload, context) => {
-        await videos.evaluate(payload.videoId, context.signal, context.log);
+        try {
+          await videos.evaluate(payload.videoId, context.signal, context.log);
+        } catch (e) {
+          // The clip could not be read because the blob store (or the database) is down: the job
+          // waits for it to come back instead of using up its attempts.
+          if (!context.signal.aborted && isUpstreamFailure(e) && (await hooks.dependencyUnavailable?.()))
+            throw new DependencyUnavailableJobError(
+              `a dependency is unavailable: ${e instanceof Error ? e.message : String(e)}`,
+              DEPENDENCY_RETRY_MS,
+              { cause: e },
+            );
+          throw e;
+        }
         await hooks.settled?.(payload.videoId);
       },
       onFailed: async (payload, error) => {

@@ -66,8 +66,28 @@ export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
 }
 
-/** How a job's run ended, as counted by `stats`. */
-export type JobOutcome = 'succeeded' | 'retried' | 'failed' | 'cancelled' | 'interrupted';
+/**
+ * The job could not run because something it shares with every job is unavailable (the blob store
+ * or the database unreachable): nothing is wrong with the job itself. It goes back to the queue to
+ * run again after `delayMs`, without using up an attempt, for as long as the outage lasts — so an
+ * outage fails no job for good.
+ */
+export class DependencyUnavailableJobError extends Error {
+  override readonly name = 'DependencyUnavailableJobError';
+  constructor(
+    message: string,
+    readonly delayMs: number = DEPENDENCY_RETRY_MS,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** How long a job waits for an unavailable dependency before it runs again (the API's Retry-After). */
+export const DEPENDENCY_RETRY_MS = 5000;
+
+/** How a job's run ended, as counted by `stats` (`deferred`: put back to wait for a dependency). */
+export type JobOutcome = 'succeeded' | 'retried' | 'deferred' | 'failed' | 'cancelled' | 'interrupted';
 
 /** What /metrics shows of the queue. */
 export interface JobQueueStats {

@@ -32,10 +32,23 @@ export function startWorkerDuties(
 ): Duty {
   const { config, deps } = core;
   const { jobs, bench, db } = deps;
+  // What every job shares, as /readyz checks it: while one is down, jobs wait instead of failing.
+  const shared = deps.readiness.filter((r) => r.name === 'database' || r.name === 'blobs');
+  const dependencyUnavailable = async (): Promise<boolean> => {
+    for (const r of shared) {
+      try {
+        await r.check();
+      } catch {
+        return true;
+      }
+    }
+    return false;
+  };
   // A Bench clip's settled evaluation moves its task and run on.
   const handlers = buildJobHandlers([
     evaluateVideoJob(deps.services.videos, {
       settled: (videoId) => bench.orchestrator.clipEvaluated(videoId),
+      dependencyUnavailable,
     }),
     ...extraJobs,
   ]);

@@ -43,7 +43,7 @@ import type {
   JobQueueStats,
   Logger,
 } from '../../ports/job-queue.js';
-import { PermanentJobError } from '../../ports/job-queue.js';
+import { DependencyUnavailableJobError, PermanentJobError } from '../../ports/job-queue.js';
 import { ClaimPump } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
@@ -580,6 +580,16 @@ export class PgBossJobQueue implements JobQueue {
     });
   }
 
+  /** Back to the queue after `delayMs` without counting the attempt (a dependency is down). */
+  private async defer(job: ClaimedJob, delayMs: number, message: string): Promise<boolean> {
+    return this.settle(job, async (trx) => {
+      await sql`update ${this.job()} set state = 'created', started_on = null,
+          start_after = now() + ${delayMs} * interval '1 millisecond',
+          output = jsonb_build_object('message', ${message}::text)
+        where name = ${job.name} and id = ${job.id}::uuid and state = 'active'`.execute(trx);
+    });
+  }
+
   private async execute(job: ClaimedJob, entry: Running): Promise<void> {
     const handler = this.handlers.get(job.name);
     const attempt = job.retry_count + 1;
@@ -632,6 +642,12 @@ export class PgBossJobQueue implements JobQueue {
         await this.settle(job, () => Promise.resolve());
         record('cancelled');
         log.info('job cancelled');
+        return;
+      }
+      if (error instanceof DependencyUnavailableJobError) {
+        if (!(await this.defer(job, error.delayMs, message))) return dropped();
+        record('deferred');
+        log.warn({ err: error, retryInMs: error.delayMs }, 'job waits for a dependency; it runs again later');
         return;
       }
       const final = error instanceof PermanentJobError || job.retry_count >= job.retry_limit;

@@ -18,7 +18,7 @@ import type {
   JobQueueStats,
   Logger,
 } from '../../ports/job-queue.js';
-import { PermanentJobError } from '../../ports/job-queue.js';
+import { DependencyUnavailableJobError, PermanentJobError } from '../../ports/job-queue.js';
 import { ClaimPump } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
@@ -391,6 +391,26 @@ export class SqliteJobQueue implements JobQueue {
         await this.finish(job.id, 'cancelled', message);
         record('cancelled');
         log.info('job cancelled');
+        return;
+      }
+      if (error instanceof DependencyUnavailableJobError) {
+        // Not the job's fault: back to the queue for later, and the attempt does not count.
+        await this.db
+          .updateTable('jobs')
+          .set((eb) => ({
+            state: 'queued',
+            attempts: eb('attempts', '-', 1),
+            lease_until: null,
+            locked_by: null,
+            last_error: message,
+            run_at: this.now() + error.delayMs,
+            updated_at: this.now(),
+          }))
+          .where('id', '=', job.id)
+          .where('locked_by', '=', this.workerId)
+          .execute();
+        record('deferred');
+        log.warn({ err: error, retryInMs: error.delayMs }, 'job waits for a dependency; it runs again later');
         return;
       }
       const permanent = error instanceof PermanentJobError || job.attempts >= job.max_attempts;
