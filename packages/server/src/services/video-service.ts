@@ -152,6 +152,8 @@ export class VideoService {
         log.warn({ videoId }, 'video object changed after confirm');
         return;
       }
+      // The job runs again (a retry, or a wait for the blob store to come back): queued meanwhile.
+      await this.repos.videos.requeueIfScoring(videoId).catch(() => undefined);
       throw error;
     } finally {
       await local?.release();
