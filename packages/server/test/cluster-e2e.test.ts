@@ -12,6 +12,10 @@
  * - `kill -9` of an api process: a client retrying against the other one succeeds (the same
  *   Idempotency-Key replays, the upload URL it had minted still takes the bytes);
  * - a Bench run with the demo runner completes with a correct CSV;
+ * - the S3 server stopped for a while mid-run (s3rver only): requests that need the bucket and
+ *   /readyz answer 503 upstream_unavailable with Retry-After; jobs that cannot read their clip wait
+ *   for the store instead of failing; an SDK upload started meanwhile and a refused confirm both
+ *   succeed after recovery;
  * - PostgreSQL restarted mid-run: meanwhile requests and /readyz answer 503
  *   upstream_unavailable with Retry-After; after recovery everything completes;
  * - SIGTERM stops the surviving api and worker with exit code 0.
@@ -24,13 +28,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Vesta } from '@vesta/sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsvLine } from '../../engine/test/helpers/corpus.js';
 import { CORPUS, callApi, freePort } from './helpers/core-app.js';
 import type { Json } from './helpers/core-app.js';
 import { PgInstance } from './helpers/pg-instance.js';
-import { startTestS3 } from './helpers/s3.js';
+import { externalS3, startTestS3 } from './helpers/s3.js';
 import type { TestS3 } from './helpers/s3.js';
 
 const BIN = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../cli/dist/bin.js');
@@ -185,6 +190,101 @@ let apiB: Node;
 let worker1: Node;
 let worker2: Node;
 
+/** A worker's count of job runs that ended `outcome` (its /metrics). */
+async function jobRuns(node: Node, outcome: string): Promise<number> {
+  const text = await (await fetch(`${node.base}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('vesta_job_runs_total{') && l.includes(`outcome="${outcome}"`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+/**
+ * The S3 server stopped for ~8 s while clips wait to be scored: requests that need the bucket
+ * answer 503 upstream_unavailable with Retry-After and /readyz is not ready; the workers' jobs
+ * that cannot read their clip wait for the store instead of failing; an SDK upload started during
+ * the outage succeeds through its retries, and a confirm refused meanwhile succeeds afterwards.
+ * Returns the clips it added.
+ */
+async function s3Outage(
+  runId: string,
+  clips: Array<{ file: string; prompt: string; contentType: string }>,
+  confirmedId: string,
+): Promise<string[]> {
+  // Bytes already in the bucket, not yet confirmed (confirm reads the object).
+  const pending = clips[1]!;
+  const ticket = await call(apiA, 'POST', `/api/v1/score/${runId}/videos/upload-url`, {
+    fileName: 'pending.mp4',
+    contentType: pending.contentType,
+    prompt: pending.prompt,
+    sizeBytes: statSync(pending.file).size,
+  });
+  expect(ticket.status, ticket.text).toBe(201);
+  const put = await fetch(ticket.json().uploadUrl as string, {
+    method: 'PUT',
+    headers: { 'content-type': pending.contentType },
+    body: readFileSync(pending.file),
+  });
+  expect(put.status).toBe(200);
+  const pendingId = ticket.json().videoId as string;
+  const deferredBefore = (await jobRuns(worker1, 'deferred')) + (await jobRuns(worker2, 'deferred'));
+
+  await s3.stopServer();
+  const stoppedAt = Date.now();
+  phase('S3 server stopped');
+  let sdkUpload: Promise<{ videoId: string; state: string }>;
+  try {
+    // A client uploading now: the PUT cannot reach the store; the SDK retries it (backoff 0.5, 1,
+    // 2, 4, 8 s) until it can.
+    const client = new Vesta({ apiKey: key, baseUrl: apiB.base, maxRetries: 6 });
+    sdkUpload = client.score.upload(clips[2]!.file, { prompt: clips[2]!.prompt });
+    sdkUpload.catch(() => undefined);
+
+    const confirm = await call(apiA, 'POST', `/api/v1/score/${runId}/videos/confirm-upload`, {
+      videoId: pendingId,
+    });
+    expect(confirm.status, confirm.text).toBe(503);
+    expect(confirm.json().code).toBe('upstream_unavailable');
+    expect(Number(confirm.headers.get('retry-after'))).toBeGreaterThan(0);
+    const content = await call(apiB, 'GET', `/api/v1/videos/${confirmedId}/content`);
+    expect(content.status, content.text).toBe(503);
+    expect(content.json().code).toBe('upstream_unavailable');
+    expect(Number(content.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const node of [apiA, worker2]) {
+      const r = await fetch(`${node.base}/readyz`);
+      expect(r.status).toBe(503);
+      const answer = (await r.json()) as Json;
+      expect(answer.code).toBe('upstream_unavailable');
+      expect(answer.detail).toContain('blobs');
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // The workers go on claiming clips they cannot read: each such job is put back to wait for
+    // the store (not an attempt used up), and no clip fails.
+    await new Promise((r) => setTimeout(r, Math.max(0, 8000 - (Date.now() - stoppedAt))));
+    const during = (await call(apiB, 'GET', '/api/v1/score')).json();
+    expect((during.videos as Json[]).filter((v) => v.state === 'failed')).toEqual([]);
+    await until(
+      'a worker job deferred while S3 is down',
+      async () => (await jobRuns(worker1, 'deferred')) + (await jobRuns(worker2, 'deferred')),
+      (n) => n > deferredBefore,
+      20_000,
+    );
+  } finally {
+    await s3.startServer();
+  }
+  phase(`S3 server back after ${((Date.now() - stoppedAt) / 1000).toFixed(1)} s`);
+  await Promise.all([apiA, apiB, worker1, worker2].map(ready));
+  // The confirm refused during the outage succeeds now; so does the SDK's upload, by its retries.
+  const confirmed = await call(apiB, 'POST', `/api/v1/score/${runId}/videos/confirm-upload`, {
+    videoId: pendingId,
+  });
+  expect(confirmed.status, confirmed.text).toBe(200);
+  const uploaded = await sdkUpload;
+  expect(['uploaded', 'queued', 'scoring', 'scored']).toContain(uploaded.state);
+  phase('the confirm refused during the outage and the SDK upload started in it both went through');
+  return [pendingId, uploaded.videoId];
+}
+
 beforeAll(async () => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build first (npm run build)`);
   pgServer = await PgInstance.start();
@@ -233,6 +333,9 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
       videoIds.push(await uploadVia(i % 2 ? apiB : apiA, i % 2 ? apiA : apiB, runId, clip));
     phase('20 clips uploaded and confirmed');
     const session = async (node: Node = apiB) => (await call(node, 'GET', '/api/v1/score')).json();
+
+    // The S3 server stopped for a while mid-run, while clips wait to be scored.
+    if (!externalS3) videoIds.push(...(await s3Outage(runId, clips, videoIds[0]!)));
 
     // kill -9 of a worker in the middle of a job: once two clips are being scored at once, each
     // worker (concurrency 1) holds one.
@@ -322,8 +425,8 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
     await Promise.all([apiB, worker2, worker3].map(ready));
     phase('PostgreSQL back; every process ready again');
 
-    // Everything completes: all 21 clips scored (the killed worker's clips among them), and the
-    // Bench run.
+    // Everything completes: every clip scored (the killed worker's clips and those whose reads
+    // failed while S3 was down among them), and the Bench run.
     let lastLine = '';
     const final = await until(
       'every clip scored',
@@ -335,7 +438,7 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
         );
         const line = `clips: ${JSON.stringify(counts)}`;
         if (line !== lastLine) phase((lastLine = line));
-        return states.length === 21 && states.every((x) => x === 'scored' || x === 'failed');
+        return states.length === videoIds.length && states.every((x) => x === 'scored' || x === 'failed');
       },
       150_000,
     );
