@@ -3,7 +3,8 @@
  * instances, each on its own pool and listener connection as two processes would be — a job
  * running in one is aborted by a cancel in the other (NOTIFY, or the next heartbeat when the notice
  * was missed); a periodic duty runs in exactly one of them and moves to the other when its holder
- * dies; claims side by side never run a job twice.
+ * dies (several duties starting together take the leadership once); claims side by side never run
+ * a job twice.
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -91,6 +92,33 @@ describe('job engine across processes (two queues on two pools)', () => {
       (n) => n >= 3,
       10_000,
     );
+  });
+
+  it('takes the leadership once when several duties start together (one query at a time on the listener)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const { queue } = await h.isolatedQueue();
+      const infos: string[] = [];
+      const log = { ...silent, info: (a: unknown, b?: string) => void infos.push(b ?? String(a)) };
+      queue.start(
+        handler(() => Promise.resolve()),
+        log,
+      );
+      const runs = { x: 0, y: 0, z: 0 };
+      for (const name of ['x', 'y', 'z'] as const)
+        queue.every(name, 50, () => Promise.resolve(void runs[name]++), silent);
+      await waitFor(
+        () => Promise.resolve(runs),
+        (r) => r.x > 0 && r.y > 0 && r.z > 0,
+        10_000,
+      );
+      expect(infos.filter((m) => m.includes('now runs the periodic duties'))).toHaveLength(1);
+      expect(warnings.filter((m) => m.includes('already executing a query'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('never runs one job twice when two processes claim side by side', async () => {
