@@ -131,7 +131,11 @@ export class CliContext {
   /** Reports an error on stderr (JSON under `--json`) and records the exit code. */
   fail(cmd: Command | undefined, err: unknown): void {
     const json = cmd ? this.globals(cmd).json : false;
-    const { code, body, exitCode } = describeError(err, this.interrupt);
+    const { code, body, exitCode } = describeError(
+      err,
+      this.interrupt,
+      cmd ? this.globals(cmd).baseUrl : undefined,
+    );
     this.exitCode = exitCode;
     if (json) {
       this.io.stderr.write(`${JSON.stringify(body)}\n`);
@@ -146,10 +150,23 @@ export class CliContext {
   }
 }
 
-/** Maps any thrown value to its code, JSON body and exit code. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Maps any thrown value to its code, JSON body and exit code. `baseUrl` (the service address in
+ * use) tells a service that cannot be reached from an upload URL elsewhere (an S3 bucket) that
+ * cannot.
+ */
 export function describeError(
   err: unknown,
   signal: AbortSignal | undefined,
+  baseUrl?: string,
 ): { code: string; body: JsonError; exitCode: number } {
   if (
     err instanceof RequestAbortedError ||
@@ -176,10 +193,12 @@ export function describeError(
     };
   }
   if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) {
-    const hint =
-      err instanceof ApiConnectionError
-        ? '. Is the service running there? Set --base-url or VESTA_BASE_URL.'
-        : '';
+    const elsewhere = baseUrl !== undefined && originOf(err.url) !== originOf(baseUrl);
+    const hint = !(err instanceof ApiConnectionError)
+      ? ''
+      : elsewhere
+        ? '. That is the service’s blob store (the clip goes straight to it): it must be reachable from this machine.'
+        : '. Is the service running there? Set --base-url or VESTA_BASE_URL.';
     return {
       code: err.code,
       body: { error: { code: err.code, detail: `${err.message}${hint}`, url: err.url } },

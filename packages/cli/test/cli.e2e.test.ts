@@ -15,6 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiConnectionError } from '@vesta/sdk';
+import { describeError } from '../src/context.js';
 import { corpusClip, freePort, startTestServer, type TestServer } from '../../sdk/test/support/server.js';
 
 const bin = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist/bin.js');
@@ -210,6 +212,23 @@ describe('vesta CLI against the real server', () => {
     expect(body.error.code).toBe('connection_failed');
     expect(body.error.detail).toContain(`127.0.0.1:${port}`);
     expect(body.error.detail).toContain('3 attempts');
+  });
+
+  it('tells an unreachable service from an unreachable blob store the upload goes to', () => {
+    const base = 'http://localhost:8080';
+    const store = describeError(
+      new ApiConnectionError('http://minio:9000/vesta/videos/vid_1', 3, new Error('connect ECONNREFUSED')),
+      undefined,
+      base,
+    ).body.error.detail;
+    expect(store).toContain('blob store');
+    expect(store).not.toContain('--base-url');
+    const service = describeError(
+      new ApiConnectionError(`${base}/api/v1/score`, 3, new Error('connect ECONNREFUSED')),
+      undefined,
+      base,
+    ).body.error.detail;
+    expect(service).toContain('Set --base-url or VESTA_BASE_URL');
   });
 
   it('refuses a missing file, a non-video file and an unknown dimension with clear codes', async () => {

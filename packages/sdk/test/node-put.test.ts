@@ -1,8 +1,8 @@
 // The Node.js upload PUT through node:http (src/node/put-http.ts) against a small local HTTP server
 // that misbehaves on purpose: the bytes arrive whole with their Content-Length, progress counts
 // them, and an early refusal, a stall, an abort, a broken source and an unreachable server each
-// end in the same typed error as the fetch PUT gives. A client with a `fetch` of its own sends the
-// PUT through it.
+// end in the same typed error as the fetch PUT gives, without the URL's credential and with every
+// attempt counted. A client with a `fetch` of its own sends the PUT through it.
 import { randomBytes, createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,6 +17,7 @@ import {
   ApiTimeoutError,
   RequestAbortedError,
   UploadSourceError,
+  Vesta,
 } from '../src/index.js';
 import { globalFetch, type FetchLike } from '../src/core/http.js';
 import { putWithNodeHttp } from '../src/node/put-http.js';
@@ -171,6 +172,53 @@ describe('Node upload PUT (node:http)', () => {
     server = undefined;
     const err = await putWithNodeHttp(putRequest(url, await preparePath(file, {}))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiConnectionError);
+  });
+
+  it('keeps the upload URL’s credential (its query) out of errors; the upload counts every attempt', async () => {
+    // A service whose upload URLs point at a store that cannot be reached.
+    const dead = await serve(() => undefined);
+    server!.close();
+    server = undefined;
+    const storeUrl = `${dead.replace('/upload', '')}/bucket/clip?X-Amz-Signature=s3cr3t&token=t0ken`;
+    const api = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            req.method === 'POST'
+              ? {
+                  videoId: 'vid_1',
+                  uploadUrl: storeUrl,
+                  method: 'PUT',
+                  headers: { 'Content-Type': 'video/mp4' },
+                  expiresAt: new Date(Date.now() + 600_000).toISOString(),
+                }
+              : { runId: 'score_1', videos: [] },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+    try {
+      const vesta = new Vesta({
+        apiKey: 'k',
+        baseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+        maxRetries: 2,
+        backoff: { initialDelayMs: 5, maxDelayMs: 20 },
+      });
+      const err = await vesta.score.upload(file, { prompt: 'p' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiConnectionError);
+      expect((err as ApiConnectionError).attempts).toBe(3);
+      expect((err as Error).message).toContain('after 3 attempts');
+      expect((err as ApiConnectionError).url).toBe(storeUrl.split('?')[0]);
+      expect(JSON.stringify({ m: (err as Error).message, u: (err as ApiConnectionError).url })).not.toMatch(
+        /s3cr3t|t0ken/,
+      );
+    } finally {
+      api.closeAllConnections();
+      await new Promise<void>((r) => api.close(() => r()));
+    }
   });
 
   it('goes through the client’s own fetch when it has one', async () => {

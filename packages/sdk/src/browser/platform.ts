@@ -3,7 +3,7 @@ import type { Platform } from '../core/platform.js';
 import { linkedController } from '../core/abort.js';
 import { ApiConnectionError, ApiTimeoutError, RequestAbortedError } from '../core/errors.js';
 import { toApiError } from '../core/http.js';
-import { putWithFetch, type PutFn } from '../uploads/put.js';
+import { putWithFetch, uploadUrlForErrors, type PutFn } from '../uploads/put.js';
 import { isBlob, prepareInMemorySource, type PreparedUpload } from '../uploads/source.js';
 
 /**
@@ -54,14 +54,15 @@ const putWithXhr: PutFn = async (req) => {
           new Response(null, { status: xhr.status, headers }),
           xhr.responseText,
           req.method,
-          req.url,
+          uploadUrlForErrors(req.url),
         ),
       );
     };
-    xhr.onerror = () => finish(new ApiConnectionError(req.url, 1, new Error('network error')));
+    xhr.onerror = () =>
+      finish(new ApiConnectionError(uploadUrlForErrors(req.url), 1, new Error('network error')));
     xhr.onabort = () => {
       if (req.signal?.aborted) finish(new RequestAbortedError(req.signal.reason));
-      else if (stalled) finish(new ApiTimeoutError(req.url, req.stallTimeoutMs, 1));
+      else if (stalled) finish(new ApiTimeoutError(uploadUrlForErrors(req.url), req.stallTimeoutMs, 1));
       else finish(new RequestAbortedError());
     };
     arm();

@@ -21,7 +21,7 @@ import {
   VestaError,
 } from '../core/errors.js';
 import { globalFetch, toApiError } from '../core/http.js';
-import { putWithFetch, stallTimer, type PutFn, type PutRequest } from '../uploads/put.js';
+import { putWithFetch, stallTimer, uploadUrlForErrors, type PutFn, type PutRequest } from '../uploads/put.js';
 import { isBlob } from '../uploads/source.js';
 
 export const putWithNodeHttp: PutFn = (req) => {
@@ -68,13 +68,14 @@ async function send(req: PutRequest, url: URL): Promise<void> {
     if (!sent.all) request.destroy();
     await body;
     const status = res.statusCode ?? 0;
-    if (status < 200 || status > 299) throw toApiError(asResponse(res), text, req.method, req.url);
+    if (status < 200 || status > 299)
+      throw toApiError(asResponse(res), text, req.method, uploadUrlForErrors(req.url));
   } catch (err) {
     if (req.signal?.aborted) throw new RequestAbortedError(req.signal.reason);
-    if (stall.fired()) throw new ApiTimeoutError(req.url, req.stallTimeoutMs, 1);
+    if (stall.fired()) throw new ApiTimeoutError(uploadUrlForErrors(req.url), req.stallTimeoutMs, 1);
     if (sourceError) throw sourceError;
     if (err instanceof VestaError) throw err;
-    throw new ApiConnectionError(req.url, 1, err);
+    throw new ApiConnectionError(uploadUrlForErrors(req.url), 1, err);
   } finally {
     stall.stop();
     dispose();

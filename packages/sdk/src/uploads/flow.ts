@@ -4,7 +4,13 @@
  */
 import { backoffDelay, defaultBackoff } from '../core/backoff.js';
 import { sleep, throwIfAborted } from '../core/abort.js';
-import { ScoringFailedError, isTransient, WaitTimeoutError } from '../core/errors.js';
+import {
+  ApiConnectionError,
+  ApiTimeoutError,
+  ScoringFailedError,
+  isTransient,
+  WaitTimeoutError,
+} from '../core/errors.js';
 import type { HttpClient } from '../core/http.js';
 import type { Platform } from '../core/platform.js';
 import type { UploadFileOptions, UploadInput } from './source.js';
@@ -112,7 +118,7 @@ export async function runUpload(
         attempt >= deps.maxRetries ||
         Date.now() + delay >= expiresAt
       )
-        throw err;
+        throw withAttempts(err, attempt + 1);
       await sleep(delay, signal);
     }
   }
@@ -123,6 +129,14 @@ export async function runUpload(
   if (!opts.wait) return { runId, videoId: ticket.videoId, state, video: undefined };
   const video = await waitForVideo(deps, ticket.videoId, opts);
   return { runId, videoId: ticket.videoId, state: video.state, video };
+}
+
+/** A network error or timeout of the PUT, counting every attempt the loop made. */
+function withAttempts(err: unknown, attempts: number): unknown {
+  if (attempts <= 1) return err;
+  if (err instanceof ApiConnectionError) return new ApiConnectionError(err.url, attempts, err.cause);
+  if (err instanceof ApiTimeoutError) return new ApiTimeoutError(err.url, err.timeoutMs, attempts);
+  return err;
 }
 
 /** Polls the session until `videoId` is terminal, with growing intervals and a deadline. */

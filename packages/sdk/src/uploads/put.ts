@@ -28,6 +28,15 @@ export interface PutRequest {
 
 export type PutFn = (req: PutRequest) => Promise<void>;
 
+/**
+ * The upload URL as errors show it: without its query, which carries the URL's credential (the
+ * server's signed token, or an S3 presigned signature) — an error message may end up in a log.
+ */
+export function uploadUrlForErrors(url: string): string {
+  const q = url.search(/[?#]/);
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /** A stall timer: `arm()` restarts it; it aborts `controller` when it fires. */
 export function stallTimer(
   controller: AbortController,
@@ -73,14 +82,14 @@ export const putWithFetch: PutFn = async (req) => {
     const response = await req.fetch(req.url, init);
     stall.arm();
     const text = await response.text();
-    if (!response.ok) throw toApiError(response, text, req.method, req.url);
+    if (!response.ok) throw toApiError(response, text, req.method, uploadUrlForErrors(req.url));
   } catch (err) {
     if (req.signal?.aborted) throw new RequestAbortedError(req.signal.reason);
-    if (stall.fired()) throw new ApiTimeoutError(req.url, req.stallTimeoutMs, 1);
+    if (stall.fired()) throw new ApiTimeoutError(uploadUrlForErrors(req.url), req.stallTimeoutMs, 1);
     if (err instanceof VestaError) throw err;
     const sourceError = findSourceError(err);
     if (sourceError) throw sourceError;
-    throw new ApiConnectionError(req.url, 1, err);
+    throw new ApiConnectionError(uploadUrlForErrors(req.url), 1, err);
   } finally {
     stall.stop();
     dispose();
