@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoClip } from '@vesta/engine';
 import { Vesta } from '../src/index.js';
-import { startTestS3, type TestS3 } from '../../server/test/helpers/s3.js';
+import { externalS3, startTestS3, type TestS3 } from '../../server/test/helpers/s3.js';
 import { corpusClip, startTestServer, type TestServer } from './support/server.js';
 
 let s3: TestS3;
@@ -81,5 +81,45 @@ describe('uploads with an S3 blob store', () => {
     const csv = await vesta.bench.csv(run.id);
     expect(csv).toMatch(/^dimension,/);
     expect(csv).toContain('dynamic_degree');
+  });
+
+  it('a runner keeps a clip it cannot upload while the bucket is down and sends it once it is back', async () => {
+    if (externalS3) return; // an external endpoint cannot be stopped from here
+    let generated = 0;
+    let outage: Promise<void> | undefined;
+    const run = await vesta.bench.runWithPipeline(
+      async ({ prompt, seed, auxiliary, signal }) => {
+        generated++;
+        const clip = await generateDemoClip({
+          prompt,
+          seed,
+          auxiliary,
+          outPath: path.join(tmp, `outage-${seed}-${Date.now()}.mp4`),
+          signal,
+        });
+        // The bucket goes away just before the first clip's upload, for 4 s.
+        if (!outage) {
+          await s3.stopServer();
+          outage = new Promise((r) => setTimeout(r, 4000)).then(() => s3.startServer());
+        }
+        return clip.path;
+      },
+      {
+        dimensions: ['dynamic_degree'],
+        runName: 'S3 outage',
+        modelId: 'vesta-demo',
+        samplesPerPrompt: 1,
+        promptsPerDimension: 2,
+        pollIntervalMs: 200,
+      },
+    );
+    await outage;
+    expect(run.status).toBe('completed');
+    expect(run.progress.tasks_failed).toBe(0);
+    // Each clip was generated once: the failed uploads cost no attempt and no regeneration.
+    expect(generated).toBe(run.progress.tasks_total);
+    const videos = [];
+    for await (const v of vesta.bench.allVideos(run.id, { limit: 100 })) videos.push(v);
+    expect(videos.map((v) => v.state)).toEqual(videos.map(() => 'done'));
   });
 });

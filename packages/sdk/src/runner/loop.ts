@@ -27,10 +27,15 @@ import type {
 
 export const DEFAULT_CLAIM_WAIT_SECONDS = 20;
 export const DEFAULT_STOP_GRACE_MS = 30_000;
-/** Log lines kept per task between two shipments; older ones are dropped (and counted). */
+/**
+ * How long a generated clip is sent again while its upload cannot reach the storage (the task's
+ * lease is held meanwhile); after that the attempt fails as any other.
+ */
+export const UPLOAD_RETRY_WINDOW_MS = 10 * 60_000;
 /** Waits between failed claims: 0.5 s doubling up to 30 s, with jitter. */
 const CLAIM_BACKOFF = { initialDelayMs: 500, maxDelayMs: 30_000 };
 
+/** Log lines kept per task between two shipments; older ones are dropped (and counted). */
 const MAX_PENDING_LOGS = 1_000;
 /** Lines sent in one heartbeat, completion or failure. */
 const LOGS_PER_CALL = 100;
@@ -431,7 +436,21 @@ class RunnerLoop implements Runner {
       const early = stopReason();
       if (early !== undefined) throw new TaskStoppedError(early);
       phase = 'upload';
-      const uploaded = await uploadTaskClip(this.deps, task, leaseId, output, signal);
+      const clip = output;
+      let told = false;
+      // The storage unreachable (the blob store down: no connection, a timeout, 5xx): the clip is
+      // kept and sent again with growing waits while the heartbeats hold the lease, so an outage
+      // of the store costs no attempt of the task and no second generation. A one-shot stream
+      // cannot be sent twice (its retry fails as before).
+      const uploaded = await retryTransient(() => uploadTaskClip(this.deps, task, leaseId, clip, signal), {
+        signal,
+        deadline: Date.now() + UPLOAD_RETRY_WINDOW_MS,
+        onRetry: (err, delayMs) => {
+          this.retrying('upload', err, delayMs);
+          if (!told) log(`the upload failed (${errorText(err)}); sending the clip again`, 'warn');
+          told = true;
+        },
+      });
       this.emit({ type: 'uploaded', taskId: task.id, videoId: uploaded.videoId, bytes: uploaded.bytes });
       heartbeatStop.abort();
       await heartbeats;
