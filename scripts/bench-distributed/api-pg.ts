@@ -5,9 +5,10 @@
  * data directory, role `api` on a fresh PostgreSQL schema (BENCH_PG_URL) — holding one Bench run;
  * autocannon (this process) reads it with BENCH_API_CONNECTIONS connections (default 50) for
  * BENCH_API_SECONDS (default 8) per measurement, the servers alternated BENCH_API_ROUNDS times
- * (default 3); best round of each. Also reported, from /proc, which other load on the machine does
- * not inflate: the Vesta process's CPU time per request, and on PostgreSQL that of the server
- * backends serving its pool (found by the pool's application_name).
+ * (default 3); best round of each, and the medians. Also reported, from /proc: the Vesta process's
+ * CPU time per request, and on PostgreSQL that of the server backends serving its pool (found by
+ * the pool's application_name). Other load inflates these less than it does requests per second,
+ * but not nothing: a process that serves fewer requests per wake-up spends more per request.
  *
  * BENCH_API_BASELINE_BIN=/path/to/other/packages/cli/dist/bin.js adds a third server: the same
  * PostgreSQL role `api` from another build (e.g. the commit before a change), in the same rounds.
@@ -178,6 +179,13 @@ export const apiPg: BenchSection = {
           results.get(t.name)!.push(m);
         }
       const best = (name: string): Measure => results.get(name)!.reduce((a, b) => (b.rps > a.rps ? b : a));
+      const median = (name: string, of: (m: Measure) => number): number => {
+        const xs = results
+          .get(name)!
+          .map(of)
+          .sort((a, b) => a - b);
+        return xs[Math.floor(xs.length / 2)]!;
+      };
       const [sqlite, postgres] = targets.map((t) => best(t.name)) as [Measure, Measure];
       const lines = [
         '| Server | req/s (best round) | p50 | p99 | Vesta CPU per request | PostgreSQL backends CPU per request | errors |',
@@ -197,13 +205,22 @@ export const apiPg: BenchSection = {
           )
           .join('; ')} req/s.`,
       ];
+      const [sqliteName, pgName] = [targets[0]!.name, targets[1]!.name];
+      lines.push(
+        '',
+        `Medians of the rounds: SQLite ${median(sqliteName, (m) => m.rps).toFixed(0)}, PostgreSQL ${median(pgName, (m) => m.rps).toFixed(0)} req/s ` +
+          `(**${(median(sqliteName, (m) => m.rps) / median(pgName, (m) => m.rps)).toFixed(2)}×**); Vesta CPU per request ` +
+          `${msOrDash(median(sqliteName, (m) => m.cpuMsPerRequest))} vs ${msOrDash(median(pgName, (m) => m.cpuMsPerRequest))}.`,
+      );
       if (BASELINE_BIN) {
-        const base = best(targets[2]!.name);
+        const baseName = targets[2]!.name;
+        const base = best(baseName);
         lines.push(
           '',
-          `This build / baseline build on PostgreSQL: ${(postgres.rps / base.rps).toFixed(2)}× the requests per second; ` +
-            `Vesta CPU per request ${msOrDash(postgres.cpuMsPerRequest)} vs ${msOrDash(base.cpuMsPerRequest)}, ` +
-            `PostgreSQL backends ${msOrDash(postgres.pgCpuMsPerRequest)} vs ${msOrDash(base.pgCpuMsPerRequest)} (best rounds).`,
+          `This build / baseline build on PostgreSQL: ${(postgres.rps / base.rps).toFixed(2)}× the requests per second ` +
+            `(medians ${(median(pgName, (m) => m.rps) / median(baseName, (m) => m.rps)).toFixed(2)}×); ` +
+            `Vesta CPU per request ${msOrDash(median(pgName, (m) => m.cpuMsPerRequest))} vs ${msOrDash(median(baseName, (m) => m.cpuMsPerRequest))}, ` +
+            `PostgreSQL backends ${msOrDash(median(pgName, (m) => m.pgCpuMsPerRequest))} vs ${msOrDash(median(baseName, (m) => m.pgCpuMsPerRequest))} (medians).`,
         );
       }
       return lines.join('\n');
