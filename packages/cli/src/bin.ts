@@ -3,6 +3,15 @@
 import { runCli } from './program.js';
 import { EXIT } from './context.js';
 
+// A reader that stops early (`vesta --help | head -1`, `vesta bench list --json | head`) closes the
+// pipe: that ends the command quietly, as it does for other Unix tools, rather than with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 let interrupted = false;
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
