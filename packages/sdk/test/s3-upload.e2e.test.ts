@@ -77,7 +77,7 @@ describe('uploads with an S3 blob store', () => {
     const videos = [];
     for await (const v of vesta.bench.allVideos(run.id, { limit: 100 })) videos.push(v);
     expect(videos).toHaveLength(run.progress.tasks_total);
-    for (const v of videos) expect(putsOf(v.video_id)).toHaveLength(1);
+    for (const v of videos) expect(putsOf(v.video_id ?? 'no video')).toHaveLength(1);
     const csv = await vesta.bench.csv(run.id);
     expect(csv).toMatch(/^dimension,/);
     expect(csv).toContain('dynamic_degree');

@@ -190,7 +190,7 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
       const ac = new AbortController();
       const pending = store.localFile('videos/a1', { signal: ac.signal });
       ac.abort(new Error('shutdown'));
-      const local = await pending.catch((e: unknown) => e);
+      const local = await pending.catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
       // The local directory hands out the object's own path at once (nothing to abort or clean).
       if (!(local instanceof Error)) {
         expect(store.kind).toBe('local');
@@ -202,7 +202,9 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
 
   it('localFile of a missing object fails and leaves no copy', async () => {
     // The local directory hands out the path (the decoder then fails on it); S3 fails to download.
-    const local = await store.localFile('videos/none').catch((e: unknown) => e);
+    const local = await store
+      .localFile('videos/none')
+      .catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     if (!(local instanceof Error)) await local.release();
     expect(readdirSync(subject.tempDir)).toEqual([]);
   });

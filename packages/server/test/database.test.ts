@@ -32,7 +32,10 @@ describe(`database (${TEST_DIALECT})`, () => {
   it('round-trips epoch-ms timestamps and sizes past 32 bits as numbers', async () => {
     const { db } = opened;
     const at = Date.UTC(2100, 0, 1); // 4.1e12: overflows a 32-bit integer column
-    await db.insertInto('users').values({ id: 'u-time', name: 'time-user', created_at: at }).execute();
+    await db
+      .insertInto('users')
+      .values({ id: 'u-time', name: 'time-user', created_at: at, role: 'user' })
+      .execute();
     const row = await db.selectFrom('users').selectAll().where('id', '=', 'u-time').executeTakeFirstOrThrow();
     expect(row.created_at).toBe(at);
     expect(typeof row.created_at).toBe('number');
@@ -43,7 +46,12 @@ describe(`database (${TEST_DIALECT})`, () => {
     for (const n of [1, 2, 3])
       await db
         .insertInto('users')
-        .values({ id: `u-count-${n}`, name: `count-user-${n}`, created_at: n * 1_000_000_000_000 })
+        .values({
+          id: `u-count-${n}`,
+          name: `count-user-${n}`,
+          created_at: n * 1_000_000_000_000,
+          role: 'user',
+        })
         .execute();
     const counted = await db
       .selectFrom('users')

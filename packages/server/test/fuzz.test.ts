@@ -42,7 +42,7 @@ beforeAll(async () => {
   server = await startCoreServer({ env: { VESTA_BODY_LIMIT_BYTES: String(1024 * 1024) } });
   key = await server.key();
   const other = await server.key();
-  const inject = (method: 'GET' | 'POST', url: string, k: string, payload?: unknown) =>
+  const inject = (method: 'GET' | 'POST', url: string, k: string, payload?: Record<string, unknown>) =>
     server.app.inject({
       method,
       url,

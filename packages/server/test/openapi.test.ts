@@ -118,7 +118,10 @@ describe('nameSharedSchemas', () => {
   });
   it('moves titled schemas to components, keeps a varying description next to the $ref', () => {
     const a = { title: 'Thing', type: 'object', properties: { id: { type: 'string' } }, description: 'one' };
-    const out = nameSharedSchemas({
+    const out: {
+      components?: unknown;
+      paths: Record<'/a' | '/b' | '/c', ReturnType<typeof use>>;
+    } = nameSharedSchemas({
       paths: {
         '/a': use(a),
         '/b': use({ ...a, description: 'two' }),
