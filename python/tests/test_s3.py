@@ -1,24 +1,29 @@
 """The Python SDK against a server whose blob store is S3 (VESTA_BLOB_STORE=s3 on a real
 S3-compatible server with SigV4 checked): uploads go to the presigned bucket URL, with the clip's
-size and type signed, and never through the API."""
+size and type signed, and never through the API. With the S3 server stopped, an upload's error
+names the bucket without the URL's signature and counts every attempt, and the CLIs say the blob
+store is unreachable."""
 from __future__ import annotations
 
+import json
 import os
 import unittest
 from typing import Any, List
 from urllib.parse import parse_qs, urlsplit
 
 from tests.support.server import Server, corpus_clip
-from tests.test_sdk import frames
+from tests.test_cli import parallel
+from tests.test_sdk import everything_shown, frames
 
 import vesta
+from vesta.cli import describe_error
 
 server: Server
 
 
 def setUpModule() -> None:
     global server
-    server = Server({"VESTA_TEST_S3": "1"}, keys=3)
+    server = Server({"VESTA_TEST_S3": "1"}, keys=4)
 
 
 def tearDownModule() -> None:
@@ -70,6 +75,48 @@ class S3Uploads(unittest.TestCase):
         videos = list(client.bench.all_videos(run["id"]))
         self.assertEqual(len(videos), run["progress"]["tasks_total"])
         self.assertTrue(all(v["state"] == "done" and v["scores"] for v in videos))
+
+
+#: What the CLIs add when the address that cannot be reached is not the service's.
+BLOB_STORE_HINT = ". That is the service\u2019s blob store (the clip goes straight to it): it must be reachable from this machine."
+
+
+@unittest.skipIf(os.environ.get("VESTA_TEST_S3_ENDPOINT"), "an external S3 endpoint cannot be stopped from here")
+class StoreOutage(unittest.TestCase):
+    def test_an_upload_to_a_stopped_store_names_the_bucket_without_the_signature_and_counts_attempts(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[3], base_url=server.base_url)  # max_retries=2: 3 attempts
+        client.score.get_or_create()
+        clip = corpus_clip(CLIP)
+        env = {"VESTA_API_KEY": server.keys[3], "VESTA_BASE_URL": server.base_url}
+        server.s3("stop")
+        try:
+            with self.assertRaises(vesta.ApiConnectionError) as caught:
+                client.score.upload(clip, prompt="a toad doing karate")
+            clis = parallel([(w, ["score", "upload", clip, "--prompt", "a toad", "--json"], env) for w in ("py", "ts")])
+        finally:
+            server.s3("start")
+        err = caught.exception
+        assert server.s3_endpoint is not None
+        self.assertEqual(err.attempts, 3)
+        self.assertIn("after 3 attempts", str(err))
+        self.assertTrue(err.url.startswith(f"{server.s3_endpoint}/"), err.url)
+        self.assertNotIn("?", err.url)
+        self.assertNotIn("X-Amz-", everything_shown(err))
+        details = {}
+        for which, (code, out, stderr) in zip(("py", "ts"), clis):
+            self.assertEqual(code, 1, f"{which}: {stderr}")
+            self.assertNotIn("X-Amz-", out + stderr, which)
+            body = json.loads(stderr.strip().splitlines()[-1])["error"]
+            self.assertEqual(body["code"], "connection_failed", which)
+            self.assertNotIn("?", body["url"], which)
+            self.assertTrue(body["url"].startswith(f"{server.s3_endpoint}/"), which)
+            self.assertIn("after 3 attempts", body["detail"], which)
+            self.assertTrue(body["detail"].endswith(BLOB_STORE_HINT), f"{which}: {body['detail']}")
+            details[which] = body
+        self.assertEqual(sorted(details["py"]), sorted(details["ts"]))
+        # The hint follows the address in use: the same error with the store's address as the service's.
+        self.assertNotIn("--base-url", describe_error(err, server.base_url)[1]["error"]["detail"])
+        self.assertIn("Set --base-url", describe_error(err, err.url)[1]["error"]["detail"])
 
 
 if __name__ == "__main__":

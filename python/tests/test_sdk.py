@@ -1,6 +1,7 @@
 """The Python SDK against a real Vesta server (real engine, real corpus clips)."""
 from __future__ import annotations
 
+import http.server
 import io
 import json
 import os
@@ -10,13 +11,17 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import unittest
 import urllib.request
 from typing import Any, List
+from urllib.parse import parse_qs, urlsplit
 
 from tests.support.server import FlakyProxy, Server, corpus_clip, free_port
 
 import vesta
+from vesta._client import put_ticket
+from vesta._upload import open_source
 
 server: Server
 
@@ -300,6 +305,98 @@ class Retries(unittest.TestCase):
             client.bench.cancel(first["id"])
         finally:
             proxy.stop()
+
+
+def everything_shown(err: BaseException) -> str:
+    """What an error can show: its message, repr, attributes and the traceback Python prints."""
+    return " ".join(
+        [str(err), repr(err), repr(vars(err)), "".join(traceback.format_exception(type(err), err, err.__traceback__))]
+    )
+
+
+class UploadUrlsInErrors(unittest.TestCase):
+    """An upload URL's query is its credential (the server's token, an S3 signature): no error
+    shows it, whatever fails. (A stopped S3 store: test_s3.StoreOutage.)"""
+
+    SIGNATURE = "5e1f0c2a9b7d4e3f8a6c1b0d2e4f6a8c0b2d4f6e8a0c2e4f6b8d0a2c4e6f8b0d"
+
+    def ticket(self, upload_url: str) -> Any:
+        expires = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() + 600))
+        return {"videoId": "vid_x", "uploadUrl": upload_url, "method": "PUT", "headers": {"Content-Type": "video/mp4"},
+                "expiresAt": expires}
+
+    def test_the_servers_upload_token_stays_out_of_a_connection_error(self) -> None:
+        # The server's own upload URL (local blob store), its address unreachable (a wrong public URL).
+        client = vesta.Vesta(api_key=server.keys[3], base_url=server.base_url, max_retries=1)
+        run_id = client.score.get_or_create()["runId"]
+        ticket = client.score.create_upload_url(
+            run_id, {"fileName": "x.mp4", "contentType": "video/mp4", "prompt": "p", "sizeBytes": 4}
+        )
+        token = parse_qs(urlsplit(ticket["uploadUrl"]).query)["token"][0]
+        path = urlsplit(ticket["uploadUrl"]).path
+        dead = f"http://127.0.0.1:{free_port()}{path}"
+        source = open_source(b"\0\0\0\0")
+        with self.assertRaises(vesta.ApiConnectionError) as caught:
+            put_ticket(client._http, dict(ticket, uploadUrl=f"{dead}?{urlsplit(ticket['uploadUrl']).query}"), source, None)
+        err = caught.exception
+        self.assertEqual(err.url, dead)
+        self.assertEqual(err.attempts, 2)
+        self.assertIn(f"Could not reach {dead} after 2 attempts", str(err))
+        self.assertNotIn(token, everything_shown(err))
+
+    def test_a_store_quoting_the_signature_in_its_refusal_has_it_redacted_from_the_detail(self) -> None:
+        # A store that refuses the PUT quoting what it was given (as S3's SignatureDoesNotMatch
+        # does), the signature straddling the 200 characters the detail keeps of a non-JSON answer.
+        signature = self.SIGNATURE
+
+        class Store(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                pass
+
+            def do_PUT(self) -> None:  # noqa: N802
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                query = urlsplit(self.path).query
+                given = parse_qs(query)["X-Amz-Signature"][0]
+                head = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SignatureDoesNotMatch</Code><Message>no</Message>'
+                body = (head + " " * (180 - len(head)) + f"<SignatureProvided>{given}</SignatureProvided>"
+                        + f"<CanonicalQueryString>{query}</CanonicalQueryString></Error>").encode()
+                self.send_response(403)
+                self.send_header("Content-Type", "application/xml")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        store = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Store)
+        threading.Thread(target=store.serve_forever, daemon=True).start()
+        try:
+            base = f"http://127.0.0.1:{store.server_address[1]}/bucket/clip.mp4"
+            url = f"{base}?X-Amz-Credential=AKIDEXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature={signature}"
+            client = vesta.Vesta(api_key="k", base_url=server.base_url)
+            with self.assertRaises(vesta.ForbiddenError) as caught:
+                put_ticket(client._http, self.ticket(url), open_source(b"\0\0\0\0"), None)
+        finally:
+            store.shutdown()
+            store.server_close()
+        err = caught.exception
+        self.assertEqual((err.status, err.url), (403, base))
+        self.assertIn("SignatureDoesNotMatch", err.detail)
+        self.assertIn("<SignatureProvided>…", err.detail)  # the excerpt reaches the value, replaced whole
+        shown = everything_shown(err)
+        self.assertNotIn(signature[:8], shown)
+        self.assertNotIn("AKIDEXAMPLE", shown)
+
+    def test_a_url_python_refuses_to_send_is_quoted_without_its_query_values(self) -> None:
+        # http.client refuses a URL with a control character, quoting it (with repr) in its error.
+        url = f"http://127.0.0.1:{free_port()}/bucket/clip.mp4?X-Amz-Signature={self.SIGNATURE}\x01&x-id=PutObject"
+        client = vesta.Vesta(api_key="k", base_url=server.base_url, max_retries=0)
+        with self.assertRaises(vesta.ApiConnectionError) as caught:
+            put_ticket(client._http, self.ticket(url), open_source(b"\0\0\0\0"), None)
+        err = caught.exception
+        self.assertIn("control characters", str(err))
+        self.assertNotIn(self.SIGNATURE[:8], everything_shown(err))
+        self.assertIsNone(err.__context__)
 
 
 class RateLimits(unittest.TestCase):

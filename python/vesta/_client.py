@@ -1,13 +1,22 @@
 """The client: ``vesta.Vesta`` and its namespaces (score, rank, bench, dimensions, models, runners)."""
 from __future__ import annotations
 
+import datetime as _dt
 import os
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, cast
 
 from . import _generated as g
-from ._exceptions import MissingApiKeyError, ScoringFailedError, UploadSourceError, WaitTimeoutError
-from ._http import Body, HttpClient, backoff_delay, is_transient, path_segment
+from ._exceptions import (
+    ApiConnectionError,
+    ApiTimeoutError,
+    MissingApiKeyError,
+    ScoringFailedError,
+    UploadSourceError,
+    VestaError,
+    WaitTimeoutError,
+)
+from ._http import Body, HttpClient, backoff_delay, is_transient, path_segment, upload_url_for_errors
 from ._upload import UploadInput, open_source, split_ticket_headers
 
 DEFAULT_BASE_URL = "http://localhost:8080"
@@ -126,21 +135,52 @@ class _Session:
 
 
 def put_ticket(http: HttpClient, ticket: Any, source: Any, progress: Optional[ProgressCallback]) -> None:
-    """Step 2: PUT the bytes to the minted URL, retried from the start (same URL) while it is valid."""
+    """Step 2: PUT the bytes to the minted URL, retried from the start (same URL) while it is valid.
+
+    Errors name the URL without its query (its credential: the server's token or an S3
+    signature) and count every attempt made."""
     method, headers = split_ticket_headers(ticket, source)
     url = http.absolute(ticket["uploadUrl"])
+    shown = upload_url_for_errors(url)
+    expires_at = _epoch(ticket.get("expiresAt"))
     report = (lambda loaded, total: progress({"phase": "upload", "loaded": loaded, "total": total})) if progress else None
     body = Body(source.data, source.length, report)
     attempt = 0
     while True:
         try:
-            http.request(method, url, body=body, headers=headers, authenticated=False, max_retries=0)
+            http.request(method, url, body=body, headers=headers, authenticated=False, max_retries=0, error_url=shown)
             return
-        except Exception as err:  # noqa: BLE001 - re-raised below unless transient
-            if not is_transient(err) or attempt >= http.max_retries:
-                raise
-            time.sleep(backoff_delay(attempt))
+        except VestaError as err:
+            delay = backoff_delay(attempt)
+            if (
+                not is_transient(err)
+                or attempt >= http.max_retries
+                or (expires_at is not None and time.time() + delay >= expires_at)
+            ):
+                raise _with_attempts(err, attempt + 1) from None
+            time.sleep(delay)
             attempt += 1
+
+
+def _with_attempts(err: VestaError, attempts: int) -> VestaError:
+    """A network error or timeout of the PUT, counting every attempt the loop made."""
+    if attempts <= 1:
+        return err
+    if isinstance(err, ApiConnectionError):
+        return ApiConnectionError(err.url, attempts, err.cause)
+    if isinstance(err, ApiTimeoutError):
+        return ApiTimeoutError(err.url, err.timeout, attempts)
+    return err
+
+
+def _epoch(value: Any) -> Optional[float]:
+    """An ISO 8601 instant (``2026-01-01T00:00:00.000Z``) in seconds since the epoch; None if not one."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return _dt.datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 class ScoreResource(_Session):

@@ -67,13 +67,16 @@ class MissingApiKeyError(VestaError):
 
 
 class ApiConnectionError(VestaError):
-    """The service could not be reached (DNS, refused, reset), after every retry."""
+    """The service (or, for an upload PUT, its blob store) could not be reached (DNS, refused,
+    reset), after every retry. ``url`` of an upload is shown without its query (its credential)."""
 
     def __init__(self, url: str, attempts: int, cause: BaseException) -> None:
         plural = "" if attempts == 1 else "s"
         super().__init__("connection_failed", f"Could not reach {url} after {attempts} attempt{plural}: {describe(cause)}")
         self.url = url
         self.attempts = attempts
+        #: The low-level error of the last attempt (an ``OSError`` or ``http.client`` error).
+        self.cause = cause
 
 
 class ApiTimeoutError(VestaError):
@@ -84,6 +87,7 @@ class ApiTimeoutError(VestaError):
         super().__init__("timeout", f"Request to {url} timed out after {timeout:g} s ({attempts} attempt{plural}).")
         self.url = url
         self.timeout = timeout
+        self.attempts = attempts
 
 
 class UploadSourceError(VestaError):

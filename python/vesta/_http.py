@@ -13,9 +13,9 @@ import threading
 import time
 import uuid
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
-from urllib.parse import urlencode, urljoin, urlsplit, quote
+from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit
 
-from ._exceptions import ApiConnectionError, ApiError, ApiTimeoutError
+from ._exceptions import ApiConnectionError, ApiError, ApiTimeoutError, UploadSourceError, VestaError
 from ._generated import ERROR_CLASSES
 
 #: Longest server-requested wait (``Retry-After``) honoured, in seconds.
@@ -47,6 +47,25 @@ def parse_retry_after(value: Optional[str], now: Optional[float] = None) -> Opti
             return None
         seconds = when.timestamp() - (time.time() if now is None else now)
     return max(0.0, min(seconds, MAX_RETRY_AFTER))
+
+
+def upload_url_for_errors(url: str) -> str:
+    """The upload URL as errors show it: without its query (and fragment), which carries the URL's
+    credential (the server's signed token, or an S3 presigned signature); an error may reach a log."""
+    cuts = [i for i in (url.find("?"), url.find("#")) if i != -1]
+    return url[: min(cuts)] if cuts else url
+
+
+def redact_query_values(text: str, url: str) -> str:
+    """``text`` with the values of ``url``'s query (as sent and decoded) replaced by ``…``: what an
+    error excerpt or a low-level error (an invalid-URL message) could echo of the credential."""
+    query = urlsplit(url).query
+    values = {v for _, v in parse_qsl(query)} | {p.partition("=")[2] for p in query.split("&")}
+    values |= {repr(v)[1:-1] for v in values}  # as a message quoting the URL with repr() escapes them
+    for value in sorted(values, key=len, reverse=True):
+        if len(value) >= 8:  # short values (an expiry in seconds) are no secret and too common to replace
+            text = text.replace(value, "…")
+    return text
 
 
 def is_retryable(status: int, headers: Mapping[str, str]) -> bool:
@@ -92,12 +111,22 @@ class Body:
                 if self.progress:
                     self.progress(min(offset + CHUNK, self.length), self.length)
             return
-        self.data.seek(self.start)
+        # A source that cannot be read is the clip's fault, not the network's: UploadSourceError (not
+        # an OSError, which the request would take for a connection failure and send again).
+        try:
+            self.data.seek(self.start)
+        except OSError as err:
+            raise UploadSourceError(f"Cannot read the clip: {err.strerror or err}") from None
         sent = 0
         while sent < self.length:
-            chunk = self.data.read(min(CHUNK, self.length - sent))
+            try:
+                chunk = self.data.read(min(CHUNK, self.length - sent))
+            except OSError as err:
+                raise UploadSourceError(f"Cannot read the clip after {sent} bytes: {err.strerror or err}") from None
             if not chunk:
-                raise OSError(f"the file ended after {sent} of {self.length} bytes (it changed during the upload)")
+                raise UploadSourceError(
+                    f"The file ended after {sent} of {self.length} bytes (it changed during the upload)."
+                )
             conn.send(chunk)
             sent += len(chunk)
             if self.progress:
@@ -237,9 +266,15 @@ class HttpClient:
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         authenticated: bool = True,
+        error_url: Optional[str] = None,
     ) -> Response:
-        """Sends one call with its retries; returns the 2xx response or raises a VestaError."""
+        """Sends one call with its retries; returns the 2xx response or raises a VestaError.
+
+        ``error_url``: the URL errors name instead of the one sent (an upload URL without its
+        query, see :func:`upload_url_for_errors`); what they quote of the answer or of a low-level
+        error then has the sent URL's query values replaced."""
         url = path_or_url if "://" in path_or_url else self.url(path_or_url, query)
+        shown = url if error_url is None else error_url
         timeout = self.timeout if timeout is None else timeout
         retries = self.max_retries if max_retries is None else max(0, max_retries)
         send_headers: Dict[str, str] = {"Accept": accept, "X-Service-Source": self.source}
@@ -255,23 +290,24 @@ class HttpClient:
             send_headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
         attempt = 0
         while True:
+            res: Union[Response, VestaError]
             try:
                 res = self._once(method, url, send_headers, payload, timeout)
             except (socket.timeout, TimeoutError):
-                if attempt >= retries:
-                    raise ApiTimeoutError(url, timeout, attempt + 1) from None
-                time.sleep(backoff_delay(attempt))
-                attempt += 1
-                continue
+                res = ApiTimeoutError(shown, timeout, attempt + 1)
             except (OSError, http.client.HTTPException) as err:
+                res = ApiConnectionError(shown, attempt + 1, err if shown == url else _redacted(err, url))
+            if isinstance(res, VestaError):
+                # Raised outside the handler: the low-level error (which may quote the sent URL)
+                # stays out of the chain; its description is in the message.
                 if attempt >= retries:
-                    raise ApiConnectionError(url, attempt + 1, err) from None
+                    raise res
                 time.sleep(backoff_delay(attempt))
                 attempt += 1
                 continue
             if 200 <= res.status < 300:
                 return res
-            error = to_api_error(res, method, url)
+            error = to_api_error(res, method, shown, None if shown == url else url)
             if not is_retryable(res.status, res.headers) or attempt >= retries:
                 raise error
             hinted = parse_retry_after(res.headers.get("retry-after"))
@@ -279,7 +315,21 @@ class HttpClient:
             attempt += 1
 
 
-def to_api_error(res: Response, method: str, url: str) -> ApiError:
+def _redacted(err: BaseException, url: str) -> BaseException:
+    """``err``, or one of its type saying the same without ``url``'s query values."""
+    text = str(err)
+    clean = redact_query_values(text, url)
+    if clean == text:
+        return err
+    try:
+        return type(err)(clean)
+    except Exception:  # noqa: BLE001 - a type that wants other arguments: the text is what matters
+        return OSError(clean)
+
+
+def to_api_error(res: Response, method: str, url: str, secret_url: Optional[str] = None) -> ApiError:
+    """The typed error of an error answer; ``secret_url``: a URL whose query values are kept out of
+    the detail (an upload's, whose store may quote the signature it was given)."""
     code: Optional[str] = None
     detail: Optional[str] = None
     request_id: Optional[str] = None
@@ -299,7 +349,11 @@ def to_api_error(res: Response, method: str, url: str) -> ApiError:
     if code is None:
         code = _fallback_code(res.status)
     if detail is None:
-        detail = res.body.decode("utf-8", "replace").strip()[:200] or f"HTTP {res.status}"
+        text = res.body.decode("utf-8", "replace").strip()
+        # Redacted before the excerpt is cut, so that no part of a value is left at its end.
+        detail = (redact_query_values(text, secret_url) if secret_url else text)[:200] or f"HTTP {res.status}"
+    elif secret_url is not None:
+        detail = redact_query_values(detail, secret_url)
     cls = ERROR_CLASSES.get(code, ApiError)
     return cls(
         status=res.status,

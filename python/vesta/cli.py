@@ -10,7 +10,8 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from urllib.parse import urlsplit
 
 from . import __version__
 from ._client import DEFAULT_BASE_URL, Vesta
@@ -60,6 +61,9 @@ class Cli:
         self.stdout = stdout
         self.stderr = stderr
         self.json = False
+        #: The service address in use, once the arguments are parsed (tells the service from the
+        #: blob store an upload goes to when an address cannot be reached).
+        self.service_url: Optional[str] = None
 
     def base_url(self, args: argparse.Namespace) -> str:
         return args.base_url or self.env.get("VESTA_BASE_URL") or DEFAULT_BASE_URL
@@ -89,7 +93,7 @@ class Cli:
             self.stderr.write(text + "\n")
 
     def fail(self, err: BaseException) -> int:
-        code, body, exit_code = describe_error(err)
+        code, body, exit_code = describe_error(err, self.service_url)
         if self.json:
             self.stderr.write(json.dumps(body) + "\n")
         else:
@@ -104,7 +108,20 @@ class Cli:
         return exit_code
 
 
-def describe_error(err: BaseException) -> "tuple[str, Dict[str, Any], int]":
+def _origin(url: str) -> Optional[Tuple[str, str, int]]:
+    try:
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        port = parts.port or {"http": 80, "https": 443}.get(scheme, 0)
+    except ValueError:
+        return None
+    return (scheme, (parts.hostname or "").lower(), port) if parts.hostname else None
+
+
+def describe_error(err: BaseException, base_url: Optional[str] = None) -> "tuple[str, Dict[str, Any], int]":
+    """Maps any raised error to its code, JSON body and exit code. ``base_url`` (the service address
+    in use) tells a service that cannot be reached from an upload URL elsewhere (an S3 bucket) that
+    cannot."""
     if isinstance(err, KeyboardInterrupt):
         return "interrupted", {"error": {"code": "interrupted", "detail": "Interrupted; the request was aborted."}}, EXIT_INTERRUPTED
     if isinstance(err, ApiError):
@@ -113,7 +130,13 @@ def describe_error(err: BaseException) -> "tuple[str, Dict[str, Any], int]":
             e["requestId"] = err.request_id
         return err.code, {"error": e}, EXIT_FAILURE
     if isinstance(err, (ApiConnectionError, ApiTimeoutError)):
-        hint = ". Is the service running there? Set --base-url or VESTA_BASE_URL." if isinstance(err, ApiConnectionError) else ""
+        elsewhere = base_url is not None and _origin(err.url) != _origin(base_url)
+        if not isinstance(err, ApiConnectionError):
+            hint = ""
+        elif elsewhere:
+            hint = ". That is the service’s blob store (the clip goes straight to it): it must be reachable from this machine."
+        else:
+            hint = ". Is the service running there? Set --base-url or VESTA_BASE_URL."
         return err.code, {"error": {"code": err.code, "detail": f"{err.message}{hint}", "url": err.url}}, EXIT_FAILURE
     if isinstance(err, (MissingApiKeyError, UploadSourceError, UsageError)):
         return err.code, {"error": {"code": err.code, "detail": err.message}}, EXIT_USAGE
@@ -376,6 +399,7 @@ def main(argv: Optional[List[str]] = None, env: Optional[Dict[str, str]] = None,
         for name in ("base_url", "api_key_env"):
             if not hasattr(args, name):
                 setattr(args, name, None)
+        cli.service_url = cli.base_url(args)
         return run(cli, args)
     except KeyboardInterrupt as err:
         return cli.fail(err)

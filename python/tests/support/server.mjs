@@ -1,6 +1,7 @@
 // A real Vesta server for the Python tests (the `all` role: SQLite, local blobs, in-process queue,
 // the real engine) on a fresh data directory and a free port. Prints one JSON line
-// { baseUrl, keys: [...] } and serves until its stdin closes. Needs `npm run build` first.
+// { baseUrl, keys: [...] } and serves until its stdin closes; lines on stdin stop and start its S3
+// server (see `control` below). Needs `npm run build` first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -27,7 +28,7 @@ const env = JSON.parse(process.argv[2] ?? '{}');
 const { VESTA_TEST_S3: withS3, ...extraEnv } = env;
 // VESTA_TEST_S3=1: the blob store is S3 on the server tests' S3-compatible server (s3rver with
 // SigV4 checked, or VESTA_TEST_S3_ENDPOINT), loaded through tsx from its TypeScript source.
-/** @typedef {{ env: Record<string, string>; endpoint: string; close(): Promise<void> }} TestS3 */
+/** @typedef {{ env: Record<string, string>; endpoint: string; stopServer(): Promise<void>; startServer(): Promise<void>; close(): Promise<void> }} TestS3 */
 /** @type {TestS3 | null} */
 let s3 = null;
 if (withS3 === '1') {
@@ -69,5 +70,29 @@ const stop = async () => {
 };
 process.stdin.on('end', () => void stop());
 process.stdin.on('close', () => void stop());
-process.stdin.resume();
+// A line on stdin drives the S3 server for outage tests: `s3 stop` stops it (its port refuses
+// connections), `s3 start` starts it again on the same port; one JSON line on stdout answers each.
+/** @param {string} line */
+const control = async (line) => {
+  try {
+    if (!s3) throw new Error('no S3 server (start with {"VESTA_TEST_S3": "1"})');
+    if (line === 's3 stop') await s3.stopServer();
+    else if (line === 's3 start') await s3.startServer();
+    else throw new Error(`unknown command ${JSON.stringify(line)}`);
+    process.stdout.write(`${JSON.stringify({ ok: line })}\n`);
+  } catch (err) {
+    process.stdout.write(`${JSON.stringify({ error: err instanceof Error ? err.message : String(err) })}\n`);
+  }
+};
+let pending = '';
+let queue = Promise.resolve();
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (/** @type {string} */ chunk) => {
+  pending += chunk;
+  for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n')) {
+    const line = pending.slice(0, nl).trim();
+    pending = pending.slice(nl + 1);
+    if (line) queue = queue.then(() => control(line));
+  }
+});
 process.on('SIGTERM', () => void stop());

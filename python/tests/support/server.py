@@ -56,6 +56,18 @@ class Server:
         self.keys: List[str] = info["keys"]
         # With {"VESTA_TEST_S3": "1"}: the S3-compatible server the blob store uses.
         self.s3_endpoint: Optional[str] = info.get("s3Endpoint")
+        self._control = threading.Lock()
+
+    def s3(self, command: str) -> None:
+        """``"stop"`` stops the S3 server (its port then refuses connections); ``"start"`` starts it
+        again on the same port. Needs ``{"VESTA_TEST_S3": "1"}``."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        with self._control:
+            self.proc.stdin.write(f"s3 {command}\n".encode())
+            self.proc.stdin.flush()
+            reply = json.loads(self.proc.stdout.readline() or b'{"error": "the test server exited"}')
+        if "error" in reply:
+            raise RuntimeError(f"s3 {command}: {reply['error']}")
 
     def stop(self) -> None:
         if self.proc.stdin:
