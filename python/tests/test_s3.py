@@ -1,14 +1,16 @@
 """The Python SDK against a server whose blob store is S3 (VESTA_BLOB_STORE=s3 on a real
 S3-compatible server with SigV4 checked): uploads go to the presigned bucket URL, with the clip's
 size and type signed, and never through the API. With the S3 server stopped, an upload's error
-names the bucket without the URL's signature and counts every attempt, and the CLIs say the blob
-store is unreachable."""
+names the bucket without the URL's signature and counts every attempt, the CLIs say the blob store
+is unreachable, and run_with_pipeline keeps the generated clip and sends it again."""
 from __future__ import annotations
 
 import json
 import os
+import threading
 import unittest
-from typing import Any, List
+from typing import Any, List, Optional
+from unittest import mock
 from urllib.parse import parse_qs, urlsplit
 
 from tests.support.server import Server, corpus_clip
@@ -16,6 +18,7 @@ from tests.test_cli import parallel
 from tests.test_sdk import everything_shown, frames
 
 import vesta
+import vesta._runner
 from vesta.cli import describe_error
 
 server: Server
@@ -23,7 +26,8 @@ server: Server
 
 def setUpModule() -> None:
     global server
-    server = Server({"VESTA_TEST_S3": "1"}, keys=4)
+    # A short lease (heartbeats every second): a 4 s outage of the store outlasts it.
+    server = Server({"VESTA_TEST_S3": "1", "VESTA_RUNNER_LEASE_SECONDS": "3"}, keys=6)
 
 
 def tearDownModule() -> None:
@@ -117,6 +121,79 @@ class StoreOutage(unittest.TestCase):
         # The hint follows the address in use: the same error with the store's address as the service's.
         self.assertNotIn("--base-url", describe_error(err, server.base_url)[1]["error"]["detail"])
         self.assertIn("Set --base-url", describe_error(err, err.url)[1]["error"]["detail"])
+
+    def test_a_runner_keeps_the_clip_while_the_store_is_down_and_sends_it_once_it_is_back(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[4], base_url=server.base_url)
+        with open(corpus_clip(CLIP), "rb") as f:
+            clip = f.read()
+        generated: List[str] = []
+        outage: List[threading.Timer] = []
+
+        def pipeline(prompt: str, seed: int, context: vesta.PipelineContext) -> bytes:
+            generated.append(context.task_id)
+            if not outage:  # the bucket goes away before the first clip's upload, for 4 s (longer than the lease)
+                server.s3("stop")
+                outage.append(threading.Timer(4.0, server.s3, ("start",)))
+                outage[0].start()
+            return clip
+
+        try:
+            run = client.bench.run_with_pipeline(
+                pipeline, dimensions=["subject_consistency"], run_name="py s3 outage", model_id="py-s3-outage",
+                samples_per_prompt=1, prompts_per_dimension=2,
+            )
+        finally:
+            for restart in outage:
+                restart.join()  # the store is back for the next test whatever happened
+        self.assertEqual(run["status"], "completed", run)
+        self.assertEqual(run["progress"]["tasks_failed"], 0)
+        # Each clip was generated once: the refused uploads cost no attempt and no regeneration.
+        self.assertEqual(len(generated), run["progress"]["tasks_total"])
+        self.assertEqual(len(set(generated)), len(generated))
+        videos = list(client.bench.all_videos(run["id"]))
+        self.assertEqual([v["state"] for v in videos], ["done"] * len(videos))
+        logs = [line for line in client.bench.all_logs(run["id"]) if line["source"] == "runner"]
+        kept = [line for line in logs if "sending the clip again" in line["message"]]
+        self.assertEqual(len(kept), 1, logs)
+        self.assertEqual(kept[0]["level"], "warn")
+        self.assertIn(f"Could not reach {server.s3_endpoint}/", kept[0]["message"])
+        self.assertNotIn("X-Amz-", json.dumps(logs))
+
+    def test_past_the_window_the_attempt_fails_with_the_bucket_named_and_the_task_is_retried(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[5], base_url=server.base_url)
+        with open(corpus_clip(CLIP), "rb") as f:
+            clip = f.read()
+        attempts: List[int] = []
+        stopped: Optional[bool] = None
+
+        def pipeline(prompt: str, seed: int, context: vesta.PipelineContext) -> bytes:
+            nonlocal stopped
+            attempts.append(context.attempt)
+            if context.attempt == 1:
+                server.s3("stop")
+                stopped = True
+            elif stopped:
+                server.s3("start")
+                stopped = False
+            return clip
+
+        try:
+            with mock.patch.object(vesta._runner, "UPLOAD_RETRY_WINDOW", 1.0):
+                run = client.bench.run_with_pipeline(
+                    pipeline, dimensions=["subject_consistency"], run_name="py s3 long outage",
+                    model_id="py-s3-long-outage", samples_per_prompt=1, prompts_per_dimension=1,
+                )
+        finally:
+            if stopped:
+                server.s3("start")
+        self.assertEqual(run["status"], "completed", run)
+        self.assertEqual(attempts, [1, 2])
+        messages = [line["message"] for line in client.bench.all_logs(run["id"])]
+        failed = [m for m in messages if "back in the queue" in m]
+        self.assertEqual(len(failed), 1, messages)
+        self.assertIn(f"Could not reach {server.s3_endpoint}/", failed[0])
+        self.assertIn("after 3 attempts", failed[0])
+        self.assertNotIn("X-Amz-", json.dumps(messages))
 
 
 if __name__ == "__main__":

@@ -15,11 +15,17 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 from . import _generated as g
 from ._client import TERMINAL_RUN_STATES, put_ticket
 from ._exceptions import ApiError, GenerationError, PipelineOutputError, VestaError
+from ._http import backoff_delay, is_transient
 from ._upload import open_source
 from ._video import clip_from_output
 
 if TYPE_CHECKING:
     from ._client import Vesta
+
+
+#: How long (seconds) a generated clip is sent again while its upload cannot reach the storage
+#: (the task's lease is held by the heartbeats meanwhile); after that the attempt fails as any other.
+UPLOAD_RETRY_WINDOW = 600.0
 
 
 class PipelineContext:
@@ -52,6 +58,11 @@ class PipelineContext:
             lines, self._logs = self._logs[:100], self._logs[100:]
         return lines or None
 
+    def _give_back_logs(self, lines: List[g.RunnerLogLine]) -> None:
+        """Lines a heartbeat could not deliver, first in line for the next one."""
+        with self._lock:
+            self._logs[:0] = lines
+
 
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -65,22 +76,37 @@ class _Heartbeat(threading.Thread):
         self._ctx = ctx
         self._stop_event = threading.Event()
         lease = task["lease"]
-        self.interval = max(0.2, lease["ttlSeconds"] / 3.0) if lease is not None else 5.0
+        self.ttl = float(lease["ttlSeconds"]) if lease is not None else 15.0
+        self.interval = max(0.2, self.ttl / 3.0)
+        #: Why ``context.cancelled`` was set: "cancelled" (the run) or "lease_lost" (the task went back).
+        self.reason: Optional[str] = None
+        self._lease_until = time.monotonic() + self.ttl
+
+    def _end(self, reason: str) -> None:
+        self.reason = reason
+        self._ctx.cancelled.set()
 
     def run(self) -> None:
         lease = self._task["lease"]
         assert lease is not None
         while not self._stop_event.wait(self.interval):
             logs = self._ctx._take_logs()
+            sent = time.monotonic()
             try:
                 reply = self._client.runners.heartbeat(self._task["id"], lease["id"], logs)
             except VestaError as err:
                 if isinstance(err, ApiError) and err.status in (403, 404, 409):
-                    self._ctx.cancelled.set()  # the lease is gone: the run ended or the task went back
+                    self._end("lease_lost")  # the lease is gone: the run ended or the task went back
+                    return
+                if logs:
+                    self._ctx._give_back_logs(logs)
+                if time.monotonic() >= self._lease_until:
+                    self._end("lease_lost")  # unrenewed past its end: the server has re-queued the task
                     return
                 continue  # transient: the next beat tries again (the lease outlives two misses)
+            self._lease_until = sent + self.ttl
             if reply.get("cancelled"):
-                self._ctx.cancelled.set()
+                self._end("cancelled")
                 return
 
     def stop(self) -> None:
@@ -102,7 +128,12 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
         try:
             runners.fail(task["id"], lease["id"], message, retryable, ctx._take_logs())
         except ApiError as err:
-            if err.status not in (403, 404, 409):  # gone already (cancelled, lease lost): nothing to hand back
+            if err.status not in (403, 404, 409) and not is_transient(err):  # 403/404/409: gone already
+                raise
+        except VestaError as err:
+            # The failure cannot be reported (the service unreachable after the retries): the lease
+            # expires and the server re-queues the task.
+            if not is_transient(err):
                 raise
 
     try:
@@ -130,29 +161,71 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
             beat.stop()
             fail(str(err), False)
             return
-        source = open_source(clip, None, content_type)
         try:
-            ticket = runners.create_upload_url(
-                task["id"], lease["id"], source.file_name, source.content_type, source.length
-            )
-            put_ticket(client._http, ticket, source, None)
-        except ApiError as err:
+            video_id = _send_clip(client, task, ctx, clip, content_type)
+        except VestaError as err:
             beat.stop()
-            if err.status in (403, 404, 409):
-                return  # the run was cancelled or the lease ended meanwhile
-            fail(f"the server refused the clip: {err.detail}", True)
+            if beat.reason == "cancelled":
+                fail("the run was cancelled; generation stopped", False)
+            elif beat.reason == "lease_lost" or (isinstance(err, ApiError) and err.status in (403, 404, 409)):
+                return  # the run was cancelled or the lease ended meanwhile: nothing to report
+            elif isinstance(err, ApiError) and not is_transient(err):
+                fail(f"the server refused the clip: {err.detail}", True)
+            else:  # the storage unreachable past the window, or the clip unreadable
+                fail(_error_text(err), True)
             return
-        finally:
-            source.close()
         beat.stop()
         try:
-            runners.complete(task["id"], lease["id"], ticket["videoId"], ctx._take_logs())
+            runners.complete(task["id"], lease["id"], video_id, ctx._take_logs())
         except ApiError as err:
             if err.status in (403, 404, 409):
                 return
             fail(f"the server refused the clip: {err.detail}", True)
     finally:
         beat.stop()
+
+
+def _upload_clip(client: "Vesta", task: g.RunnerTask, clip: Any, content_type: Optional[str]) -> str:
+    """One upload of the clip: upload-url (with the lease) then the PUT; returns the video id."""
+    lease = task["lease"]
+    assert lease is not None
+    source = open_source(clip, None, content_type)
+    try:
+        ticket = client.runners.create_upload_url(
+            task["id"], lease["id"], source.file_name, source.content_type, source.length
+        )
+        put_ticket(client._http, ticket, source, None)
+    finally:
+        source.close()
+    return ticket["videoId"]
+
+
+def _send_clip(client: "Vesta", task: g.RunnerTask, ctx: PipelineContext, clip: Any, content_type: Optional[str]) -> str:
+    """Uploads the clip; while the storage cannot be reached (the blob store down: no connection, a
+    timeout, 5xx) the clip is kept and sent again with growing waits (0.5 s doubling up to 8 s) for
+    up to :data:`UPLOAD_RETRY_WINDOW` seconds, the heartbeats holding the lease, so that an outage
+    of the store costs no attempt of the task and no second generation. A cancel or a lost lease
+    ends the waits; the last error is raised."""
+    deadline = time.monotonic() + UPLOAD_RETRY_WINDOW
+    told = False
+    attempt = 0
+    while True:
+        try:
+            return _upload_clip(client, task, clip, content_type)
+        except VestaError as err:
+            delay = backoff_delay(min(attempt, 4))
+            if not is_transient(err) or ctx.cancelled.is_set() or time.monotonic() + delay >= deadline:
+                raise
+            if not told:
+                ctx.log(f"the upload failed ({_error_text(err)}); sending the clip again", "warn")
+                told = True
+            if ctx.cancelled.wait(delay):
+                raise
+            attempt += 1
+
+
+def _error_text(err: VestaError) -> str:
+    return f"{err.code}: {err.detail}" if isinstance(err, ApiError) else err.message
 
 
 def run_with_pipeline(
