@@ -1,11 +1,27 @@
 /**
- * imaging_quality `lite` version 3 and aesthetic_quality `lite` version 2 (issue #13): direction
- * on degradations, robustness to palette (GIF) dithering, and resolution invariance, on a
- * procedural scene (no fitting to corpus clips). Fast: a handful of 640×360 frames.
+ * imaging_quality `lite` version 4 and aesthetic_quality `lite` (issue #13): direction on
+ * degradations, robustness to palette (GIF) dithering, and resolution invariance, on a procedural
+ * scene (no fitting to corpus clips); the sharpness and noise primitives against closed forms.
+ * Fast: a handful of 640×360 frames.
  */
 import { describe, expect, it } from 'vitest';
 import { aestheticComponents, aestheticQualityLite } from '../src/dimensions/aesthetic-quality.js';
-import { imagingComponents, imagingQualityLite, paletteDepth } from '../src/dimensions/imaging-quality.js';
+import {
+  imagingComponents,
+  imagingQualityLite,
+  paletteDepth,
+  sharpnessScales,
+} from '../src/dimensions/imaging-quality.js';
+import { noiseSigma } from '../src/image/quality.js';
+import {
+  convolveSeparable,
+  edgeBlurSigma,
+  gaussianTaps,
+  gradientNoiseGain,
+  JNB_SIGMA,
+  sharpnessFromBlur,
+  whiteNoiseAt,
+} from '../src/image/sharpness.js';
 import { resizeAreaGrey } from '../src/image/resize.js';
 import type { GreyImage } from '../src/image/types.js';
 import { prng } from './validation-scenes.js';
@@ -97,14 +113,75 @@ function bayerDither(img: GreyImage, levels: number): GreyImage {
   return { ...img, data };
 }
 
-const q = (img: GreyImage, palette = false): number => imagingComponents(img, palette).quality;
+const q = (img: GreyImage): number => imagingComponents(img).quality;
 
-describe('imaging_quality lite v3', () => {
+/** Random rectangles of random grey: step edges of every contrast, nothing else. */
+function steps(w: number, h: number, seed = 5): GreyImage {
+  const rand = prng(seed);
+  const data = new Float32Array(w * h).fill(100);
+  for (let k = 0; k < 24; k++) {
+    const x0 = rand() * w;
+    const y0 = rand() * h;
+    const x1 = x0 + 10 + rand() * 60;
+    const y1 = y0 + 10 + rand() * 40;
+    const v = 30 + rand() * 190;
+    for (let y = Math.max(0, Math.floor(y0)); y < Math.min(h, Math.ceil(y1)); y++)
+      for (let x = Math.max(0, Math.floor(x0)); x < Math.min(w, Math.ceil(x1)); x++) data[y * w + x] = v;
+  }
+  return { width: w, height: h, data };
+}
+
+describe('sharpness primitives', () => {
+  it('edgeBlurSigma reads the blur σ of Gaussian-blurred step edges (above the pixel grid’s own ≈ 0.5 px)', () => {
+    const img = steps(224, 126);
+    const at = (s: number): number => edgeBlurSigma(s === 0 ? img : convolveSeparable(img, gaussianTaps(s)));
+    const measured = [0, 1, 1.5, 2, 3].map(at);
+    for (let i = 1; i < measured.length; i++) expect(measured[i]!).toBeGreaterThan(measured[i - 1]!);
+    // σ₀ = 1 re-blur, closed form σ = σ₀/√((E/E₁)² − 1): within 15 % once the blur dominates the grid.
+    expect(measured[2]!).toBeCloseTo(1.5, 0);
+    expect(Math.abs(measured[3]! - 2) / 2).toBeLessThan(0.15);
+    expect(Math.abs(measured[4]! - 3) / 3).toBeLessThan(0.15);
+    expect(edgeBlurSigma({ width: 64, height: 64, data: new Float32Array(64 * 64).fill(90) })).toBe(Infinity);
+  });
+
+  it('removes the gradient energy of white noise of known σ, so noise does not read as detail', () => {
+    const img = convolveSeparable(steps(224, 126), gaussianTaps(1.5));
+    const noisy = withNoise(img, 6);
+    const corrected = edgeBlurSigma(noisy, 6);
+    expect(edgeBlurSigma(noisy, 0)).toBeLessThan(0.75 * corrected); // uncorrected: noise looks sharp
+    expect(Math.abs(corrected - edgeBlurSigma(img)) / edgeBlurSigma(img)).toBeLessThan(0.15);
+    expect(gradientNoiseGain(null)).toBeCloseTo(1, 12); // E|∇n|² = σ² for central differences
+  });
+
+  it('sharpnessFromBlur is Ferzli & Karam’s JNB: e^-1 at the just-noticeable σ, 1 at σ = 0', () => {
+    expect(sharpnessFromBlur(0)).toBe(1);
+    expect(sharpnessFromBlur(JNB_SIGMA)).toBeCloseTo(Math.exp(-1), 12);
+    expect(sharpnessFromBlur(Infinity)).toBe(0);
+  });
+
+  it('whiteNoiseAt follows the white-noise law of an area resize and ignores a fine dither pattern', () => {
+    const flat: GreyImage = { width: 512, height: 288, data: new Float32Array(512 * 288).fill(120) };
+    const noisy = withNoise(flat, 8);
+    // The minimum of three estimates: never above the single one, and within 10 % of the truth.
+    expect(whiteNoiseAt(noisy, 512)).toBeLessThanOrEqual(noiseSigma(noisy, true));
+    expect(Math.abs(whiteNoiseAt(noisy, 512) - 8)).toBeLessThan(0.8);
+    expect(Math.abs(whiteNoiseAt(noisy, 224) - (8 * 224) / 512)).toBeLessThan(0.1 * ((8 * 224) / 512));
+    // A 2-pixel checkerboard of ±6 (ordered dither): gone after one 2×2 halving.
+    const checker = {
+      ...flat,
+      data: flat.data.map((v, i) => v + (((i % 512) + Math.floor(i / 512)) & 1 ? 6 : -6)),
+    };
+    expect(noiseSigma(checker, true)).toBeGreaterThan(3);
+    expect(whiteNoiseAt(checker, 224)).toBeLessThan(0.05);
+  });
+});
+
+describe('imaging_quality lite v4', () => {
   const clean = scene();
   const q0 = q(clean);
 
-  it('carries version 3', () => {
-    expect(imagingQualityLite.version).toBe('3');
+  it('carries version 4', () => {
+    expect(imagingQualityLite.version).toBe('4');
   });
 
   it('falls with blur and with noise, in proportion', () => {
@@ -117,12 +194,21 @@ describe('imaging_quality lite v3', () => {
     }
   });
 
-  it('is robust to palette dithering (descreened), and counts the number of colours', () => {
-    const dithered = bayerDither(clean, 16);
-    const robust = q(dithered, true);
-    expect(Math.abs(robust - q0), `${q0} → ${robust}`).toBeLessThanOrEqual(0.1);
-    // Read as a normal frame, the dither pattern is mistaken for noise and costs more.
-    expect(Math.abs(q(dithered, false) - q0)).toBeGreaterThan(Math.abs(robust - q0));
+  it('reads sharpness only at MUSIQ scales the frame fills (224, 384, the ≤ 512 frame; never enlarged)', () => {
+    expect(sharpnessScales(512)).toEqual([224, 384, 512]);
+    expect(sharpnessScales(320)).toEqual([224, 320]);
+    expect(sharpnessScales(256)).toEqual([224, 256]);
+    expect(sharpnessScales(160)).toEqual([160]);
+  });
+
+  it('is robust to fine palette dithering, never reads a dithered frame as cleaner, and counts colours', () => {
+    const dithered = q(bayerDither(clean, 64));
+    expect(Math.abs(dithered - q0), `${q0} → ${dithered}`).toBeLessThanOrEqual(0.1);
+    expect(imagingComponents(bayerDither(clean, 64)).noise).toBeGreaterThanOrEqual(
+      imagingComponents(clean).noise,
+    );
+    // Coarser palettes cost more.
+    expect(q(bayerDither(clean, 16))).toBeLessThan(dithered);
     const rgb = (levels: number): Uint8Array => {
       const out = new Uint8Array(3 * 64 * 64);
       for (let i = 0; i < 64 * 64; i++) out.fill(Math.floor((i * levels) / 4096) * 3, 3 * i, 3 * i + 3);
@@ -133,9 +219,14 @@ describe('imaging_quality lite v3', () => {
     expect(paletteDepth(rgb(16))).toBeCloseTo(0.5, 6);
   });
 
-  it('is resolution invariant: 640 px and its 320 px area downscale agree within 0.05', () => {
-    const half = resizeAreaGrey(clean, W / 2, H / 2);
-    expect(Math.abs(q(half) - q0), `${q0} vs ${q(half)}`).toBeLessThanOrEqual(0.05);
+  it('is resolution invariant: 640 px and its 320 px and 256 px area downscales agree within 0.05', () => {
+    for (const [w, h] of [
+      [W / 2, H / 2],
+      [256, 144],
+    ] as const) {
+      const small = q(resizeAreaGrey(clean, w, h));
+      expect(Math.abs(small - q0), `${q0} vs ${small} at ${w}`).toBeLessThanOrEqual(0.05);
+    }
   });
 });
 

@@ -1,19 +1,22 @@
 /**
- * imaging_quality, method `lite` (version 3): a classical no-reference quality measure in [0, 1]
- * (a stand-in for MUSIQ). 8 frames (VBench's "middle" sampler), decoded at native resolution, luma.
- * Blockiness and exposure are measured at native resolution (the coded 8×8 grid only exists
- * there); noise on the analysis frame: VBench's `longer` rule for MUSIQ (longer side > 512 →
- * area-scaled to 512); sharpness at MUSIQ's three scales (longer side 224 and 384, resized either
- * way, and the analysis frame). A palette-coded clip (GIF) is descreened first. Per frame:
- *   sharp   = 1 − blur        blur: Crété-Roffet blur effect (0 sharp … 1 blurred) of the sharpest
- *                             4 of 4×4 tiles, mean over the three scales; differences
- *                             soft-thresholded by 2.8·σ_n (scaled with the size)
- *   clean   = 1 / (1 + (σ_n/4)²)             σ_n: Immerkær noise σ on the smoothest 30 %, white
- *                                            part only, clipped pixels left out
- *   block   = exp(−4·max(0, B − 0.1))         B: 8×8-grid blockiness (0 none … 1 pure blocks)
- *   expo    = (1 − clipped)·exp(−½((μ − 118)/80)²)·(1 − exp(−σ_Y/12))
+ * imaging_quality, method `lite` (version 4): a classical no-reference quality measure in [0, 1]
+ * (a stand-in for MUSIQ-SPAQ). 8 frames (VBench's "middle" sampler), decoded at native
+ * resolution, luma. The analysis frame is VBench's `longer` rule for MUSIQ (longer side > 512 →
+ * area-scaled to 512). Everything but blockiness is measured at MUSIQ's fixed scales, so that the
+ * measure judges the picture, not the file's resolution or container:
+ *   σ_n     white-noise σ referred to MUSIQ's 224 scale: min over the analysis frame and two 2×2
+ *           halvings of Immerkær's σ, each scaled by the white-noise law of an area resize
+ *   sharp   mean over MUSIQ's scales the clip has real data for (longer side 224, 384, and the
+ *           analysis frame; none enlarged) of exp(−(σ_b/σ_JNB)^3.6): σ_b the edges' blur σ from
+ *           the gradient energy of the frame and of its σ = 1 re-blur (the energy of the noise
+ *           measured at that scale removed), σ_JNB = 3/2.56 px, Ferzli & Karam's just-noticeable
+ *           blur
+ *   clean   = 1 / (1 + (σ_n/4)²)
+ *   block   = exp(−4·max(0, B − 0.1))         B: 8×8-grid blockiness at native resolution
+ *   expo    = (1 − clipped)·exp(−½((μ − 118)/80)²)               at the 224 scale
+ *   contrast= min(1, √(σ_Y² − σ_n²) / (255/√12))                 at the 224 scale
  *   depth   = min(1, log2(colours)/8) for a palette frame, else 1
- *   q       = sharp · clean · block · expo · depth
+ *   q       = sharp · clean · block · expo · contrast · depth
  * value = mean of q over the frames.
  */
 import { EngineError } from '../contract.js';
@@ -21,7 +24,8 @@ import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { frameToGrey } from '../image/convert.js';
 import { resizeAreaGrey, resizeBilinearGrey } from '../image/resize.js';
-import { blockiness, blurEffect, exposureStats, whiteNoiseSigma } from '../image/quality.js';
+import { blockiness, exposureStats, noiseSigma } from '../image/quality.js';
+import { edgeBlurSigma, sharpnessFromBlur, whiteNoiseAt } from '../image/sharpness.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
 import { FramePicker, nativeRequest } from './working.js';
@@ -29,7 +33,10 @@ import { FramePicker, nativeRequest } from './working.js';
 export const IMAGING_FRAMES = 8;
 
 export interface ImagingComponents {
-  blur: number;
+  /** Edge blur σ (px) at each scale used, in the order of `scales`. */
+  blurSigmas: number[];
+  scales: number[];
+  /** White-noise σ referred to the 224 scale. */
   noise: number;
   blockiness: number;
   mean: number;
@@ -39,22 +46,21 @@ export interface ImagingComponents {
   clean: number;
   block: number;
   exposure: number;
+  contrast: number;
+  /** sharp · clean · block · exposure · contrast (the palette depth is applied per frame by the run). */
   quality: number;
 }
 
-/** Longer side at which noise is measured: VBench's `longer` rule for MUSIQ's input. */
+/** Longer side of the analysis frame: VBench's `longer` rule for MUSIQ's input. */
 export const ANALYSIS_MAX_SIDE = 512;
-/** The frame is cut into GRID × GRID tiles; sharpness is read on the sharpest SHARP_TILES of them. */
-const GRID = 4;
-/**
- * Longer sides at which sharpness is read: MUSIQ's two fixed scales (its third is the input itself,
- * which would make the value depend on the clip's resolution). Frames are area-downscaled or
- * bilinearly upscaled to them, as MUSIQ resizes its input both ways.
- */
-export const MUSIQ_SCALES = [224, 384, 0] as const;
-const SHARP_TILES = 4;
+/** MUSIQ's two fixed scales (longer side); its third scale is the analysis frame itself. */
+export const MUSIQ_SCALES = [224, 384] as const;
+/** The scale noise, exposure and contrast are read at: MUSIQ's coarsest, which every clip fills. */
+export const REFERENCE_SIDE = 224;
 /** Blockiness a visually lossless encode already shows (x264 CRF 12 on the camera sources: 0.06–0.075). */
 export const BLOCK_DEAD_ZONE = 0.1;
+/** Luma standard deviation of a frame whose tones fill 0..255 evenly (a uniform histogram): 255/√12. */
+export const FULL_CONTRAST_STD = 255 / Math.sqrt(12);
 
 /** VBench's resize rule: longer side > 512 → scaled to 512 (area), else unchanged. */
 export function analysisFrame(grey: GreyImage): GreyImage {
@@ -78,88 +84,45 @@ export function atLongerSide(grey: GreyImage, side: number): GreyImage {
 }
 
 /**
- * Descreening (inverse halftoning) of a palette-coded frame: a 5-tap binomial low-pass
- * [1 4 6 4 1]/16 along each axis, same size. Dithering is a pattern of one or two pixels; the
- * filter removes it and leaves coarser detail, so dithering is not read as noise.
+ * The scales (longer sides) sharpness is read at: MUSIQ's 224 and 384 and the analysis frame
+ * (≤ 512), keeping only those the analysis frame reaches, so no frame is enlarged (an enlarged
+ * frame holds no detail the file does not have; a README GIF downscaled from the generator's
+ * output is judged at the sizes it has). A frame smaller than 224 is read at its own size.
  */
-export function descreen(img: GreyImage): GreyImage {
-  const { width: w, height: h, data } = img;
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  const xm = w - 1;
-  const ym = h - 1;
-  const k = [0.0625, 0.25, 0.375, 0.25, 0.0625];
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) {
-      let v = 0;
-      for (let t = -2; t <= 2; t++) {
-        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
-        v += k[t + 2]! * data[row + xx]!;
-      }
-      tmp[row + x] = v;
-    }
-  }
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let v = 0;
-      for (let t = -2; t <= 2; t++) {
-        const yy = y + t < 0 ? 0 : y + t > ym ? ym : y + t;
-        v += k[t + 2]! * tmp[yy * w + x]!;
-      }
-      out[y * w + x] = v;
-    }
-  }
-  return { width: w, height: h, data: out };
+export function sharpnessScales(analysisLongerSide: number): number[] {
+  const out: number[] = [];
+  for (const s of [...MUSIQ_SCALES, analysisLongerSide])
+    if (s <= analysisLongerSide && !out.includes(s)) out.push(s);
+  return out.length > 0 ? out : [analysisLongerSide];
 }
 
-/** Blur effect of the in-focus part: the mean over the sharpest tiles (shallow depth of field is not blur). */
-export function focusBlur(img: GreyImage, tau: number): number {
-  const { width: w, height: h, data } = img;
-  if (w < GRID * 8 || h < GRID * 8) return blurEffect(img, tau);
-  const values: number[] = [];
-  for (let ty = 0; ty < GRID; ty++) {
-    const y0 = Math.floor((ty * h) / GRID);
-    const y1 = Math.floor(((ty + 1) * h) / GRID);
-    for (let tx = 0; tx < GRID; tx++) {
-      const x0 = Math.floor((tx * w) / GRID);
-      const x1 = Math.floor(((tx + 1) * w) / GRID);
-      const tw = x1 - x0;
-      const th = y1 - y0;
-      const tile = new Float32Array(tw * th);
-      for (let y = 0; y < th; y++) tile.set(data.subarray((y0 + y) * w + x0, (y0 + y) * w + x1), y * tw);
-      values.push(blurEffect({ width: tw, height: th, data: tile }, tau));
-    }
-  }
-  values.sort((a, b) => a - b);
-  return values.slice(0, SHARP_TILES).reduce((a, b) => a + b, 0) / SHARP_TILES;
-}
-
-/**
- * `palette`: the clip is palette-coded (GIF), whose dithering is a property of the format, not of
- * the generator. Such frames are descreened first (`descreen`), the usual inverse-halftoning
- * step, so dithering is read neither as noise nor as detail.
- */
-export function imagingComponents(grey: GreyImage, palette = false): ImagingComponents {
-  const base = palette ? descreen(grey) : grey;
-  const analysis = analysisFrame(base);
-  const noise = whiteNoiseSigma(analysis, true);
+export function imagingComponents(grey: GreyImage): ImagingComponents {
+  const analysis = analysisFrame(grey);
   const long = Math.max(analysis.width, analysis.height);
-  let blur = 0;
-  for (const side of MUSIQ_SCALES) {
-    const img = side === 0 ? analysis : atLongerSide(analysis, side);
-    blur += focusBlur(img, 2.8 * noise * (side === 0 ? 1 : Math.min(1, side / long))) / MUSIQ_SCALES.length;
+  const noise = whiteNoiseAt(analysis, REFERENCE_SIDE);
+  const scales = sharpnessScales(long);
+  const blurSigmas: number[] = [];
+  let sharp = 0;
+  for (const side of scales) {
+    const img = side === long ? analysis : atLongerSide(analysis, side);
+    // The noise energy to remove is the noise this image carries, measured on it (Immerkær): a
+    // palette's dither or an encoder's correlated noise does not follow the white-noise law, and
+    // under-removing it would read noise as detail.
+    const sigma = edgeBlurSigma(img, noiseSigma(img, true));
+    blurSigmas.push(sigma);
+    sharp += sharpnessFromBlur(sigma) / scales.length;
   }
+  const ref = atLongerSide(analysis, Math.min(REFERENCE_SIDE, long));
   const b = blockiness(grey);
-  const { mean, std, clipped } = exposureStats(grey);
-  // The blur effect on its published linear scale (0 sharp … 1 blurred): no sigmoid, whose flat top
-  // hid a mild blur behind the noise it removes.
-  const sharp = 1 - blur;
+  const { mean, std, clipped } = exposureStats(ref);
   const clean = 1 / (1 + (noise / 4) ** 2);
   const block = Math.exp(-4 * Math.max(0, b - BLOCK_DEAD_ZONE));
-  const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 80) ** 2) * (1 - Math.exp(-std / 12));
+  const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 80) ** 2);
+  // Noise adds its variance to the picture's: only the rest is contrast.
+  const contrast = Math.min(1, Math.sqrt(Math.max(0, std * std - noise * noise)) / FULL_CONTRAST_STD);
   return {
-    blur,
+    blurSigmas,
+    scales,
     noise,
     blockiness: b,
     mean,
@@ -169,7 +132,8 @@ export function imagingComponents(grey: GreyImage, palette = false): ImagingComp
     clean,
     block,
     exposure,
-    quality: sharp * clean * block * exposure,
+    contrast,
+    quality: sharp * clean * block * exposure * contrast,
   };
 }
 
@@ -196,7 +160,7 @@ export function isPaletteCodec(codec: string): boolean {
 export const imagingQualityLite: DimensionMethod = {
   dimension: 'imaging_quality',
   id: 'lite',
-  version: '3',
+  version: '4',
   frames: () => nativeRequest(),
   start: (context) => new ImagingRun(context.probe),
 };
@@ -205,9 +169,18 @@ class ImagingRun implements MethodRun {
   private readonly guard = new FrameSizeGuard('imaging_quality', 3);
   private readonly picker: FramePicker;
   private readonly indices: number[] = [];
-  private readonly sums = { quality: 0, blur: 0, noise: 0, blockiness: 0, exposure: 0, depth: 0 };
+  private readonly sums = {
+    quality: 0,
+    sharp: 0,
+    blurSigma: 0,
+    noise: 0,
+    blockiness: 0,
+    exposure: 0,
+    contrast: 0,
+    depth: 0,
+  };
   private grey: GreyImage | undefined;
-
+  private scales: number[] = [];
   private readonly palette: boolean;
 
   constructor(probe: VideoProbe) {
@@ -223,14 +196,18 @@ class ImagingRun implements MethodRun {
 
   private score(frame: Frame): void {
     this.grey = frameToGrey(frame, this.grey);
-    const c = imagingComponents(this.grey, this.palette);
+    const c = imagingComponents(this.grey);
     const depth = this.palette && frame.channels === 3 ? paletteDepth(frame.data) : 1;
     this.sums.quality += c.quality * depth;
-    this.sums.depth += depth;
-    this.sums.blur += c.blur;
+    this.sums.sharp += c.sharp;
+    // The blur σ at the first (coarsest) scale, capped so that a frame without detail stays finite.
+    this.sums.blurSigma += Math.min(c.blurSigmas[0] ?? Infinity, 10);
     this.sums.noise += c.noise;
     this.sums.blockiness += c.blockiness;
     this.sums.exposure += c.exposure;
+    this.sums.contrast += c.contrast;
+    this.sums.depth += depth;
+    this.scales = c.scales;
     this.indices.push(frame.index);
   }
 
@@ -243,12 +220,14 @@ class ImagingRun implements MethodRun {
       value: this.sums.quality / n,
       indices: this.indices,
       details: {
-        blurEffect: this.sums.blur / n,
+        sharp: this.sums.sharp / n,
+        blurSigma: this.sums.blurSigma / n,
         noiseSigma: this.sums.noise / n,
         blockiness: this.sums.blockiness / n,
         exposure: this.sums.exposure / n,
-        descreened: this.palette,
+        contrast: this.sums.contrast / n,
         paletteDepth: this.sums.depth / n,
+        scales: this.scales.join(','),
         frames: n,
       },
     };

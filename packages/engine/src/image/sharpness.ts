@@ -1,0 +1,158 @@
+/**
+ * Scale-aware sharpness and noise primitives for the imaging-quality proxy (issue #13, imaging
+ * quality `lite` version 4). Grey float images, 0..255.
+ */
+import { halve } from './resize.js';
+import { noiseSigma } from './quality.js';
+import type { GreyImage } from './types.js';
+
+/** Normalised Gaussian taps of standard deviation `sigma`, radius ⌈3σ⌉. */
+export function gaussianTaps(sigma: number): Float32Array {
+  const r = Math.max(1, Math.ceil(3 * sigma));
+  const k = new Float32Array(2 * r + 1);
+  let s = 0;
+  for (let t = -r; t <= r; t++) {
+    const v = Math.exp(-(t * t) / (2 * sigma * sigma));
+    k[t + r] = v;
+    s += v;
+  }
+  for (let i = 0; i < k.length; i++) k[i] = k[i]! / s;
+  return k;
+}
+
+/** Separable convolution with symmetric taps, border replicated. */
+export function convolveSeparable(img: GreyImage, taps: Float32Array): GreyImage {
+  const { width: w, height: h, data } = img;
+  const r = (taps.length - 1) >> 1;
+  const tmp = new Float32Array(w * h);
+  const out = new Float32Array(w * h);
+  const xm = w - 1;
+  const ym = h - 1;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      let a = 0;
+      for (let t = -r; t <= r; t++) {
+        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
+        a += taps[t + r]! * data[row + xx]!;
+      }
+      tmp[row + x] = a;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      let a = 0;
+      for (let t = -r; t <= r; t++) {
+        const yy = y + t < 0 ? 0 : y + t > ym ? ym : y + t;
+        a += taps[t + r]! * tmp[yy * w + x]!;
+      }
+      out[row + x] = a;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Σ |∇I|² (central differences) over the pixels at least `border` from the edge, and their count. */
+function gradientEnergy(img: GreyImage, border: number): { energy: number; count: number } {
+  const { width: w, height: h, data } = img;
+  let e = 0;
+  let n = 0;
+  for (let y = border; y < h - border; y++) {
+    const row = y * w;
+    for (let x = border; x < w - border; x++) {
+      const i = row + x;
+      const gx = 0.5 * (data[i + 1]! - data[i - 1]!);
+      const gy = 0.5 * (data[i + w]! - data[i - w]!);
+      e += gx * gx + gy * gy;
+      n++;
+    }
+  }
+  return { energy: e, count: n };
+}
+
+/**
+ * E|∇(n ∗ k)|² per unit variance of white noise n, for central differences after the separable
+ * filter `taps` (null: no filter). Exact from the taps: the x component's kernel is k ∗ [½, 0, −½]
+ * along x and k along y, and symmetrically for y.
+ */
+export function gradientNoiseGain(taps: Float32Array | null): number {
+  const k = taps ?? new Float32Array([1]);
+  const d = new Float32Array(k.length + 2);
+  for (let i = 0; i < k.length; i++) {
+    d[i] = d[i]! - 0.5 * k[i]!;
+    d[i + 2] = d[i + 2]! + 0.5 * k[i]!;
+  }
+  let sd = 0;
+  for (const v of d) sd += v * v;
+  let sk = 0;
+  for (const v of k) sk += v * v;
+  return 2 * sd * sk;
+}
+
+/** Width of the re-blur: the edge-blur estimate compares the image with itself blurred by this σ. */
+export const REBLUR_SIGMA = 1;
+const REBLUR_TAPS = gaussianTaps(REBLUR_SIGMA);
+const GAIN_RAW = gradientNoiseGain(null);
+const GAIN_REBLUR = gradientNoiseGain(REBLUR_TAPS);
+
+/**
+ * Effective Gaussian blur σ (pixels) of the image's edges, from the gradient energy of the image
+ * (E) and of its re-blur with σ₀ = 1 (E₁): for a step edge of contrast C blurred by σ, the squared
+ * gradient integrated across the edge is C²/(2√π·σ), so E/E₁ = √(σ² + σ₀²)/σ and
+ * σ = σ₀/√((E/E₁)² − 1) (the re-blur principle of Hu & de Haan, ICIP 2006, and Zhuo & Sim, Pattern
+ * Recognition 2011, summed over the frame instead of read at single edge points). Summing squared
+ * gradients weights every region by its gradient energy, so sharp, contrasty structure dominates
+ * and smooth or defocused areas count little. The expected gradient energy of white noise of σ
+ * `noise` (exact for each filter, `gradientNoiseGain`) is subtracted from both sums first, so
+ * noise is not read as detail. An image with no detail left (E ≤ E₁) returns Infinity: a frame
+ * without edges is indistinguishable from a fully blurred one.
+ */
+export function edgeBlurSigma(img: GreyImage, noise = 0): number {
+  const border = (REBLUR_TAPS.length - 1) >> 1;
+  if (img.width <= 2 * border + 2 || img.height <= 2 * border + 2) return Infinity;
+  const g0 = gradientEnergy(img, border);
+  const g1 = gradientEnergy(convolveSeparable(img, REBLUR_TAPS), border);
+  const n2 = noise * noise;
+  const e0 = g0.energy - g0.count * n2 * GAIN_RAW;
+  const e1 = g1.energy - g1.count * n2 * GAIN_REBLUR;
+  if (e1 <= 0 || e0 <= e1) return Infinity;
+  const r = e0 / e1;
+  return REBLUR_SIGMA / Math.sqrt(r * r - 1);
+}
+
+/**
+ * Ferzli & Karam's just-noticeable-blur model (IEEE TIP 2009): the probability that blur of an
+ * edge of width w is seen is 1 − exp(−|w/w_JNB|^β), β = 3.6, with w_JNB = 3 px for edges of
+ * contrast above 50 grey levels (the edges that dominate a gradient-energy estimate). The 10–90 %
+ * width of a Gaussian-blurred step is 2.56σ, so the blur σ of a just-noticeable edge is 3/2.56 px.
+ */
+export const JNB_BETA = 3.6;
+export const JNB_SIGMA = 3 / 2.56;
+
+/** Probability that the blur of σ (px) goes unnoticed: exp(−(σ/σ_JNB)^β); 0 for σ = ∞. */
+export function sharpnessFromBlur(sigma: number): number {
+  return Number.isFinite(sigma) ? Math.exp(-((sigma / JNB_SIGMA) ** JNB_BETA)) : 0;
+}
+
+/**
+ * White-noise σ of `img` referred to a frame whose longer side is `side`: the minimum over the
+ * image and two successive 2×2-mean halvings of Immerkær's σ (smoothest 30 %, clipped pixels left
+ * out), each scaled by the white-noise law of an area resize (averaging f² pixels divides σ by f):
+ * σ_k · 2^k · side / L, L the image's longer side. For white noise every term estimates the same
+ * number; texture inflates the finest term, and a palette's dither pattern (periods of 2–8 px)
+ * inflates the finer terms and averages out in the coarser ones, so the minimum is the tightest
+ * estimate of the noise itself. No descreening filter is applied, so a palette frame can never
+ * read cleaner than the same frame before palette coding.
+ */
+export function whiteNoiseAt(img: GreyImage, side: number): number {
+  const long = Math.max(img.width, img.height);
+  let best = Infinity;
+  let cur = img;
+  for (let k = 0; k < 3; k++) {
+    if (cur.width < 8 || cur.height < 8) break;
+    best = Math.min(best, (noiseSigma(cur, true) * 2 ** k * side) / long);
+    if (k < 2) cur = halve(cur);
+  }
+  return Number.isFinite(best) ? best : 0;
+}
