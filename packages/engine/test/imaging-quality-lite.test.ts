@@ -5,7 +5,12 @@
  * Fast: a handful of 640×360 frames.
  */
 import { describe, expect, it } from 'vitest';
-import { aestheticComponents, aestheticQualityLite } from '../src/dimensions/aesthetic-quality.js';
+import {
+  aestheticComponents,
+  aestheticQualityLite,
+  clipView,
+  viewNoise,
+} from '../src/dimensions/aesthetic-quality.js';
 import {
   imagingComponents,
   imagingQualityLite,
@@ -242,24 +247,46 @@ function tinted(img: GreyImage): Float32Array {
   return rgb;
 }
 
-const a = (img: GreyImage): number => aestheticComponents(tinted(img), img).aesthetic;
+/** Aesthetic value of a grey scene (tinted to colour) through the method's own CLIP view and noise referral. */
+function a(img: GreyImage): number {
+  const rgb = tinted(img);
+  const bytes = Uint8Array.from(rgb, (v) => Math.max(0, Math.min(255, Math.round(v))));
+  const { view, scale } = clipView(bytes, img.width, img.height);
+  return aestheticComponents(view, viewNoise(img, scale)).aesthetic;
+}
 
-describe('aesthetic_quality lite v2', () => {
-  // The aesthetic proxy reads the shared ≤ 256 px decode.
-  const clean = resizeAreaGrey(scene(11), 256, 144);
+describe('aesthetic_quality lite v3', () => {
+  const clean = scene(11);
   const a0 = a(clean);
 
-  it('carries version 2', () => {
-    expect(aestheticQualityLite.version).toBe('2');
+  it('carries version 3', () => {
+    expect(aestheticQualityLite.version).toBe('3');
   });
 
-  it('falls with blur and with noise', () => {
-    const blur = [0.5, 1, 2].map((s) => a(gaussianBlur(clean, s)));
-    const noise = [4, 8, 16].map((s) => a(withNoise(clean, s)));
+  it('sees the frame as CLIP does: shorter side 224 (never enlarged), centred square', () => {
+    const rgb = new Uint8Array(640 * 360 * 3);
+    for (let x = 0; x < 640; x++) for (let y = 0; y < 360; y++) rgb[(y * 640 + x) * 3] = x < 320 ? 0 : 255;
+    const { view, scale } = clipView(rgb, 640, 360);
+    expect([view.width, view.height]).toEqual([224, 224]);
+    expect(scale).toBeCloseTo(224 / 360, 12);
+    // The crop is centred: the red step sits in the middle of the view.
+    expect(view.data[(100 * 224 + 100) * 3]).toBeCloseTo(0, 3);
+    expect(view.data[(100 * 224 + 124) * 3]).toBeCloseTo(255, 3);
+    expect(clipView(new Uint8Array(200 * 100 * 3), 200, 100).view.width).toBe(100);
+  });
+
+  it('falls with blur and with noise; a mild blur does not raise it', () => {
+    const blur = [1, 2, 4].map((sg) => a(gaussianBlur(clean, sg)));
+    const noise = [4, 8, 16].map((sg) => a(withNoise(clean, sg)));
     for (const series of [blur, noise]) {
       const all = [a0, ...series];
       for (let i = 1; i < all.length; i++) expect(all[i]!, all.join(' → ')).toBeLessThan(all[i - 1]!);
       expect(a0 - series[2]!).toBeGreaterThan(0.02);
     }
+  });
+
+  it('is resolution invariant: 640 px and its 320 px area downscale agree within 0.05', () => {
+    const half = resizeAreaGrey(clean, W / 2, H / 2);
+    expect(Math.abs(a(half) - a0)).toBeLessThanOrEqual(0.05);
   });
 });

@@ -1,92 +1,112 @@
 /**
- * aesthetic_quality, method `lite` (version 2): a model-free PROXY for the LAION aesthetic
- * predictor, not a learned aesthetic model. 8 frames (VBench's "middle" sampler) at the working
- * resolution (longer side ≤ 256). Per frame, six classical aesthetic features on [0, 1] (the
- * feature families of Datta et al., ECCV 2006, and Ke et al., CVPR 2006), weighted equally:
+ * aesthetic_quality, method `lite` (version 3): a model-free PROXY for the LAION aesthetic
+ * predictor, not a learned aesthetic model. 8 frames (VBench's "middle" sampler), each seen as the
+ * LAION head's CLIP sees it: shorter side 224 (area-averaged from the native frame, never
+ * enlarged), centred square crop (VBench's `clip_transform(224)`). Per frame, five classical
+ * features on [0, 1] (the feature families of Datta et al., ECCV 2006, and Ke et al., CVPR 2006),
+ * weighted equally:
  *   colour   = 1 − exp(−M/30)                M: Hasler–Süsstrunk colourfulness of the 2×2-mean
- *                                            half-size frame (noise does not read as colour)
- *   contrast = 1 − exp(−σ_Y/30)              σ_Y: luma standard deviation
+ *                                            half-size view (noise does not read as colour)
+ *   contrast = 1 − exp(−σ_s/30)              σ_s = √(σ_Y² − σ_n²): luma σ without the noise's
  *   exposure = (1 − clipped)·exp(−½((μ − 118)/70)²)
- *   sharp    = 1 − blur                      blur: Crété-Roffet blur effect, differences
- *                                            soft-thresholded by 2.8·σ_n (noise is not detail)
- *   thirds   = 1 − min(1, d/0.25)            d: distance of the gradient-energy centroid to the
- *                                            nearest rule-of-thirds point or the centre
- *   clean    = 1 / (1 + (σ_n/5)²)            σ_n: white-noise σ (clipped pixels left out)
- *   a = (colour + contrast + exposure + sharp + thirds + clean)/6
- * value = mean of a over the frames. Version 1 multiplied the sum by `clean` (noise gated the whole
- * score, so a mild blur that removed grain raised it) and used a sigmoid of the blur effect.
+ *   sharp    = exp(−(σ_b/σ_JNB)^3.6)         σ_b: the view's edge blur σ (gradient energy vs a
+ *                                            σ = 1 re-blur, its own noise removed), σ_JNB =
+ *                                            3/2.56 px: Ferzli & Karam's just-noticeable blur
+ *   clean    = 1 / (1 + (σ_n/5)²)            σ_n: white-noise σ measured on the native frame
+ *                                            (≤ 512, three scales) and referred to the view's
+ *                                            scale by the white-noise law of an area resize
+ *   a = (colour + contrast + exposure + sharp + clean)/5
+ * value = mean of a over the frames. Version 2 measured on the shared ≤ 256 px decode, where fine
+ * texture (fur, gravel) is indistinguishable from noise, so a mild blur that removed it "cleaned"
+ * the frame and raised the score; on the native frame texture is least like noise. Version 2's
+ * sixth feature, a rule-of-thirds cue from the gradient-energy centroid, moved with texture alone
+ * (+0.02 under a ÷2 rescale invisible at 224 px) and was dropped.
  */
 import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
-import { blurEffect, colourfulness, exposureStats, whiteNoiseSigma } from '../image/quality.js';
-import { halveRgb } from '../image/resize.js';
-import type { GreyImage } from '../image/types.js';
+import { colourfulness, exposureStats, noiseSigma } from '../image/quality.js';
+import { frameToGrey } from '../image/convert.js';
+import { halveRgb, resizeAreaRgb } from '../image/resize.js';
+import { edgeBlurSigma, sharpnessFromBlur, whiteNoiseAt } from '../image/sharpness.js';
+import type { GreyImage, RgbImage } from '../image/types.js';
+import { centreCropOffset } from '../preprocess/transforms.js';
 import { FrameSizeGuard } from './common.js';
-import { FramePicker, greyOf, rgbOf, workingRequest } from './working.js';
+import { analysisFrame } from './imaging-quality.js';
+import { FramePicker, greyOf, nativeRequest } from './working.js';
 
 export const AESTHETIC_FRAMES = 8;
-
-/** Distance (in frame-normalised units) of the gradient-energy centroid to the nearest anchor. */
-function thirdsDistance(grey: GreyImage): number {
-  const { width: w, height: h, data } = grey;
-  let sx = 0;
-  let sy = 0;
-  let se = 0;
-  for (let y = 1; y < h - 1; y++) {
-    const o = y * w;
-    for (let x = 1; x < w - 1; x++) {
-      const gx = data[o + x + 1]! - data[o + x - 1]!;
-      const gy = data[o + w + x]! - data[o - w + x]!;
-      const e = gx * gx + gy * gy;
-      sx += e * x;
-      sy += e * y;
-      se += e;
-    }
-  }
-  if (se === 0) return 1;
-  const cx = sx / se / Math.max(1, w - 1);
-  const cy = sy / se / Math.max(1, h - 1);
-  let best = Infinity;
-  for (const ax of [1 / 3, 0.5, 2 / 3]) {
-    for (const ay of [1 / 3, 0.5, 2 / 3]) {
-      if ((ax === 0.5) !== (ay === 0.5)) continue; // the 4 thirds points and the centre
-      best = Math.min(best, Math.hypot(cx - ax, cy - ay));
-    }
-  }
-  return best;
-}
+/** CLIP's input size (VBench's `clip_transform(224)`: shorter side 224, centre crop 224). */
+export const CLIP_SIZE = 224;
 
 export interface AestheticComponents {
   colour: number;
   contrast: number;
   exposure: number;
   sharp: number;
-  thirds: number;
   clean: number;
   aesthetic: number;
 }
 
-export function aestheticComponents(rgb: Float32Array, grey: GreyImage): AestheticComponents {
-  const half = halveRgb({ width: grey.width, height: grey.height, data: rgb });
+/**
+ * The frame as the LAION head's CLIP sees it: shorter side min(224, shorter side) by area
+ * averaging, then the centred square (torchvision's CenterCrop offsets). `scale` is the view's
+ * size over the frame's (≤ 1).
+ */
+export function clipView(
+  rgb: ArrayLike<number>,
+  width: number,
+  height: number,
+): { view: RgbImage; scale: number } {
+  const short = Math.min(width, height);
+  const side = Math.min(CLIP_SIZE, short);
+  const scale = side / short;
+  const rw = width <= height ? side : Math.max(side, Math.trunc((side * width) / height));
+  const rh = width <= height ? Math.max(side, Math.trunc((side * height) / width)) : side;
+  const resized = resizeAreaRgb(rgb, width, height, rw, rh);
+  const top = centreCropOffset(rh, side);
+  const left = centreCropOffset(rw, side);
+  const data = new Float32Array(side * side * 3);
+  for (let y = 0; y < side; y++) {
+    const from = ((top + y) * rw + left) * 3;
+    data.set(resized.data.subarray(from, from + side * 3), y * side * 3);
+  }
+  return { view: { width: side, height: side, data }, scale };
+}
+
+/**
+ * Features of one view. `noise` is the white-noise σ at the view's scale (from the native frame,
+ * `viewNoise`); the view's own noise for the sharpness estimate is measured on it.
+ */
+export function aestheticComponents(view: RgbImage, noise: number): AestheticComponents {
+  const grey = greyOf(view);
+  const half = halveRgb(view);
   const m = colourfulness(half.data, half.width * half.height);
   const { mean, std, clipped } = exposureStats(grey);
-  const noise = whiteNoiseSigma(grey, true);
   const colour = 1 - Math.exp(-m / 30);
-  const contrast = 1 - Math.exp(-std / 30);
+  const contrast = 1 - Math.exp(-Math.sqrt(Math.max(0, std * std - noise * noise)) / 30);
   const exposure = (1 - clipped) * Math.exp(-0.5 * ((mean - 118) / 70) ** 2);
-  const sharp = 1 - blurEffect(grey, 2.8 * noise);
-  const thirds = 1 - Math.min(1, thirdsDistance(grey) / 0.25);
+  const sharp = sharpnessFromBlur(edgeBlurSigma(grey, noiseSigma(grey, true)));
   const clean = 1 / (1 + (noise / 5) ** 2);
-  const aesthetic = (colour + contrast + exposure + sharp + thirds + clean) / 6;
-  return { colour, contrast, exposure, sharp, thirds, clean, aesthetic };
+  const aesthetic = (colour + contrast + exposure + sharp + clean) / 5;
+  return { colour, contrast, exposure, sharp, clean, aesthetic };
+}
+
+/**
+ * White-noise σ of a native grey frame referred to a view `scale` times its size: measured on
+ * VBench's ≤ 512 analysis frame at three scales (`whiteNoiseAt`), where fine texture is least
+ * like noise, and carried to the view by the white-noise law.
+ */
+export function viewNoise(grey: GreyImage, scale: number): number {
+  const analysis = analysisFrame(grey);
+  return whiteNoiseAt(analysis, Math.max(grey.width, grey.height) * scale);
 }
 
 export const aestheticQualityLite: DimensionMethod = {
   dimension: 'aesthetic_quality',
   id: 'lite',
-  version: '2',
-  frames: () => workingRequest(),
+  version: '3',
+  frames: () => nativeRequest(),
   start: (context) => new AestheticRun(context.probe),
 };
 
@@ -99,10 +119,11 @@ class AestheticRun implements MethodRun {
     contrast: 0,
     exposure: 0,
     sharp: 0,
-    thirds: 0,
     clean: 0,
     aesthetic: 0,
   };
+
+  private grey: GreyImage | undefined;
 
   constructor(probe: VideoProbe) {
     this.picker = new FramePicker(probe, AESTHETIC_FRAMES);
@@ -115,8 +136,9 @@ class AestheticRun implements MethodRun {
   }
 
   private score(frame: Frame): void {
-    const rgb = rgbOf(frame);
-    const c = aestheticComponents(rgb.data, greyOf(rgb));
+    const { view, scale } = clipView(frame.data, frame.width, frame.height);
+    this.grey = frameToGrey(frame, this.grey);
+    const c = aestheticComponents(view, viewNoise(this.grey, scale));
     for (const k of Object.keys(this.sums) as Array<keyof AestheticComponents>) this.sums[k] += c[k];
     this.indices.push(frame.index);
   }

@@ -148,6 +148,77 @@ export function resizeAreaGrey(img: GreyImage, w: number, h: number): GreyImage 
   return { width: w, height: h, data: out };
 }
 
+/**
+ * Area-average resize of packed RGB bytes (or floats) to (w, h), any ratio: each output pixel is the
+ * mean of the source area it covers (partial pixels weighted), as FFmpeg's `area` scaler and
+ * OpenCV's INTER_AREA compute a downscale. Separable: rows first, then columns.
+ */
+export function resizeAreaRgb(
+  src: ArrayLike<number>,
+  sw: number,
+  sh: number,
+  w: number,
+  h: number,
+): RgbImage {
+  const xt = areaTaps(sw, w);
+  const yt = areaTaps(sh, h);
+  const tmp = new Float32Array(w * sh * 3);
+  for (let y = 0; y < sh; y++) {
+    const row = y * sw * 3;
+    const orow = y * w * 3;
+    for (let x = 0; x < w; x++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let k = xt.start[x]!; k < xt.start[x + 1]!; k++) {
+        const wt = xt.weight[k]!;
+        const p = row + xt.index[k]! * 3;
+        r += wt * src[p]!;
+        g += wt * src[p + 1]!;
+        b += wt * src[p + 2]!;
+      }
+      tmp[orow + 3 * x] = r;
+      tmp[orow + 3 * x + 1] = g;
+      tmp[orow + 3 * x + 2] = b;
+    }
+  }
+  const out = new Float32Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const orow = y * w * 3;
+    for (let k = yt.start[y]!; k < yt.start[y + 1]!; k++) {
+      const wt = yt.weight[k]!;
+      const irow = yt.index[k]! * w * 3;
+      for (let i = 0; i < w * 3; i++) out[orow + i] = out[orow + i]! + wt * tmp[irow + i]!;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Source indices and normalised overlap weights of an area resize along one axis (CSR layout). */
+function areaTaps(
+  inSize: number,
+  outSize: number,
+): { start: Int32Array; index: Int32Array; weight: Float32Array } {
+  const scale = inSize / outSize;
+  const start = new Int32Array(outSize + 1);
+  const index: number[] = [];
+  const weight: number[] = [];
+  for (let d = 0; d < outSize; d++) {
+    start[d] = index.length;
+    const a = d * scale;
+    const b = a + scale;
+    for (let i = Math.floor(a); i < Math.min(inSize, Math.ceil(b)); i++) {
+      const ov = Math.min(b, i + 1) - Math.max(a, i);
+      if (ov > 0) {
+        index.push(i);
+        weight.push(ov / scale);
+      }
+    }
+  }
+  start[outSize] = index.length;
+  return { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };
+}
+
 /** Bilinear sample of a grey image at (x, y), clamped to the border. */
 export function sampleBilinear(src: Float32Array, w: number, h: number, x: number, y: number): number {
   if (x < 0) x = 0;
