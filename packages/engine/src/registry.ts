@@ -190,7 +190,7 @@ const SPECS: readonly DimensionSpec[] = [
       ]),
       lite(
         '1',
-        'Model-free proxy (not a learned aesthetic model): colourfulness, contrast, exposure balance, sharpness and subject placement, combined into [0, 1].',
+        'Model-free proxy (not a learned aesthetic model): colourfulness, contrast, exposure balance, sharpness and cleanness of the 224 px view CLIP sees, combined into [0, 1].',
       ),
     ],
   },
@@ -207,7 +207,7 @@ const SPECS: readonly DimensionSpec[] = [
       vbench('VBench: MUSIQ (SPAQ checkpoint) on every frame (longer side ≤ 512), mean /100.', [M.musiq]),
       lite(
         '1',
-        'Model-free no-reference measure: sharpness, noise, blockiness and exposure penalties combined into [0, 1].',
+        "Model-free no-reference measure: sharpness (edge blur at MUSIQ's scales), noise, blockiness, exposure and contrast combined into [0, 1].",
       ),
     ],
   },
@@ -401,7 +401,9 @@ function methodInfo(
 const PREFERENCE: MethodId[] = ['vbench', ...SUBSTITUTE_METHOD_IDS, 'lite'];
 
 function buildInfo(spec: DimensionSpec, options: RegistryOptions | undefined): DimensionInfo {
-  const methods = [...spec.methods, ...(SUBSTITUTE_SPECS[spec.id] ?? [])].map((m) => methodInfo(spec.id, m, options));
+  const methods = [...spec.methods, ...(SUBSTITUTE_SPECS[spec.id] ?? [])].map((m) =>
+    methodInfo(spec.id, m, options),
+  );
   const available = methods.filter((m) => m.available);
   available.sort((a, b) => rank(a.id) - rank(b.id));
   return {
