@@ -76,3 +76,86 @@ export function monotonicity(xs: readonly number[], eps = 0): -1 | 0 | 1 {
   }
   return up && xs.length > 1 ? 1 : down && xs.length > 1 ? -1 : 0;
 }
+
+/** All permutations of 0..n−1 (Heap's algorithm); n ≤ 8 here (8! = 40 320). */
+function permutations(n: number): number[][] {
+  const a = Array.from({ length: n }, (_, i) => i);
+  const out: number[][] = [a.slice()];
+  const c = new Array<number>(n).fill(0);
+  let i = 0;
+  while (i < n) {
+    if (c[i]! < i) {
+      const j = i % 2 === 0 ? 0 : c[i]!;
+      [a[j], a[i]] = [a[i]!, a[j]!];
+      out.push(a.slice());
+      c[i]!++;
+      i = 0;
+    } else {
+      c[i] = 0;
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * Exact one-sided permutation p-value of Spearman's ρ: the share of the n! orderings of `a`
+ * against `b` whose ρ is at least the observed one (ties as observed). Only for n ≤ 8.
+ */
+export function spearmanPermutationP(a: readonly number[], b: readonly number[]): number {
+  const n = a.length;
+  if (n !== b.length || n < 2 || n > 8)
+    throw new RangeError('spearmanPermutationP: 2 ≤ n ≤ 8, equal lengths');
+  const observed = spearman(a, b);
+  if (Number.isNaN(observed)) return NaN;
+  let atLeast = 0;
+  const perms = permutations(n);
+  for (const p of perms)
+    if (
+      spearman(
+        p.map((i) => a[i]!),
+        b,
+      ) >=
+      observed - 1e-12
+    )
+      atLeast++;
+  return atLeast / perms.length;
+}
+
+/** Spearman's ρ with each item left out in turn (NaN where fewer than 3 remain or a series is constant). */
+export function leaveOneOutSpearman(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((_, k) =>
+    spearman(
+      a.filter((__, i) => i !== k),
+      b.filter((__, i) => i !== k),
+    ),
+  );
+}
+
+/**
+ * Concordance of items across groups: for every pair of items from two groups whose reference
+ * values differ (and, when items carry a `block`, from the same block), whether the items' values
+ * are ordered like the groups' references. Returns the concordant share (ties in the items'
+ * values count half) and the number of pairs.
+ */
+export function crossGroupConcordance(
+  items: ReadonlyArray<{ group: string; value: number; block?: string }>,
+  reference: ReadonlyMap<string, number>,
+): { share: number; pairs: number } {
+  let score = 0;
+  let pairs = 0;
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = items[i]!;
+      const b = items[j]!;
+      const ra = reference.get(a.group);
+      const rb = reference.get(b.group);
+      if (a.group === b.group || ra === undefined || rb === undefined || ra === rb) continue;
+      if (a.block !== b.block) continue;
+      pairs++;
+      const s = Math.sign(a.value - b.value) * Math.sign(ra - rb);
+      score += s > 0 ? 1 : s === 0 ? 0.5 : 0;
+    }
+  }
+  return { share: pairs > 0 ? score / pairs : NaN, pairs };
+}

@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERIES, levelArgs } from '../../../scripts/validate/degradations.js';
-import { averageRanks, kendallTauB, monotonicity, spearman } from '../../../scripts/validate/stats.js';
+import {
+  averageRanks,
+  crossGroupConcordance,
+  kendallTauB,
+  leaveOneOutSpearman,
+  monotonicity,
+  spearman,
+  spearmanPermutationP,
+} from '../../../scripts/validate/stats.js';
 import { VBENCH_PUBLISHED, QUALITY_DIMENSIONS } from '../../../scripts/validate/vbench-published.js';
 import type { Engine } from '../src/contract.js';
 import { defaultFfmpegPath } from '../src/decode/binaries.js';
@@ -37,6 +45,38 @@ describe('rank statistics', () => {
     expect(kendallTauB([1, 2, 3], [3, 2, 1])).toBeCloseTo(-1, 12);
     // One tie in b: C = 5, D = 0, ties_b = 1 → 5/√(6·5).
     expect(kendallTauB([1, 2, 3, 4], [7, 7, 8, 9])).toBeCloseTo(5 / Math.sqrt(30), 12);
+  });
+
+  it('exact permutation p of ρ: the share of orderings agreeing at least as well', () => {
+    // n = 3: of the 6 orderings one has ρ = 1, two ρ = 0.5, two ρ = −0.5, one ρ = −1.
+    expect(spearmanPermutationP([1, 2, 3], [1, 2, 3])).toBeCloseTo(1 / 6, 12);
+    expect(spearmanPermutationP([1, 3, 2], [1, 2, 3])).toBeCloseTo(3 / 6, 12);
+    expect(spearmanPermutationP([3, 2, 1], [1, 2, 3])).toBeCloseTo(1, 12);
+    // n = 7 (the agreement set): a perfect ordering has p = 1/5040.
+    expect(spearmanPermutationP([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7])).toBeCloseTo(1 / 5040, 12);
+  });
+
+  it('leave-one-out ρ drops each item in turn', () => {
+    const loo = leaveOneOutSpearman([1, 2, 3, 10], [1, 2, 3, 0]);
+    expect(loo[3]).toBeCloseTo(1, 12); // without the outlier the order is perfect
+    expect(loo[0]).toBeCloseTo(spearman([2, 3, 10], [2, 3, 0]), 12);
+  });
+
+  it('cross-group concordance counts item pairs ordered like their groups, ties half, within blocks', () => {
+    const ref = new Map([
+      ['a', 2],
+      ['b', 1],
+    ]);
+    const items = [
+      { group: 'a', value: 5 },
+      { group: 'a', value: 1 },
+      { group: 'b', value: 3 },
+    ];
+    // a5 > b3 agrees, a1 < b3 disagrees.
+    expect(crossGroupConcordance(items, ref)).toEqual({ share: 0.5, pairs: 2 });
+    expect(crossGroupConcordance([...items, { group: 'b', value: 5 }], ref).share).toBeCloseTo(1.5 / 4, 12);
+    const blocks = items.map((x, i) => ({ ...x, block: i === 1 ? 'q' : 'p' }));
+    expect(crossGroupConcordance(blocks, ref)).toEqual({ share: 1, pairs: 1 });
   });
 
   it('monotonicity', () => {
