@@ -54,7 +54,7 @@ export interface AestheticComponents {
  * size over the frame's (≤ 1).
  */
 export function clipView(
-  rgb: ArrayLike<number>,
+  rgb: Uint8Array | Float32Array,
   width: number,
   height: number,
 ): { view: RgbImage; scale: number } {
@@ -63,15 +63,13 @@ export function clipView(
   const scale = side / short;
   const rw = width <= height ? side : Math.max(side, Math.trunc((side * width) / height));
   const rh = width <= height ? Math.max(side, Math.trunc((side * height) / width)) : side;
-  const resized = resizeAreaRgb(rgb, width, height, rw, rh);
-  const top = centreCropOffset(rh, side);
-  const left = centreCropOffset(rw, side);
-  const data = new Float32Array(side * side * 3);
-  for (let y = 0; y < side; y++) {
-    const from = ((top + y) * rw + left) * 3;
-    data.set(resized.data.subarray(from, from + side * 3), y * side * 3);
-  }
-  return { view: { width: side, height: side, data }, scale };
+  const crop = {
+    left: centreCropOffset(rw, side),
+    top: centreCropOffset(rh, side),
+    width: side,
+    height: side,
+  };
+  return { view: resizeAreaRgb(rgb, width, height, rw, rh, crop), scale };
 }
 
 /**

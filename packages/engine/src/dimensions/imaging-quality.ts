@@ -99,7 +99,8 @@ export function sharpnessScales(analysisLongerSide: number): number[] {
 export function imagingComponents(grey: GreyImage): ImagingComponents {
   const analysis = analysisFrame(grey);
   const long = Math.max(analysis.width, analysis.height);
-  const noise = whiteNoiseAt(analysis, REFERENCE_SIDE);
+  const analysisNoise = noiseSigma(analysis, true);
+  const noise = whiteNoiseAt(analysis, REFERENCE_SIDE, analysisNoise);
   const scales = sharpnessScales(long);
   const blurSigmas: number[] = [];
   let sharp = 0;
@@ -108,7 +109,7 @@ export function imagingComponents(grey: GreyImage): ImagingComponents {
     // The noise energy to remove is the noise this image carries, measured on it (Immerkær): a
     // palette's dither or an encoder's correlated noise does not follow the white-noise law, and
     // under-removing it would read noise as detail.
-    const sigma = edgeBlurSigma(img, noiseSigma(img, true));
+    const sigma = edgeBlurSigma(img, side === long ? analysisNoise : noiseSigma(img, true));
     blurSigmas.push(sigma);
     sharp += sharpnessFromBlur(sigma) / scales.length;
   }

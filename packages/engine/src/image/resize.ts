@@ -117,32 +117,34 @@ export function halveRgb(img: RgbImage): RgbImage {
   return { width: w, height: h, data: out };
 }
 
-/** Area-average resize of a grey image to (w, h) (for downscaling; works for any ratio). */
+/**
+ * Area-average resize of a grey image to (w, h) (for downscaling; works for any ratio): each output
+ * pixel is the mean of the source area it covers, partial pixels weighted. Separable (rows, then
+ * columns) with precomputed overlap weights.
+ */
 export function resizeAreaGrey(img: GreyImage, w: number, h: number): GreyImage {
-  const out = new Float32Array(w * h);
-  const sx = img.width / w;
-  const sy = img.height / h;
+  const sw = img.width;
+  const sh = img.height;
   const src = img.data;
-  for (let y = 0; y < h; y++) {
-    const y0 = y * sy;
-    const y1 = y0 + sy;
+  const xt = areaTaps(sw, w);
+  const yt = areaTaps(sh, h);
+  const tmp = new Float32Array(w * sh);
+  for (let y = 0; y < sh; y++) {
+    const row = y * sw;
+    const orow = y * w;
     for (let x = 0; x < w; x++) {
-      const x0 = x * sx;
-      const x1 = x0 + sx;
       let acc = 0;
-      let wsum = 0;
-      for (let yy = Math.floor(y0); yy < Math.min(img.height, Math.ceil(y1)); yy++) {
-        const wy = Math.min(y1, yy + 1) - Math.max(y0, yy);
-        if (wy <= 0) continue;
-        const row = yy * img.width;
-        for (let xx = Math.floor(x0); xx < Math.min(img.width, Math.ceil(x1)); xx++) {
-          const wx = Math.min(x1, xx + 1) - Math.max(x0, xx);
-          if (wx <= 0) continue;
-          acc += wx * wy * src[row + xx]!;
-          wsum += wx * wy;
-        }
-      }
-      out[y * w + x] = wsum > 0 ? acc / wsum : 0;
+      for (let k = xt.start[x]!; k < xt.start[x + 1]!; k++) acc += xt.weight[k]! * src[row + xt.index[k]!]!;
+      tmp[orow + x] = acc;
+    }
+  }
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const orow = y * w;
+    for (let k = yt.start[y]!; k < yt.start[y + 1]!; k++) {
+      const wt = yt.weight[k]!;
+      const irow = yt.index[k]! * w;
+      for (let x = 0; x < w; x++) out[orow + x] = out[orow + x]! + wt * tmp[irow + x]!;
     }
   }
   return { width: w, height: h, data: out };
@@ -151,47 +153,62 @@ export function resizeAreaGrey(img: GreyImage, w: number, h: number): GreyImage 
 /**
  * Area-average resize of packed RGB bytes (or floats) to (w, h), any ratio: each output pixel is the
  * mean of the source area it covers (partial pixels weighted), as FFmpeg's `area` scaler and
- * OpenCV's INTER_AREA compute a downscale. Separable: rows first, then columns.
+ * OpenCV's INTER_AREA compute a downscale. Separable: rows first, then columns. With `crop`, only
+ * that window of the (w, h) result is computed and returned.
  */
 export function resizeAreaRgb(
-  src: ArrayLike<number>,
+  src: Uint8Array | Float32Array,
   sw: number,
   sh: number,
   w: number,
   h: number,
+  crop: { left: number; top: number; width: number; height: number } = {
+    left: 0,
+    top: 0,
+    width: w,
+    height: h,
+  },
 ): RgbImage {
   const xt = areaTaps(sw, w);
   const yt = areaTaps(sh, h);
-  const tmp = new Float32Array(w * sh * 3);
-  for (let y = 0; y < sh; y++) {
+  const { left, top, width: cw, height: ch } = crop;
+  const xs = xt.start;
+  const xi = xt.index;
+  const xw = xt.weight;
+  // Only the source rows the cropped output rows read.
+  const y0 = yt.index[yt.start[top]!]!;
+  const y1 = yt.index[yt.start[top + ch]! - 1]! + 1;
+  const tmp = new Float32Array((y1 - y0) * cw * 3);
+  for (let y = y0; y < y1; y++) {
     const row = y * sw * 3;
-    const orow = y * w * 3;
-    for (let x = 0; x < w; x++) {
+    let o = (y - y0) * cw * 3;
+    for (let x = left; x < left + cw; x++) {
       let r = 0;
       let g = 0;
       let b = 0;
-      for (let k = xt.start[x]!; k < xt.start[x + 1]!; k++) {
-        const wt = xt.weight[k]!;
-        const p = row + xt.index[k]! * 3;
+      for (let k = xs[x]!; k < xs[x + 1]!; k++) {
+        const wt = xw[k]!;
+        const p = row + xi[k]! * 3;
         r += wt * src[p]!;
         g += wt * src[p + 1]!;
         b += wt * src[p + 2]!;
       }
-      tmp[orow + 3 * x] = r;
-      tmp[orow + 3 * x + 1] = g;
-      tmp[orow + 3 * x + 2] = b;
+      tmp[o++] = r;
+      tmp[o++] = g;
+      tmp[o++] = b;
     }
   }
-  const out = new Float32Array(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    const orow = y * w * 3;
-    for (let k = yt.start[y]!; k < yt.start[y + 1]!; k++) {
+  const out = new Float32Array(cw * ch * 3);
+  const n = cw * 3;
+  for (let y = 0; y < ch; y++) {
+    const orow = y * n;
+    for (let k = yt.start[top + y]!; k < yt.start[top + y + 1]!; k++) {
       const wt = yt.weight[k]!;
-      const irow = yt.index[k]! * w * 3;
-      for (let i = 0; i < w * 3; i++) out[orow + i] = out[orow + i]! + wt * tmp[irow + i]!;
+      const irow = (yt.index[k]! - y0) * n;
+      for (let i = 0; i < n; i++) out[orow + i] = out[orow + i]! + wt * tmp[irow + i]!;
     }
   }
-  return { width: w, height: h, data: out };
+  return { width: cw, height: ch, data: out };
 }
 
 /** Source indices and normalised overlap weights of an area resize along one axis (CSR layout). */
@@ -207,13 +224,16 @@ function areaTaps(
     start[d] = index.length;
     const a = d * scale;
     const b = a + scale;
+    let sum = 0;
     for (let i = Math.floor(a); i < Math.min(inSize, Math.ceil(b)); i++) {
       const ov = Math.min(b, i + 1) - Math.max(a, i);
       if (ov > 0) {
         index.push(i);
-        weight.push(ov / scale);
+        weight.push(ov);
+        sum += ov;
       }
     }
+    for (let k = start[d]!; k < index.length; k++) weight[k] = weight[k]! / sum;
   }
   start[outSize] = index.length;
   return { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };

@@ -143,15 +143,17 @@ export function sharpnessFromBlur(sigma: number): number {
  * number; texture inflates the finest term, and a palette's dither pattern (periods of 2–8 px)
  * inflates the finer terms and averages out in the coarser ones, so the minimum is the tightest
  * estimate of the noise itself. No descreening filter is applied, so a palette frame can never
- * read cleaner than the same frame before palette coding.
+ * read cleaner than the same frame before palette coding. `level0`: Immerkær's σ of `img` itself
+ * (`noiseSigma(img, true)`), when the caller has it already.
  */
-export function whiteNoiseAt(img: GreyImage, side: number): number {
+export function whiteNoiseAt(img: GreyImage, side: number, level0?: number): number {
   const long = Math.max(img.width, img.height);
   let best = Infinity;
   let cur = img;
   for (let k = 0; k < 3; k++) {
     if (cur.width < 8 || cur.height < 8) break;
-    best = Math.min(best, (noiseSigma(cur, true) * 2 ** k * side) / long);
+    const sigma = k === 0 && level0 !== undefined ? level0 : noiseSigma(cur, true);
+    best = Math.min(best, (sigma * 2 ** k * side) / long);
     if (k < 2) cur = halve(cur);
   }
   return Number.isFinite(best) ? best : 0;
