@@ -138,10 +138,11 @@ class StoreOutage(unittest.TestCase):
             return clip
 
         try:
-            run = client.bench.run_with_pipeline(
-                pipeline, dimensions=["subject_consistency"], run_name="py s3 outage", model_id="py-s3-outage",
-                samples_per_prompt=1, prompts_per_dimension=2,
-            )
+            with self.assertLogs("vesta", "WARNING") as logged:
+                run = client.bench.run_with_pipeline(
+                    pipeline, dimensions=["subject_consistency"], run_name="py s3 outage", model_id="py-s3-outage",
+                    samples_per_prompt=1, prompts_per_dimension=2,
+                )
         finally:
             for restart in outage:
                 restart.join()  # the store is back for the next test whatever happened
@@ -158,6 +159,9 @@ class StoreOutage(unittest.TestCase):
         self.assertEqual(kept[0]["level"], "warn")
         self.assertIn(f"Could not reach {server.s3_endpoint}/", kept[0]["message"])
         self.assertNotIn("X-Amz-", json.dumps(logs))
+        # Each wait is a warning of the `vesta` logger (the TypeScript runner's `retrying` event).
+        self.assertTrue(all(f"upload failed (Could not reach {server.s3_endpoint}/" in o for o in logged.output), logged.output)
+        self.assertNotIn("X-Amz-", " ".join(logged.output))
 
     def test_past_the_window_the_attempt_fails_with_the_bucket_named_and_the_task_is_retried(self) -> None:
         client = vesta.Vesta(api_key=server.keys[5], base_url=server.base_url)

@@ -15,11 +15,13 @@ import traceback
 import unittest
 import urllib.request
 from typing import Any, List
+from unittest import mock
 from urllib.parse import parse_qs, urlsplit
 
-from tests.support.server import FlakyProxy, Server, corpus_clip, free_port
+from tests.support.server import CutProxy, FlakyProxy, Server, corpus_clip, free_port
 
 import vesta
+import vesta._runner
 from vesta._client import put_ticket
 from vesta._upload import open_source
 
@@ -29,7 +31,7 @@ server: Server
 def setUpModule() -> None:
     global server
     # A short lease, so heartbeats (every ttl/3) run often and a cancel is seen within a second.
-    server = Server({"VESTA_RUNNER_LEASE_SECONDS": "3"}, keys=6)
+    server = Server({"VESTA_RUNNER_LEASE_SECONDS": "3"}, keys=8)
 
 
 def tearDownModule() -> None:
@@ -312,6 +314,196 @@ def everything_shown(err: BaseException) -> str:
     return " ".join(
         [str(err), repr(err), repr(vars(err)), "".join(traceback.format_exception(type(err), err, err.__traceback__))]
     )
+
+
+class ApiOutage(unittest.TestCase):
+    """run_with_pipeline while the service itself cannot be reached (an api process restarting
+    during a rolling deploy), as the TypeScript runner: it waits and goes on."""
+
+    def clip(self) -> bytes:
+        with open(corpus_clip(CLIP), "rb") as f:
+            return f.read()
+
+    def test_claims_and_polls_wait_while_the_api_is_down_and_the_run_completes_once_it_is_back(self) -> None:
+        proxy = CutProxy(server.base_url)
+        client = vesta.Vesta(api_key=server.keys[6], base_url=proxy.base_url)
+        clip = self.clip()
+        generated: List[str] = []
+        outage: List[threading.Timer] = []
+
+        def on_progress(run: Any) -> None:
+            if not outage:  # the run exists, nothing is claimed yet: the api goes away for 2 s
+                proxy.cut()
+                outage.append(threading.Timer(2.0, proxy.restore))
+                outage[0].start()
+
+        def pipeline(prompt: str, seed: int, context: vesta.PipelineContext) -> bytes:
+            generated.append(context.task_id)
+            return clip
+
+        try:
+            with self.assertLogs("vesta", "WARNING") as logged:
+                run = client.bench.run_with_pipeline(
+                    pipeline, dimensions=["subject_consistency"], run_name="py api outage", model_id="py-api-outage",
+                    samples_per_prompt=1, prompts_per_dimension=1, on_progress=on_progress,
+                )
+        finally:
+            for restore in outage:
+                restore.join()
+            proxy.stop()
+        self.assertEqual(run["status"], "completed", run)
+        self.assertEqual(run["progress"]["tasks_failed"], 0)
+        self.assertEqual(sorted(set(generated)), sorted(generated))
+        self.assertEqual(len(generated), run["progress"]["tasks_total"])
+        waits = " | ".join(logged.output)
+        self.assertIn(f"claim failed (Could not reach {proxy.base_url}/api/v1/runners/", waits)
+        self.assertIn(f"poll failed (Could not reach {proxy.base_url}/api/v1/bench/{run['id']} after 3 attempts", waits)
+        self.assertIn("trying again in", waits)
+        direct = vesta.Vesta(api_key=server.keys[6], base_url=server.base_url)
+        self.assertEqual(direct.runners.list()["items"], [])  # deregistered once the api was back
+
+    def test_ctrl_c_while_the_api_is_down_stops_at_once(self) -> None:
+        proxy = CutProxy(server.base_url)
+        script = (
+            "import sys, vesta\n"
+            "c = vesta.Vesta(api_key=sys.argv[1], base_url=sys.argv[2])\n"
+            "def started(run):\n"
+            "    print('started', run['id'], flush=True)\n"
+            "    sys.stdin.readline()  # until the api is gone\n"
+            "try:\n"
+            "    c.bench.run_with_pipeline(lambda p, s, ctx: None, dimensions=['subject_consistency'], run_name='sigint down',\n"
+            "                              model_id='py-sigint-down', samples_per_prompt=1, prompts_per_dimension=1,\n"
+            "                              on_progress=started)\n"
+            "except KeyboardInterrupt:\n"
+            "    sys.exit(130)\n"
+        )
+        env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+        proc = subprocess.Popen([sys.executable, "-c", script, server.keys[7], proxy.base_url], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+            line = proc.stdout.readline()
+            self.assertTrue(line.startswith("started"), line)
+            run_id = line.split()[1]
+            proxy.cut()
+            proc.stdin.write("\n")
+            proc.stdin.flush()
+            warned = proc.stderr.readline()  # the first wait, logged as a warning (stderr when unconfigured)
+            self.assertIn("failed (Could not reach", warned)
+            proc.send_signal(signal.SIGINT)
+            sent = time.monotonic()
+            proc.wait(timeout=30)
+            took = time.monotonic() - sent
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proxy.stop()
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                if stream:
+                    stream.close()
+        self.assertEqual(proc.returncode, 130)
+        # No waiting out the back-off, and one try of the cleanup calls (the client's 2 retries
+        # would add 1.1-1.5 s each).
+        self.assertLess(took, 1.0)
+        direct = vesta.Vesta(api_key=server.keys[7], base_url=server.base_url)
+        self.assertEqual(direct.bench.get(run_id)["status"], "queued")  # nothing claimed; the cancel could not get through
+        direct.bench.cancel(run_id)
+        for runner in direct.runners.list()["items"]:
+            direct.runners.deregister(runner["id"])
+
+    def test_a_run_cancelled_while_claims_fail_ends_the_loop(self) -> None:
+        proxy = FlakyProxy(server.base_url, failures=1000, status=503, match="/claim", retry_after="0")
+        client = vesta.Vesta(api_key=server.keys[7], base_url=proxy.base_url)
+        other = vesta.Vesta(api_key=server.keys[7], base_url=server.base_url)
+        cancels: List[threading.Timer] = []
+
+        def on_progress(run: Any) -> None:
+            if not cancels:  # someone cancels the run a second after it starts
+                cancels.append(threading.Timer(1.0, other.bench.cancel, (run["id"],)))
+                cancels[0].start()
+
+        try:
+            with self.assertLogs("vesta", "WARNING") as logged:
+                started = time.monotonic()
+                run = client.bench.run_with_pipeline(
+                    lambda p, s, c: self.fail("no task can be claimed"), dimensions=["subject_consistency"],
+                    run_name="py claims refused", model_id="py-claims-refused", samples_per_prompt=1,
+                    prompts_per_dimension=1, on_progress=on_progress,
+                )
+                took = time.monotonic() - started
+        finally:
+            for cancel in cancels:
+                cancel.join()
+            proxy.stop()
+        self.assertEqual(run["status"], "cancelled", run)
+        self.assertLess(took, 6.0)  # the poll after the next wait (at most 2 s) sees it
+        self.assertIn("claim failed (upstream_unavailable: proxy says no)", " | ".join(logged.output))
+        self.assertNotIn("poll failed", " | ".join(logged.output))
+        self.assertEqual(client.runners.list()["items"], [])
+
+    def test_a_completion_the_api_refuses_for_a_moment_is_sent_again_with_one_key(self) -> None:
+        # A 503 past the client's own retries (a load balancer with no api process ready).
+        proxy = FlakyProxy(server.base_url, failures=3, status=503, match="/complete", retry_after="0")
+        client = vesta.Vesta(api_key=server.keys[6], base_url=proxy.base_url)
+        clip = self.clip()
+        generated: List[str] = []
+
+        def pipeline(prompt: str, seed: int, context: vesta.PipelineContext) -> bytes:
+            generated.append(context.task_id)
+            context.log("rendered")
+            return clip
+
+        try:
+            with self.assertLogs("vesta", "WARNING") as logged:
+                run = client.bench.run_with_pipeline(
+                    pipeline, dimensions=["subject_consistency"], run_name="py complete refused",
+                    model_id="py-complete-refused", samples_per_prompt=1, prompts_per_dimension=1,
+                )
+        finally:
+            proxy.stop()
+        self.assertEqual(run["status"], "completed", run)
+        self.assertEqual(len(generated), 1)  # no second attempt, no second generation
+        completes = [r for r in proxy.seen if r["path"].endswith("/complete")]
+        self.assertEqual([r["failed"] for r in completes], [True, True, True, False])
+        self.assertEqual(len({r["headers"].get("Idempotency-Key") for r in completes}), 1)
+        self.assertIn("complete failed (upstream_unavailable: proxy says no); trying again in", logged.output[0])
+        # The log lines went with the completion that got through (the same body each time).
+        messages = [line["message"] for line in client.bench.all_logs(run["id"]) if line["source"] == "runner"]
+        self.assertEqual(len([m for m in messages if m.endswith("] rendered")]), 1, messages)
+
+    def test_a_heartbeat_the_api_does_not_answer_gives_up_in_time_and_tries_again(self) -> None:
+        # Heartbeats every second (lease 3 s); the first one gets no answer (a hung api). Its timeout
+        # is max(interval, HEARTBEAT_MIN_TIMEOUT), here 1 s, and it is sent once more; with the
+        # client's 60 s it would hold the heartbeat past the lease.
+        proxy = FlakyProxy(server.base_url, failures=1, status=0, match="/heartbeat", hold=4.0)
+        client = vesta.Vesta(api_key=server.keys[7], base_url=proxy.base_url)
+        clip = self.clip()
+
+        def beats() -> List[Any]:
+            return [r for r in proxy.seen if r["path"].endswith("/heartbeat")]
+
+        def pipeline(prompt: str, seed: int, context: vesta.PipelineContext) -> bytes:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not (len(beats()) >= 2 and "status" in beats()[1]):
+                time.sleep(0.05)  # generating until the heartbeat after the hung one has been answered
+            return clip
+
+        try:
+            with mock.patch.object(vesta._runner, "HEARTBEAT_MIN_TIMEOUT", 0.5):
+                run = client.bench.run_with_pipeline(
+                    pipeline, dimensions=["subject_consistency"], run_name="py heartbeat hung",
+                    model_id="py-heartbeat-hung", samples_per_prompt=1, prompts_per_dimension=1,
+                )
+        finally:
+            proxy.stop()
+        self.assertEqual(run["status"], "completed", run)
+        hung, retried = beats()[:2]
+        self.assertTrue(hung["failed"])
+        self.assertEqual(hung["headers"].get("Idempotency-Key"), retried["headers"].get("Idempotency-Key"))
+        # Given up after its 1 s timeout and sent again after the back-off (0.375-0.5 s).
+        self.assertGreater(retried["at"] - hung["at"], 1.0)
+        self.assertLess(retried["at"] - hung["at"], 2.5)
 
 
 class UploadUrlsInErrors(unittest.TestCase):

@@ -297,9 +297,10 @@ class BenchResource:
         """A run with its ``status`` and ``progress``."""
         return cast(g.BenchRun, self._http.request("GET", self._path(run_id)).json())
 
-    def cancel(self, run_id: str) -> g.BenchRun:
-        """Cancels a queued, generating or evaluating run (409 ``conflict`` otherwise)."""
-        return cast(g.BenchRun, self._http.request("POST", f"{self._path(run_id)}/cancel").json())
+    def cancel(self, run_id: str, *, max_retries: Optional[int] = None) -> g.BenchRun:
+        """Cancels a queued, generating or evaluating run (409 ``conflict`` otherwise).
+        ``max_retries``: this call's retries instead of the client's."""
+        return cast(g.BenchRun, self._http.request("POST", f"{self._path(run_id)}/cancel", max_retries=max_retries).json())
 
     def delete(self, run_id: str) -> None:
         """Deletes a finished run with its clips, scores and logs."""
@@ -414,26 +415,48 @@ class RunnersResource:
     def get(self, runner_id: str) -> g.Runner:
         return cast(g.Runner, self._http.request("GET", f"/api/v1/runners/{path_segment(runner_id)}").json())
 
-    def deregister(self, runner_id: str) -> None:
-        self._http.request("DELETE", f"/api/v1/runners/{path_segment(runner_id)}")
+    def deregister(self, runner_id: str, *, max_retries: Optional[int] = None) -> None:
+        """Removes the runner (its leased tasks go back to the queue). ``max_retries``: this call's
+        retries instead of the client's."""
+        self._http.request("DELETE", f"/api/v1/runners/{path_segment(runner_id)}", max_retries=max_retries)
 
-    def claim(self, runner_id: str, wait_seconds: int = 20) -> Optional[g.RunnerTask]:
-        """Long-polls for a task; None when none arrived within ``wait_seconds``."""
+    def claim(self, runner_id: str, wait_seconds: int = 20, *, max_retries: Optional[int] = None) -> Optional[g.RunnerTask]:
+        """Long-polls for a task; None when none arrived within ``wait_seconds``. ``max_retries``:
+        this call's retries instead of the client's (``run_with_pipeline`` passes 0: its loop waits
+        and claims again itself)."""
         res = self._http.request(
             "POST",
             f"/api/v1/runners/{path_segment(runner_id)}/claim",
             json_body={"waitSeconds": wait_seconds},
             timeout=wait_seconds + 30.0,
+            max_retries=max_retries,
         )
         if res.status == 204 or not res.body:
             return None
         return cast(g.ClaimResponse, res.json())["task"]
 
-    def heartbeat(self, task_id: str, lease_id: str, logs: Optional[List[g.RunnerLogLine]] = None) -> g.HeartbeatResponse:
+    def heartbeat(
+        self,
+        task_id: str,
+        lease_id: str,
+        logs: Optional[List[g.RunnerLogLine]] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+    ) -> g.HeartbeatResponse:
+        """Renews the lease and ships log lines. ``timeout`` / ``max_retries``: this call's instead of
+        the client's (a heartbeat must end well within the lease it renews)."""
         body: Dict[str, Any] = {"leaseId": lease_id}
         if logs:
             body["logs"] = logs
-        return cast(g.HeartbeatResponse, self._http.request("POST", f"/api/v1/runner-tasks/{path_segment(task_id)}/heartbeat", json_body=body).json())
+        res = self._http.request(
+            "POST",
+            f"/api/v1/runner-tasks/{path_segment(task_id)}/heartbeat",
+            json_body=body,
+            timeout=timeout,
+            max_retries=max_retries,
+        )
+        return cast(g.HeartbeatResponse, res.json())
 
     def create_upload_url(
         self, task_id: str, lease_id: str, file_name: str, content_type: str, size_bytes: Optional[int] = None
@@ -443,17 +466,50 @@ class RunnersResource:
             body["sizeBytes"] = size_bytes
         return cast(g.UploadUrlResponse, self._http.request("POST", f"/api/v1/runner-tasks/{path_segment(task_id)}/upload-url", json_body=body).json())
 
-    def complete(self, task_id: str, lease_id: str, video_id: str, logs: Optional[List[g.RunnerLogLine]] = None) -> g.CompleteRunnerTaskResponse:
+    def complete(
+        self,
+        task_id: str,
+        lease_id: str,
+        video_id: str,
+        logs: Optional[List[g.RunnerLogLine]] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+    ) -> g.CompleteRunnerTaskResponse:
+        """Completes the task with its uploaded clip. ``idempotency_key``: one key for every call
+        that repeats this completion (a repeat is then replayed, not done twice)."""
         body: Dict[str, Any] = {"leaseId": lease_id, "videoId": video_id}
         if logs:
             body["logs"] = logs
-        return cast(g.CompleteRunnerTaskResponse, self._http.request("POST", f"/api/v1/runner-tasks/{path_segment(task_id)}/complete", json_body=body).json())
+        res = self._http.request(
+            "POST",
+            f"/api/v1/runner-tasks/{path_segment(task_id)}/complete",
+            json_body=body,
+            idempotency_key=idempotency_key,
+        )
+        return cast(g.CompleteRunnerTaskResponse, res.json())
 
-    def fail(self, task_id: str, lease_id: str, error: str, retryable: bool = True, logs: Optional[List[g.RunnerLogLine]] = None) -> g.FailResponse:
+    def fail(
+        self,
+        task_id: str,
+        lease_id: str,
+        error: str,
+        retryable: bool = True,
+        logs: Optional[List[g.RunnerLogLine]] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+    ) -> g.FailResponse:
+        """Fails the attempt (``retryable``: the task goes back to the queue while attempts remain).
+        ``idempotency_key`` as on :meth:`complete`."""
         body: Dict[str, Any] = {"leaseId": lease_id, "error": error[:4000] or "failed", "retryable": retryable}
         if logs:
             body["logs"] = logs
-        return cast(g.FailResponse, self._http.request("POST", f"/api/v1/runner-tasks/{path_segment(task_id)}/fail", json_body=body).json())
+        res = self._http.request(
+            "POST",
+            f"/api/v1/runner-tasks/{path_segment(task_id)}/fail",
+            json_body=body,
+            idempotency_key=idempotency_key,
+        )
+        return cast(g.FailResponse, res.json())
 
 
 def _iterate(fetch: Callable[[int], Any]) -> Iterator[Any]:

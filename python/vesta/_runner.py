@@ -4,13 +4,21 @@ This process registers as a runner for ``model_id``, creates a run that only it 
 the run's tasks one at a time, calls ``pipeline(prompt, seed, context)`` for each (a background
 thread renews the lease meanwhile and learns of a cancel), uploads what it returns, and polls the
 run until its evaluation ends. Ctrl-C cancels the run, hands the task back and deregisters.
+
+Faults are met as the TypeScript runner meets them: while the service cannot be reached (no
+connection, a timeout, 408/429/5xx) the claims and polls wait and try again, the heartbeats keep
+trying within the lease, a clip's upload is sent again, and a completion or failure is repeated
+with one Idempotency-Key until the lease would expire. Each wait is logged as a warning on the
+``vesta`` logger.
 """
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, cast
+import uuid
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, cast
 
 from . import _generated as g
 from ._client import TERMINAL_RUN_STATES, put_ticket
@@ -26,6 +34,17 @@ if TYPE_CHECKING:
 #: How long (seconds) a generated clip is sent again while its upload cannot reach the storage
 #: (the task's lease is held by the heartbeats meanwhile); after that the attempt fails as any other.
 UPLOAD_RETRY_WINDOW = 600.0
+#: Waits (seconds) between claims or polls that could not reach the service: 0.5 doubling up to 30,
+#: minus up to 25 % jitter (the TypeScript runner's CLAIM_BACKOFF).
+CLAIM_BACKOFF_INITIAL = 0.5
+CLAIM_BACKOFF_MAX = 30.0
+#: A heartbeat's timeout is max(its interval, this) seconds, with one retry (as the TypeScript
+#: runner's): a hung service cannot hold a heartbeat past the lease it renews.
+HEARTBEAT_MIN_TIMEOUT = 5.0
+HEARTBEAT_MAX_RETRIES = 1
+
+_log = logging.getLogger("vesta")
+T = TypeVar("T")
 
 
 class PipelineContext:
@@ -78,9 +97,11 @@ class _Heartbeat(threading.Thread):
         lease = task["lease"]
         self.ttl = float(lease["ttlSeconds"]) if lease is not None else 15.0
         self.interval = max(0.2, self.ttl / 3.0)
+        self.timeout = max(self.interval, HEARTBEAT_MIN_TIMEOUT)
         #: Why ``context.cancelled`` was set: "cancelled" (the run) or "lease_lost" (the task went back).
         self.reason: Optional[str] = None
-        self._lease_until = time.monotonic() + self.ttl
+        #: When (``time.monotonic()``) the lease ends unless renewed: the last renewal sent + its TTL.
+        self.lease_until = time.monotonic() + self.ttl
 
     def _end(self, reason: str) -> None:
         self.reason = reason
@@ -93,18 +114,24 @@ class _Heartbeat(threading.Thread):
             logs = self._ctx._take_logs()
             sent = time.monotonic()
             try:
-                reply = self._client.runners.heartbeat(self._task["id"], lease["id"], logs)
+                reply = self._client.runners.heartbeat(
+                    self._task["id"], lease["id"], logs, timeout=self.timeout, max_retries=HEARTBEAT_MAX_RETRIES
+                )
             except VestaError as err:
-                if isinstance(err, ApiError) and err.status in (403, 404, 409):
-                    self._end("lease_lost")  # the lease is gone: the run ended or the task went back
-                    return
                 if logs:
-                    self._ctx._give_back_logs(logs)
-                if time.monotonic() >= self._lease_until:
+                    self._ctx._give_back_logs(logs)  # first in line for the next beat, or the completion
+                if self._stop_event.is_set():
+                    return  # the task is over: what the beat would have said no longer matters
+                if not is_transient(err):
+                    # 409: the lease was taken over (expired, re-queued); 403/404: the task is gone.
+                    self._end("lease_lost")
+                    return
+                _retrying("heartbeat", err, self.interval)
+                if time.monotonic() >= self.lease_until:
                     self._end("lease_lost")  # unrenewed past its end: the server has re-queued the task
                     return
                 continue  # transient: the next beat tries again (the lease outlives two misses)
-            self._lease_until = sent + self.ttl
+            self.lease_until = sent + self.ttl
             if reply.get("cancelled"):
                 self._end("cancelled")
                 return
@@ -124,15 +151,22 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
     beat = _Heartbeat(client, task, ctx)
     beat.start()
 
-    def fail(message: str, retryable: bool) -> None:
+    def fail(message: str, retryable: bool, patient: bool = True) -> None:
+        """Reports the failure, repeated (one Idempotency-Key, one body) while the service cannot
+        be reached until the lease would expire; ``patient=False`` (Ctrl-C): the call's own retries only."""
+        logs = ctx._take_logs()
         try:
-            runners.fail(task["id"], lease["id"], message, retryable, ctx._take_logs())
+            _report(
+                "fail",
+                lambda key: runners.fail(task["id"], lease["id"], message, retryable, logs, idempotency_key=key),
+                beat.lease_until if patient else 0.0,
+            )
         except ApiError as err:
             if err.status not in (403, 404, 409) and not is_transient(err):  # 403/404/409: gone already
                 raise
         except VestaError as err:
-            # The failure cannot be reported (the service unreachable after the retries): the lease
-            # expires and the server re-queues the task.
+            # The failure cannot be reported (the service unreachable until the lease's end): the
+            # lease expires and the server re-queues the task.
             if not is_transient(err):
                 raise
 
@@ -141,7 +175,7 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
             output = pipeline(task["prompt"], task["seed"], ctx)
         except KeyboardInterrupt:
             beat.stop()
-            fail("the runner was interrupted (Ctrl-C) before the clip was finished; handed back", True)
+            fail("the runner was interrupted (Ctrl-C) before the clip was finished; handed back", True, patient=False)
             raise
         except GenerationError as err:
             beat.stop()
@@ -175,12 +209,27 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
                 fail(_error_text(err), True)
             return
         beat.stop()
+        logs = ctx._take_logs()
         try:
-            runners.complete(task["id"], lease["id"], video_id, ctx._take_logs())
+            # Repeated while the service cannot be reached (an api process restarting), until the
+            # lease would expire: one Idempotency-Key and one body, so a completion that arrived
+            # but whose answer was lost is replayed, not refused.
+            _report(
+                "complete",
+                lambda key: runners.complete(task["id"], lease["id"], video_id, logs, idempotency_key=key),
+                beat.lease_until,
+            )
         except ApiError as err:
             if err.status in (403, 404, 409):
                 return
-            fail(f"the server refused the clip: {err.detail}", True)
+            if logs:
+                ctx._give_back_logs(logs)
+            fail(_error_text(err) if is_transient(err) else f"the server refused the clip: {err.detail}", True)
+        except VestaError as err:
+            if not is_transient(err):
+                raise
+            # The service unreachable until the lease's end: the lease expires and the server
+            # re-queues the task (a failure could not be reported either).
     finally:
         beat.stop()
 
@@ -216,12 +265,36 @@ def _send_clip(client: "Vesta", task: g.RunnerTask, ctx: PipelineContext, clip: 
             delay = backoff_delay(min(attempt, 4))
             if not is_transient(err) or ctx.cancelled.is_set() or time.monotonic() + delay >= deadline:
                 raise
+            _retrying("upload", err, delay)
             if not told:
                 ctx.log(f"the upload failed ({_error_text(err)}); sending the clip again", "warn")
                 told = True
             if ctx.cancelled.wait(delay):
                 raise
             attempt += 1
+
+
+def _report(operation: str, call: Callable[[str], T], deadline: float) -> T:
+    """``call(idempotency_key)`` until it succeeds, fails for good, or the next wait would pass
+    ``deadline`` (``time.monotonic()``): waits of 0.5 s doubling up to 8 s, one key for every try
+    (the TypeScript runner's retryTransient). The last error is raised."""
+    key = str(uuid.uuid4())
+    attempt = 0
+    while True:
+        try:
+            return call(key)
+        except VestaError as err:
+            delay = backoff_delay(min(attempt, 4))
+            if not is_transient(err) or time.monotonic() + delay >= deadline:
+                raise
+            _retrying(operation, err, delay)
+            time.sleep(delay)
+            attempt += 1
+
+
+def _retrying(operation: str, err: VestaError, delay: float) -> None:
+    """What the TypeScript runner emits as a ``retrying`` event, as a warning of the ``vesta`` logger."""
+    _log.warning("vesta runner: %s failed (%s); trying again in %.1f s", operation, _error_text(err), delay)
 
 
 def _error_text(err: VestaError) -> str:
@@ -247,12 +320,19 @@ def run_with_pipeline(
 
     The pipeline returns a file path, the clip's bytes, or a sequence of frames (NumPy arrays, PIL
     images or :class:`vesta.Frame`, encoded to MP4 at ``fps`` with FFmpeg).
+
+    While the service cannot be reached (an api process restarting: no connection, a timeout,
+    408/429/5xx past the client's retries) the claims and polls wait and try again, 0.5 s doubling
+    up to 30 s (:data:`CLAIM_BACKOFF_INITIAL`, :data:`CLAIM_BACKOFF_MAX`), each wait a warning on
+    the ``vesta`` logger; Ctrl-C still stops at once, and a run that ended meanwhile ends the loop.
     """
     if not callable(pipeline):
         raise TypeError("run_with_pipeline needs a callable: pipeline(prompt, seed, context) -> clip")
     runners = client.runners
     runner = runners.register((runner_name or f"pipeline: {run_name}")[:100], [model_id])
     run: Optional[g.BenchRun] = None
+    failures = 0  # rounds in a row whose claim or poll could not reach the service
+    quick = False  # leaving on an error while the service cannot be reached: one try per cleanup call
     try:
         run = client.bench.create(
             run_name,
@@ -271,24 +351,50 @@ def run_with_pipeline(
                     on_progress(run)
             if run["status"] in TERMINAL_RUN_STATES:
                 return run
+            unreachable: List[Tuple[str, VestaError]] = []  # (operation, error) of calls that did not get through
             if run["status"] in ("queued", "generating"):
-                task = runners.claim(runner["id"], wait_seconds=1)
-                if task is not None:
-                    _serve(client, pipeline, task, fps)
+                try:
+                    # No retries of its own (as the TypeScript loop's claim): this loop waits and claims again.
+                    task = runners.claim(runner["id"], wait_seconds=1, max_retries=0)
+                except VestaError as err:
+                    if not is_transient(err):
+                        raise
+                    unreachable.append(("claim", err))
+                else:
+                    if task is not None:
+                        _serve(client, pipeline, task, fps)
             else:  # evaluating: only scoring remains, poll closer so the end is seen sooner
                 time.sleep(min(poll_interval, 0.15))
-            run = client.bench.get(run["id"])
+            # Polled even when the claim failed: a run that ended (cancelled, say) ends the loop.
+            try:
+                run = client.bench.get(run["id"])
+            except VestaError as err:
+                if not is_transient(err):
+                    raise
+                unreachable.append(("poll", err))
+            if not unreachable:
+                failures = 0
+                continue
+            if run["status"] in TERMINAL_RUN_STATES:
+                continue  # the poll got through: the run is over, whatever the claim met
+            delay = backoff_delay(min(failures, 6), CLAIM_BACKOFF_INITIAL, CLAIM_BACKOFF_MAX)
+            failures += 1
+            for operation, err in unreachable:
+                _retrying(operation, err, delay)
+            time.sleep(delay)  # Ctrl-C (KeyboardInterrupt) ends the wait at once
     except BaseException:
         # Leave nothing behind: the run is cancelled (best effort); the runner is deregistered below.
+        # While the service cannot be reached, one try each: Ctrl-C then ends the call at once.
+        quick = failures > 0
         if run is not None and run["status"] not in TERMINAL_RUN_STATES:
             try:
-                client.bench.cancel(run["id"])
+                client.bench.cancel(run["id"], max_retries=0 if quick else None)
             except VestaError:
                 pass
         raise
     finally:
         try:
-            runners.deregister(runner["id"])
+            runners.deregister(runner["id"], max_retries=0 if quick else None)
         except VestaError:
             pass
 

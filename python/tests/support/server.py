@@ -9,10 +9,12 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import unittest
 import urllib.error
 import urllib.request
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import urlsplit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -89,10 +91,11 @@ def free_port() -> int:
 
 class FlakyProxy:
     """A real HTTP proxy in front of the server: answers the first ``failures`` requests matching
-    ``match`` with ``status`` (or drops the connection when status is 0), then forwards."""
+    ``match`` with ``status`` (or drops the connection when status is 0), then forwards. ``hold``:
+    a failing request gets no answer for that many seconds first (a hung service)."""
 
     def __init__(self, upstream: str, failures: int, status: int = 503, match: str = "", method: Optional[str] = None,
-                 retry_after: Optional[str] = None, cut_body: bool = False, port: int = 0) -> None:
+                 retry_after: Optional[str] = None, cut_body: bool = False, port: int = 0, hold: float = 0.0) -> None:
         self.upstream = upstream.rstrip("/")
         self.remaining = failures
         self.status = status
@@ -100,6 +103,7 @@ class FlakyProxy:
         self.method = method
         self.retry_after = retry_after
         self.cut_body = cut_body
+        self.hold = hold
         self.seen: List[Dict[str, Any]] = []
         self.lock = threading.Lock()
         proxy = self
@@ -120,7 +124,8 @@ class FlakyProxy:
                     )
                     if fail:
                         proxy.remaining -= 1
-                    entry: Dict[str, Any] = {"method": self.command, "path": self.path, "headers": dict(self.headers), "failed": fail}
+                    entry: Dict[str, Any] = {"method": self.command, "path": self.path, "headers": dict(self.headers),
+                                             "failed": fail, "at": time.monotonic()}
                     proxy.seen.append(entry)
                 if fail and proxy.cut_body and length:
                     self.rfile.read(min(length, 1024))  # read a little, then drop the connection mid-upload
@@ -128,6 +133,8 @@ class FlakyProxy:
                     self.connection.shutdown(socket.SHUT_RDWR)
                     return
                 body = self.rfile.read(length) if length else b""
+                if fail and proxy.hold:
+                    time.sleep(proxy.hold)  # the client may give up meanwhile
                 if fail:
                     if proxy.status == 0:
                         self.close_connection = True
@@ -170,3 +177,86 @@ class FlakyProxy:
     def stop(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class CutProxy:
+    """A TCP proxy in front of the server that a test cuts and restores, as an api process that
+    restarts: :meth:`cut` closes every open connection and the port then refuses new ones;
+    :meth:`restore` listens on the same port again. Bytes pass through untouched."""
+
+    def __init__(self, upstream: str) -> None:
+        parts = urlsplit(upstream)
+        self.upstream: Tuple[str, int] = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self.port = 0
+        self._lock = threading.Lock()
+        self._sockets: "set[socket.socket]" = set()
+        self._listener: Optional[socket.socket] = None
+        self.restore()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+
+    def restore(self) -> None:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the cut connections' TIME_WAIT
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        listener.settimeout(0.1)
+        self.port = int(listener.getsockname()[1])
+        with self._lock:
+            self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        with self._lock:
+            listener, self._listener = self._listener, None
+            sockets, self._sockets = list(self._sockets), set()
+        if listener is not None:
+            listener.close()
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
+
+    stop = cut
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            with self._lock:
+                if self._listener is not listener:
+                    return
+            try:
+                client, _ = listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.upstream, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            client.settimeout(None)
+            upstream.settimeout(None)
+            with self._lock:
+                if self._listener is not listener:  # cut meanwhile
+                    client.close()
+                    upstream.close()
+                    return
+                self._sockets.update((client, upstream))
+            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        try:
+            dst.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
