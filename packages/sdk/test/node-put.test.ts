@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { inspect } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   ApiConnectionError,
@@ -233,5 +234,85 @@ describe('Node upload PUT (node:http)', () => {
     };
     await putWithNodeHttp(putRequest(url, await preparePath(file, {}), { fetch: own }));
     expect(seen).toEqual([`PUT ${url}`]);
+  });
+});
+
+describe('Upload errors quote nothing of the URL’s query', () => {
+  const signature = '5e1f0c2a9b7d4e3f8a6c1b0d2e4f6a8c0b2d4f6e8a0c2e4f6b8d0a2c4e6f8b0d';
+  const query = `X-Amz-Credential=AKIDEXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=${signature}`;
+  /** What an error shows anywhere: message, fields, cause chain (as a log line or a REPL would). */
+  const shown = (err: unknown): string => `${String(err)}\n${inspect(err, { depth: 6 })}`;
+  const throughFetch: FetchLike = (input, init) => fetch(input, init);
+  const small = (): PreparedUpload =>
+    prepareInMemorySource(new Blob([bytes.subarray(0, 4096)]), { fileName: 'clip.mp4' });
+
+  /**
+   * A store that refuses the PUT quoting what it was given, as S3's SignatureDoesNotMatch does:
+   * XML with the signature straddling the 200 characters kept of a non-JSON answer, then the
+   * canonical query; or JSON whose detail quotes the signature.
+   */
+  async function refusingStore(kind: 'xml' | 'json'): Promise<string> {
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const given = new URL(req.url!, 'http://store').searchParams.get('X-Amz-Signature');
+        const canonical = req.url!.slice(req.url!.indexOf('?') + 1);
+        const head =
+          '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SignatureDoesNotMatch</Code><Message>no</Message>';
+        const body =
+          kind === 'xml'
+            ? `${head.padEnd(180)}<SignatureProvided>${given}</SignatureProvided><CanonicalQueryString>${canonical}</CanonicalQueryString></Error>`
+            : JSON.stringify({
+                code: 'forbidden',
+                detail: `signature ${given} does not match (query ${canonical})`,
+              });
+        res.writeHead(403, { 'content-type': kind === 'xml' ? 'application/xml' : 'application/json' });
+        res.end(body);
+      });
+    });
+    return `${url.replace('/upload', '/bucket/clip.mp4')}?${query}`;
+  }
+
+  for (const [name, fetchImpl] of [
+    ['node:http', globalFetch],
+    ['fetch', throughFetch],
+  ] as const) {
+    it(`a store quoting the signature in its 403 has it replaced in the detail (${name})`, async () => {
+      const url = await refusingStore('xml');
+      const err = await putWithNodeHttp(putRequest(url, small(), { fetch: fetchImpl })).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ApiError);
+      const apiErr = err as ApiError;
+      expect([apiErr.status, apiErr.url]).toEqual([403, url.split('?')[0]]);
+      expect(apiErr.detail).toContain('SignatureDoesNotMatch');
+      // The excerpt reaches the value, replaced whole before it was cut.
+      expect(apiErr.detail).toContain('<SignatureProvided>…');
+      expect(shown(err)).not.toContain(signature.slice(0, 8));
+      expect(shown(err)).not.toContain('AKIDEXAMPLE');
+
+      const json = await refusingStore('json');
+      const jsonErr = (await putWithNodeHttp(putRequest(json, small(), { fetch: fetchImpl })).catch(
+        (e: unknown) => e,
+      )) as ApiError;
+      expect(jsonErr.code).toBe('forbidden');
+      expect(jsonErr.detail).toBe('signature … does not match (query X-Amz-Credential=…&X-Amz-Signature=…)');
+      expect(shown(jsonErr)).not.toContain(signature.slice(0, 8));
+    });
+  }
+
+  it('a URL that cannot be sent is a connection error that does not quote it', async () => {
+    // fetch's own error quotes the URL whole ("Failed to parse URL from …"), its cause keeps it.
+    const url = `http://127.0.0.1:99999/bucket/clip.mp4?${query}`;
+    for (const fetchImpl of [globalFetch, throughFetch]) {
+      const err = await putWithNodeHttp(putRequest(url, small(), { fetch: fetchImpl })).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ApiConnectionError);
+      expect((err as ApiConnectionError).url).toBe('http://127.0.0.1:99999/bucket/clip.mp4');
+      expect((err as Error).message).toContain('Invalid URL');
+      expect(shown(err)).not.toContain(signature.slice(0, 8));
+      expect(shown(err)).not.toContain('AKIDEXAMPLE');
+    }
   });
 });

@@ -2,8 +2,7 @@
 import type { Platform } from '../core/platform.js';
 import { linkedController } from '../core/abort.js';
 import { ApiConnectionError, ApiTimeoutError, RequestAbortedError } from '../core/errors.js';
-import { toApiError } from '../core/http.js';
-import { putWithFetch, uploadUrlForErrors, type PutFn } from '../uploads/put.js';
+import { putRefusal, putWithFetch, uploadUrlForErrors, type PutFn } from '../uploads/put.js';
 import { isBlob, prepareInMemorySource, type PreparedUpload } from '../uploads/source.js';
 
 /**
@@ -50,11 +49,11 @@ const putWithXhr: PutFn = async (req) => {
       const requestId = xhr.getResponseHeader('x-request-id');
       if (requestId) headers.set('x-request-id', requestId);
       finish(
-        toApiError(
+        putRefusal(
           new Response(null, { status: xhr.status, headers }),
           xhr.responseText,
           req.method,
-          uploadUrlForErrors(req.url),
+          req.url,
         ),
       );
     };

@@ -191,8 +191,19 @@ export class HttpClient {
   }
 }
 
-/** Reads the `{ code, detail, requestId }` body (falling back to the status) into a typed error. */
-export function toApiError(response: Response, text: string, method: string, url: string): ApiError {
+/**
+ * Reads the `{ code, detail, requestId }` body (falling back to the status) into a typed error.
+ * `redact`: applied to what the error quotes of the answer (its detail, or the excerpt of a
+ * non-JSON body before it is cut), for an upload whose store may quote the URL's credential back
+ * (see `redactQueryValues` in uploads/put.ts).
+ */
+export function toApiError(
+  response: Response,
+  text: string,
+  method: string,
+  url: string,
+  redact: (text: string) => string = (t) => t,
+): ApiError {
   let code: string | undefined;
   let detail: string | undefined;
   let requestId: string | undefined;
@@ -211,7 +222,11 @@ export function toApiError(response: Response, text: string, method: string, url
   return apiErrorFor({
     status: response.status,
     code: code ?? fallbackCode(response.status),
-    detail: detail ?? (text.trim().slice(0, 200) || response.statusText || `HTTP ${response.status}`),
+    // Redacted before the excerpt is cut, so that no part of a value is left at its end.
+    detail:
+      detail !== undefined
+        ? redact(detail)
+        : redact(text.trim()).slice(0, 200) || response.statusText || `HTTP ${response.status}`,
     requestId: requestId ?? response.headers.get('x-request-id') ?? undefined,
     headers: response.headers,
     method,

@@ -20,16 +20,37 @@ import {
   UploadSourceError,
   VestaError,
 } from '../core/errors.js';
-import { globalFetch, toApiError } from '../core/http.js';
-import { putWithFetch, stallTimer, uploadUrlForErrors, type PutFn, type PutRequest } from '../uploads/put.js';
+import { globalFetch } from '../core/http.js';
+import {
+  connectionCause,
+  putRefusal,
+  putWithFetch,
+  stallTimer,
+  uploadUrlForErrors,
+  type PutFn,
+  type PutRequest,
+} from '../uploads/put.js';
 import { isBlob } from '../uploads/source.js';
 
 export const putWithNodeHttp: PutFn = (req) => {
-  const url = new URL(req.url);
-  if (req.fetch !== globalFetch || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+  const url = parseUrl(req.url);
+  // A URL that does not parse is left to fetch, whose error says so (without the URL's query).
+  if (
+    url === undefined ||
+    req.fetch !== globalFetch ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:')
+  )
     return putWithFetch(req);
   return send(req, url);
 };
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
 
 async function send(req: PutRequest, url: URL): Promise<void> {
   const { controller, dispose } = linkedController(req.signal);
@@ -68,14 +89,13 @@ async function send(req: PutRequest, url: URL): Promise<void> {
     if (!sent.all) request.destroy();
     await body;
     const status = res.statusCode ?? 0;
-    if (status < 200 || status > 299)
-      throw toApiError(asResponse(res), text, req.method, uploadUrlForErrors(req.url));
+    if (status < 200 || status > 299) throw putRefusal(asResponse(res), text, req.method, req.url);
   } catch (err) {
     if (req.signal?.aborted) throw new RequestAbortedError(req.signal.reason);
     if (stall.fired()) throw new ApiTimeoutError(uploadUrlForErrors(req.url), req.stallTimeoutMs, 1);
     if (sourceError) throw sourceError;
     if (err instanceof VestaError) throw err;
-    throw new ApiConnectionError(uploadUrlForErrors(req.url), 1, err);
+    throw new ApiConnectionError(uploadUrlForErrors(req.url), 1, connectionCause(err, req.url));
   } finally {
     stall.stop();
     dispose();

@@ -6,6 +6,7 @@ import {
   RequestAbortedError,
   UploadSourceError,
   VestaError,
+  type ApiError,
 } from '../core/errors.js';
 import { toApiError, type FetchLike } from '../core/http.js';
 import { countingStream, type PreparedUpload } from './source.js';
@@ -35,6 +36,59 @@ export type PutFn = (req: PutRequest) => Promise<void>;
 export function uploadUrlForErrors(url: string): string {
   const q = url.search(/[?#]/);
   return q === -1 ? url : url.slice(0, q);
+}
+
+/**
+ * `text` with the values of `url`'s query (as sent, decoded, and JSON-escaped) replaced by `…`:
+ * what a store's refusal may quote back of the URL's credential (S3's SignatureDoesNotMatch
+ * echoes the signature and the canonical query it was given), or a low-level error of the URL.
+ * Values shorter than 8 characters (an expiry in seconds) are no secret and too common to replace.
+ */
+export function redactQueryValues(text: string, url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1) return text;
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end === -1 ? undefined : end);
+  const values = new Set<string>();
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1) values.add(part.slice(eq + 1));
+  }
+  for (const [, value] of new URLSearchParams(query)) values.add(value);
+  for (const value of [...values]) values.add(JSON.stringify(value).slice(1, -1));
+  let out = text;
+  for (const value of [...values].sort((a, b) => b.length - a.length)) {
+    if (value.length >= 8) out = out.split(value).join('…');
+  }
+  return out;
+}
+
+/** A failed PUT's answer as the typed error: the URL without its query, nothing of it quoted. */
+export function putRefusal(response: Response, text: string, method: string, url: string): ApiError {
+  return toApiError(response, text, method, uploadUrlForErrors(url), (t) => redactQueryValues(t, url));
+}
+
+/**
+ * The low-level error of a failed PUT, as the cause of its ApiConnectionError: itself, unless
+ * it (or an error it wraps) quotes one of the URL's query values, as fetch's "Failed to parse URL
+ * from <url>" does; then a plain Error saying the same without them (the original left out).
+ */
+export function connectionCause(err: unknown, url: string): unknown {
+  const quoted: string[] = [];
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    quoted.push(e.message);
+    const input = (e as Error & { input?: unknown }).input;
+    if (typeof input === 'string') quoted.push(input);
+  }
+  const all = quoted.join('\n');
+  if (redactQueryValues(all, url) === all) return err;
+  const inner = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const clean = new Error(
+    redactQueryValues(inner instanceof Error ? inner.message : String(inner), url) || 'request failed',
+  );
+  const code = (inner as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') Object.assign(clean, { code });
+  return clean;
 }
 
 /** A stall timer: `arm()` restarts it; it aborts `controller` when it fires. */
@@ -82,14 +136,14 @@ export const putWithFetch: PutFn = async (req) => {
     const response = await req.fetch(req.url, init);
     stall.arm();
     const text = await response.text();
-    if (!response.ok) throw toApiError(response, text, req.method, uploadUrlForErrors(req.url));
+    if (!response.ok) throw putRefusal(response, text, req.method, req.url);
   } catch (err) {
     if (req.signal?.aborted) throw new RequestAbortedError(req.signal.reason);
     if (stall.fired()) throw new ApiTimeoutError(uploadUrlForErrors(req.url), req.stallTimeoutMs, 1);
     if (err instanceof VestaError) throw err;
     const sourceError = findSourceError(err);
     if (sourceError) throw sourceError;
-    throw new ApiConnectionError(uploadUrlForErrors(req.url), 1, err);
+    throw new ApiConnectionError(uploadUrlForErrors(req.url), 1, connectionCause(err, req.url));
   } finally {
     stall.stop();
     dispose();
