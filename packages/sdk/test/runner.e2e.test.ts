@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoClip } from '@vesta/engine';
 import { ValidationFailedError, Vesta, type BenchVideo, type RunnerEvent } from '../src/index.js';
+import { startCutProxy } from './support/cut-proxy.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -160,6 +161,45 @@ describe('bench.runWithPipeline', () => {
     expect(run.runner.failed).toBeGreaterThanOrEqual(2);
     const videos = await allVideos(run.id);
     expect(videos[0]!.error?.detail).toContain('out of GPU memory');
+  });
+
+  it('polls again while the api cannot be reached, and resolves once it is back', async () => {
+    // The api goes away for 1 s once every clip is generated (an api process restarting): the
+    // polls fail past the client's retries, wait as the runner's claims do, and go on.
+    const proxy = await startCutProxy(server.baseUrl);
+    const client = new Vesta({
+      apiKey: await server.newKey(),
+      baseUrl: proxy.baseUrl,
+      backoff: { initialDelayMs: 20, maxDelayMs: 40 },
+    });
+    const events: RunnerEvent[] = [];
+    let outage: Promise<void> | undefined;
+    try {
+      const run = await client.bench.runWithPipeline(
+        async ({ prompt, seed, auxiliary, signal }) => (await demo(prompt, seed, auxiliary, signal)).path,
+        {
+          dimensions: ['dynamic_degree'],
+          runName: 'api outage',
+          modelId: 'vesta-demo',
+          onRunnerEvent: (e) => events.push(e),
+          onProgress: (r) => {
+            if (r.status !== 'evaluating' || outage) return;
+            outage = proxy.cut().then(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
+            outage = outage.then(() => proxy.restore());
+          },
+          ...small,
+          promptsPerDimension: 1,
+        },
+      );
+      expect(outage).toBeDefined();
+      expect(run.status).toBe('completed');
+      const polls = events.filter((e) => e.type === 'retrying' && e.operation === 'poll');
+      expect(polls.length).toBeGreaterThan(0);
+      expect(polls[0]).toMatchObject({ error: expect.stringContaining(`Could not reach ${proxy.baseUrl}/`) });
+    } finally {
+      await outage;
+      await proxy.stop();
+    }
   });
 
   it('rejects an unknown dimension before anything is generated', async () => {

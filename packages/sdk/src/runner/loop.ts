@@ -32,8 +32,11 @@ export const DEFAULT_STOP_GRACE_MS = 30_000;
  * lease is held meanwhile); after that the attempt fails as any other.
  */
 export const UPLOAD_RETRY_WINDOW_MS = 10 * 60_000;
-/** Waits between failed claims: 0.5 s doubling up to 30 s, with jitter. */
-const CLAIM_BACKOFF = { initialDelayMs: 500, maxDelayMs: 30_000 };
+/**
+ * Waits between claims (and `runWithPipeline`'s polls) that could not reach the service: 0.5 s
+ * doubling up to 30 s, with jitter.
+ */
+export const CLAIM_BACKOFF = { initialDelayMs: 500, maxDelayMs: 30_000 };
 
 /** Log lines kept per task between two shipments; older ones are dropped (and counted). */
 const MAX_PENDING_LOGS = 1_000;

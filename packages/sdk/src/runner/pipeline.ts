@@ -4,9 +4,11 @@
  * the callable, and the run is polled until evaluation ends.
  */
 import { sleep } from '../core/abort.js';
-import { RequestAbortedError } from '../core/errors.js';
+import { backoffDelay } from '../core/backoff.js';
+import { RequestAbortedError, isTransient } from '../core/errors.js';
 import type { BenchRun, BenchStatus } from '../types.js';
-import type { Runner, RunnerOptions } from './loop.js';
+import { CLAIM_BACKOFF, type Runner, type RunnerOptions } from './loop.js';
+import { errorText } from './retry.js';
 import type { ClipOutput, GenerateContext, RunnerEvent, RunnerSummary } from './types.js';
 
 /**
@@ -112,10 +114,23 @@ export async function runWithPipeline(
     // Once every clip exists only evaluations remain: poll closer so the end is seen sooner.
     const evaluatingInterval = Math.min(interval, 150);
     let lastKey = progressKey(run);
+    let failures = 0;
     while (!TERMINAL.includes(run.status)) {
       if (runnerFailure !== undefined) throw runnerFailure;
       await sleep(run.status === 'evaluating' ? evaluatingInterval : interval, signal);
-      run = await deps.getRun(run.id, signal);
+      try {
+        run = await deps.getRun(run.id, signal);
+        failures = 0;
+      } catch (err) {
+        // The service out of reach past the client's retries (an api process restarting): poll
+        // again after a wait, as the runner loop claims again.
+        if (!isTransient(err) || signal?.aborted) throw err;
+        const delayMs = backoffDelay(Math.min(failures, 6), CLAIM_BACKOFF);
+        failures++;
+        emit(options, { type: 'retrying', operation: 'poll', error: errorText(err), delayMs });
+        await sleep(delayMs, signal);
+        continue;
+      }
       const key = progressKey(run);
       if (key !== lastKey) {
         lastKey = key;
@@ -136,6 +151,15 @@ export async function runWithPipeline(
     await runner.stop({ graceMs: 0 }).catch(() => undefined);
     if (signal?.aborted) throw new RequestAbortedError(signal.reason);
     throw err;
+  }
+}
+
+/** A runner event of the pipeline itself; the listener's exceptions are ignored, as the runner's. */
+function emit(options: RunWithPipelineOptions, event: RunnerEvent): void {
+  try {
+    options.onRunnerEvent?.(event);
+  } catch {
+    // A listener's error must not break the run.
   }
 }
 
