@@ -164,8 +164,9 @@ describe('bench.runWithPipeline', () => {
   });
 
   it('polls again while the api cannot be reached, and resolves once it is back', async () => {
-    // The api goes away for 1 s once every clip is generated (an api process restarting): the
-    // polls fail past the client's retries, wait as the runner's claims do, and go on.
+    // The api goes away for 1 s at the run's first progress report (an api process restarting):
+    // the polls fail past the client's retries, wait as the runner's claims do, and go on. (Cut at
+    // `evaluating`, a one-clip run could finish between two polls and never see the outage.)
     const proxy = await startCutProxy(server.baseUrl);
     const client = new Vesta({
       apiKey: await server.newKey(),
@@ -183,7 +184,7 @@ describe('bench.runWithPipeline', () => {
           modelId: 'vesta-demo',
           onRunnerEvent: (e) => events.push(e),
           onProgress: (r) => {
-            if (r.status !== 'evaluating' || outage) return;
+            if (outage) return;
             outage = proxy.cut().then(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
             outage = outage.then(() => proxy.restore());
           },
@@ -200,6 +201,52 @@ describe('bench.runWithPipeline', () => {
       await outage;
       await proxy.stop();
     }
+  });
+
+  it('repeats a completion whose answer was lost with the same body: completed once, its log lines kept', async () => {
+    // The first `complete` reaches the server and is applied, but its answer never arrives (the
+    // connection drops): the retry, under the same Idempotency-Key, must send the same body, so
+    // the server replays the first answer instead of refusing a different body.
+    let lost = 0;
+    const losingFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const url = String(input instanceof Request ? input.url : input);
+      if (init?.method === 'POST' && url.endsWith('/complete') && lost === 0) {
+        lost++;
+        await res.arrayBuffer();
+        throw new TypeError('fetch failed: the connection was reset after the request was sent');
+      }
+      return res;
+    };
+    const client = new Vesta({
+      apiKey: await server.newKey(),
+      baseUrl: server.baseUrl,
+      fetch: losingFetch,
+      // No retries in the client: the lost answer reaches the runner loop's own retry.
+      maxRetries: 0,
+      backoff: { initialDelayMs: 20, maxDelayMs: 40 },
+    });
+    const events: RunnerEvent[] = [];
+    const run = await client.bench.runWithPipeline(
+      async ({ prompt, seed, auxiliary, signal, log }) => {
+        log('rendered the one clip of this run');
+        return (await demo(prompt, seed, auxiliary, signal)).path;
+      },
+      {
+        dimensions: ['dynamic_degree'],
+        runName: 'lost completion answer',
+        modelId: 'vesta-demo',
+        onRunnerEvent: (e) => events.push(e),
+        ...small,
+        promptsPerDimension: 1,
+      },
+    );
+    expect(lost).toBe(1);
+    expect(run.status).toBe('completed');
+    expect(events.filter((e) => e.type === 'lease_lost')).toEqual([]);
+    expect(events.filter((e) => e.type === 'completed')).toHaveLength(1);
+    const logs = (await client.bench.logs(run.id, { limit: 1000 })).items.map((l) => l.message);
+    expect(logs.filter((m) => m.includes('rendered the one clip of this run'))).toHaveLength(1);
   });
 
   it('rejects an unknown dimension before anything is generated', async () => {

@@ -461,15 +461,11 @@ class RunnerLoop implements Runner {
       const late = stopReason();
       if (late === 'cancelled' || late === 'lease_lost') throw new TaskStoppedError(late);
       phase = 'complete';
-      await report(
-        (key) =>
-          this.deps.api.complete(
-            task.id,
-            { leaseId, videoId: uploaded.videoId, ...withLogs(takeLogs()) },
-            { idempotencyKey: key },
-          ),
-        'complete',
-      );
+      // One body for every try: a retry after a lost answer must repeat the request exactly, or
+      // its Idempotency-Key would meet a different body (409 idempotency_mismatch) and the log
+      // lines taken by the first try would be lost.
+      const completion = { leaseId, videoId: uploaded.videoId, ...withLogs(takeLogs()) };
+      await report((key) => this.deps.api.complete(task.id, completion, { idempotencyKey: key }), 'complete');
       this.counts.completed++;
       this.emit({
         type: 'completed',
@@ -529,16 +525,11 @@ class RunnerLoop implements Runner {
     report: (fn: (key: string) => Promise<unknown>, operation: string) => Promise<void>,
     phase: 'generate' | 'upload' | 'complete',
   ): Promise<void> {
-    const fail = (error: string, retryable: boolean): Promise<void> =>
-      report(
-        (key) =>
-          this.deps.api.fail(
-            task.id,
-            { leaseId: task.lease.id, error, retryable, ...withLogs(takeLogs()) },
-            { idempotencyKey: key },
-          ),
-        'fail',
-      );
+    const fail = (error: string, retryable: boolean): Promise<void> => {
+      // One body for every try (see the completion above).
+      const failure = { leaseId: task.lease.id, error, retryable, ...withLogs(takeLogs()) };
+      return report((key) => this.deps.api.fail(task.id, failure, { idempotencyKey: key }), 'fail');
+    };
     const ignoreGone = (e: unknown): void => {
       if (!(e instanceof ApiError) || ![404, 409].includes(e.status)) throw e;
     };
