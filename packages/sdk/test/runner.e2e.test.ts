@@ -183,7 +183,7 @@ describe('bench.runWithPipeline', () => {
           runName: 'api outage',
           modelId: 'vesta-demo',
           onRunnerEvent: (e) => events.push(e),
-          onProgress: (r) => {
+          onProgress: () => {
             if (outage) return;
             outage = proxy.cut().then(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
             outage = outage.then(() => proxy.restore());
