@@ -36,10 +36,10 @@ import type { BenchSection } from './section.js';
 const MB = Number(process.env.BENCH_S3_UPLOAD_MB ?? 200);
 const ROUNDS = Number(process.env.BENCH_S3_ROUNDS ?? 5);
 const EXTERNAL = process.env.BENCH_S3_ENDPOINT ?? '';
-const BUCKET = process.env.BENCH_S3_BUCKET ?? 'vesta-bench';
+export const BUCKET = process.env.BENCH_S3_BUCKET ?? 'vesta-bench';
 const REGION = process.env.BENCH_S3_REGION ?? 'us-east-1';
 
-interface Store {
+export interface Store {
   endpoint: string;
   /** The store's process, when this run started it (s3rver). */
   pid: number | null;
@@ -72,8 +72,8 @@ async function portChild(
   };
 }
 
-/** s3rver in a child process. */
-async function startS3rver(dir: string): Promise<Store> {
+/** s3rver in a child process, with the bucket BENCH_S3_BUCKET (default vesta-bench). */
+export async function startS3rver(dir: string): Promise<Store> {
   const child = await portChild(
     `
     import S3rver from 's3rver';

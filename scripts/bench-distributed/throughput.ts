@@ -2,7 +2,9 @@
  * Section `throughput` of `npm run bench:distributed`: scoring throughput of 2 worker processes
  * against 1 (target ≥ 1.7×), each `vesta serve --role worker` with one engine thread
  * (VESTA_ENGINE_THREADS=1, VESTA_JOB_CONCURRENCY=1), on PostgreSQL (a fresh schema per round) and
- * a local blob directory shared by the processes.
+ * an S3-compatible store (s3rver in its own process, a key prefix per round; the clips go up
+ * through presigned URLs and each worker downloads the clips it scores), or with
+ * BENCH_THROUGHPUT_STORE=local a local blob directory shared by the processes.
  *
  * A round: an api process takes BENCH_THROUGHPUT_CLIPS corpus clips (upload-url, PUT, confirm)
  * while no worker runs, so they all wait queued; then the workers start, and the round's time
@@ -11,17 +13,20 @@
  * times (default 2) so that drifting load on the machine falls on both alike; the best round of
  * each is reported. Workers also report their CPU seconds per clip.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CORPUS, call, createKey, serve } from './procs.js';
 import type { VestaProcess } from './procs.js';
 import { freshSchema } from './pg-schema.js';
+import { BUCKET, startS3rver } from './s3-upload.js';
+import type { Store } from './s3-upload.js';
 import type { BenchSection } from './section.js';
 
 const CLIPS = Number(process.env.BENCH_THROUGHPUT_CLIPS ?? 12);
 const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 2);
+const STORE = process.env.BENCH_THROUGHPUT_STORE ?? 's3';
 
 function corpus(n: number): Array<{ file: string; prompt: string; contentType: string }> {
   const rows = readFileSync(path.join(CORPUS, 'MANIFEST.csv'), 'utf8').trim().split(/\r?\n/).slice(1);
@@ -40,10 +45,23 @@ interface Round {
   cpuPerClip: number;
 }
 
-async function round(workers: number): Promise<Round> {
+async function round(workers: number, store: Store | null, n: number): Promise<Round> {
   const schema = await freshSchema('bench_tp');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-tp-'));
-  const env = { VESTA_DATABASE_URL: schema.url, VESTA_DATA_DIR: dataDir, VESTA_DATABASE_POOL_SIZE: '4' };
+  const env: Record<string, string> = {
+    VESTA_DATABASE_URL: schema.url,
+    VESTA_DATA_DIR: dataDir,
+    VESTA_DATABASE_POOL_SIZE: '4',
+    ...(store
+      ? {
+          ...store.env,
+          VESTA_BLOB_STORE: 's3',
+          VESTA_S3_BUCKET: BUCKET,
+          VESTA_S3_REGION: 'us-east-1',
+          VESTA_S3_KEY_PREFIX: `tp-${n}/`,
+        }
+      : {}),
+  };
   const procs: VestaProcess[] = [];
   try {
     const key = await createKey(env, 'bench-throughput');
@@ -57,6 +75,7 @@ async function round(workers: number): Promise<Round> {
           fileName: path.basename(clip.file),
           contentType: clip.contentType,
           prompt: clip.prompt,
+          sizeBytes: statSync(clip.file).size,
         })
       ).json() as { uploadUrl: string; videoId: string };
       const put = await fetch(up.uploadUrl, {
@@ -103,17 +122,24 @@ async function round(workers: number): Promise<Round> {
 
 export const throughput: BenchSection = {
   name: 'throughput',
-  title: `Scoring throughput: 2 worker processes vs 1 (${CLIPS} corpus clips, 1 engine thread each, PostgreSQL)`,
+  title: `Scoring throughput: 2 worker processes vs 1 (${CLIPS} corpus clips, 1 engine thread each, PostgreSQL and ${STORE === 's3' ? 'an S3-compatible store' : 'a shared blob directory'})`,
   async run() {
     const rounds: Round[] = [];
-    for (let r = 0; r < ROUNDS; r++)
-      for (const workers of [1, 2]) {
-        const res = await round(workers);
-        console.error(
-          `  ${workers} worker(s): ${res.seconds.toFixed(1)} s, ${res.clipsPerMinute.toFixed(1)} clips/min`,
-        );
-        rounds.push(res);
-      }
+    const storeDir = STORE === 's3' ? mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-tp-s3-')) : null;
+    const store = storeDir ? await startS3rver(storeDir) : null;
+    try {
+      for (let r = 0; r < ROUNDS; r++)
+        for (const workers of [1, 2]) {
+          const res = await round(workers, store, rounds.length);
+          console.error(
+            `  ${workers} worker(s): ${res.seconds.toFixed(1)} s, ${res.clipsPerMinute.toFixed(1)} clips/min`,
+          );
+          rounds.push(res);
+        }
+    } finally {
+      await store?.stop();
+      if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+    }
     const best = (w: number): Round =>
       rounds.filter((r) => r.workers === w).reduce((a, b) => (b.clipsPerMinute > a.clipsPerMinute ? b : a));
     const one = best(1);
