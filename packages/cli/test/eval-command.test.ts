@@ -36,7 +36,11 @@ afterAll(async () => {
 describe('vesta eval', () => {
   it('prints the stable JSON document with scores for each file', async () => {
     const h = host();
-    const code = await runEval([mp4, gif], { dimensions: 'temporal_flickering,dynamic_degree', json: true, threads: '1' }, h);
+    const code = await runEval(
+      [mp4, gif],
+      { dimensions: 'temporal_flickering,dynamic_degree', json: true, threads: '1' },
+      h,
+    );
     expect(h.err).toBe('');
     expect(code).toBe(0);
     const doc = JSON.parse(h.out) as EvalJson;
@@ -71,9 +75,15 @@ describe('vesta eval', () => {
     const bad = join(dir, 'bad.mp4');
     await writeFile(bad, '');
     const h = host();
-    const code = await runEval([bad, gif], { dimensions: 'temporal_flickering', json: true, threads: '1' }, h);
+    const code = await runEval(
+      [bad, gif],
+      { dimensions: 'temporal_flickering', json: true, threads: '1' },
+      h,
+    );
     expect(code).toBe(1);
-    expect(JSON.parse(h.err.trim())).toEqual({ error: { code: 'empty_file', detail: expect.any(String), file: bad } });
+    expect(JSON.parse(h.err.trim())).toEqual({
+      error: { code: 'empty_file', detail: expect.any(String), file: bad },
+    });
     const doc = JSON.parse(h.out) as EvalJson;
     expect(doc.results.map((r) => r.ok)).toEqual([false, true]);
   });
@@ -90,7 +100,9 @@ describe('vesta eval', () => {
     const h = host();
     const program = new Command('vesta').exitOverride();
     registerEvalCommand(program, h);
-    await program.parseAsync(['eval', gif, '--dimensions', 'all', '--json', '--threads', '1'], { from: 'user' });
+    await program.parseAsync(['eval', gif, '--dimensions', 'all', '--json', '--threads', '1'], {
+      from: 'user',
+    });
     expect(h.exitCode).toBe(0);
     const doc = JSON.parse(h.out) as EvalJson;
     expect(doc.dimensions).toHaveLength(16);

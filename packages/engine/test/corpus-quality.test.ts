@@ -33,21 +33,26 @@ describe('corpus × quality dimensions', () => {
     expect(dims.map((d) => [d.id, d.defaultMethod !== null])).toEqual(QUALITY.map((id) => [id, true]));
   });
 
-  it('scores each clip on all seven, with finite values inside each range', { timeout: 300_000 }, async () => {
-    const ranges = new Map(engine.dimensions().map((d) => [d.id, d.range]));
-    const problems: string[] = [];
-    await mapLimit(clips, 2, async (e) => {
-      const r = await engine.evaluate(e.path, { dimensions: QUALITY });
-      for (const f of r.failures) problems.push(`${e.file}: ${f.dimension} failed (${f.code}): ${f.detail}`);
-      for (const s of r.scores) {
-        const range = ranges.get(s.dimension)!;
-        if (!Number.isFinite(s.value) || s.value < range.min || s.value > range.max) {
-          problems.push(`${e.file}: ${s.dimension} = ${s.value} outside [${range.min}, ${range.max}]`);
+  it(
+    'scores each clip on all seven, with finite values inside each range',
+    { timeout: 300_000 },
+    async () => {
+      const ranges = new Map(engine.dimensions().map((d) => [d.id, d.range]));
+      const problems: string[] = [];
+      await mapLimit(clips, 2, async (e) => {
+        const r = await engine.evaluate(e.path, { dimensions: QUALITY });
+        for (const f of r.failures)
+          problems.push(`${e.file}: ${f.dimension} failed (${f.code}): ${f.detail}`);
+        for (const s of r.scores) {
+          const range = ranges.get(s.dimension)!;
+          if (!Number.isFinite(s.value) || s.value < range.min || s.value > range.max) {
+            problems.push(`${e.file}: ${s.dimension} = ${s.value} outside [${range.min}, ${range.max}]`);
+          }
+          if (s.frames.count === 0) problems.push(`${e.file}: ${s.dimension} used no frames`);
         }
-        if (s.frames.count === 0) problems.push(`${e.file}: ${s.dimension} used no frames`);
-      }
-      if (r.scores.length !== QUALITY.length) problems.push(`${e.file}: ${r.scores.length} scores`);
-    });
-    expect(problems).toEqual([]);
-  });
+        if (r.scores.length !== QUALITY.length) problems.push(`${e.file}: ${r.scores.length} scores`);
+      });
+      expect(problems).toEqual([]);
+    },
+  );
 });

@@ -59,7 +59,9 @@ describe('corpus', () => {
       const p = await decoder.probe(e.path);
       let n = 0;
       let inOrder = true;
-      for await (const g of decoder.frames(e.path, p, [{ sampling: { kind: 'all' }, maxSide: 48, channels: 1 }])) {
+      for await (const g of decoder.frames(e.path, p, [
+        { sampling: { kind: 'all' }, maxSide: 48, channels: 1 },
+      ])) {
         inOrder &&= g.index === n;
         n++;
       }

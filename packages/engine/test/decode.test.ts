@@ -33,10 +33,22 @@ function probe(path: string): Promise<ProbedVideo> {
 
 type Out = Omit<FrameOutput, 'sampling'>;
 
-async function collect(path: string, p: ProbedVideo, sampling: FrameSampling, outputs: Out[], signal?: AbortSignal): Promise<FrameGroup[]> {
+async function collect(
+  path: string,
+  p: ProbedVideo,
+  sampling: FrameSampling,
+  outputs: Out[],
+  signal?: AbortSignal,
+): Promise<FrameGroup[]> {
   const out: FrameGroup[] = [];
   const withSampling = outputs.map((o) => ({ ...o, sampling }));
-  for await (const g of streamFrames(path, p, { ffmpegPath: defaultFfmpegPath(), outputs: withSampling, maxFrames: 100_000, signal })) out.push(g);
+  for await (const g of streamFrames(path, p, {
+    ffmpegPath: defaultFfmpegPath(),
+    outputs: withSampling,
+    maxFrames: 100_000,
+    signal,
+  }))
+    out.push(g);
   return out;
 }
 
@@ -73,7 +85,17 @@ describe('probe', () => {
   it('reports container, codec, size, fps, exact frame count, duration and size', async () => {
     const clip = await encodeFrames(join(dir, 'p.mp4'), base, scenes.movingPattern(0.3));
     const p = await probe(clip.path);
-    expect(p).toMatchObject({ codec: 'h264', width: 64, height: 48, rotation: 0, displayWidth: 64, displayHeight: 48, fps: 10, frameCount: 30, frameCountExact: true });
+    expect(p).toMatchObject({
+      codec: 'h264',
+      width: 64,
+      height: 48,
+      rotation: 0,
+      displayWidth: 64,
+      displayHeight: 48,
+      fps: 10,
+      frameCount: 30,
+      frameCountExact: true,
+    });
     expect(p.container).toContain('mp4');
     expect(p.durationSeconds).toBeCloseTo(3, 1);
     expect(p.sizeBytes).toBeGreaterThan(0);
@@ -100,7 +122,9 @@ describe('probe', () => {
     const clip = await encodeFrames(join(dir, 'limits.mp4'), base, scenes.static());
     const run = (l: Parameters<typeof resolveLimits>[0]) =>
       probeVideo(clip.path, { ffprobePath: defaultFfprobePath(), limits: resolveLimits(l) });
-    await expect(run({ maxWidth: 32, maxHeight: 32 })).rejects.toMatchObject({ code: 'resolution_too_large' });
+    await expect(run({ maxWidth: 32, maxHeight: 32 })).rejects.toMatchObject({
+      code: 'resolution_too_large',
+    });
     await expect(run({ maxPixels: 1000 })).rejects.toMatchObject({ code: 'resolution_too_large' });
     await expect(run({ maxDurationSeconds: 1 })).rejects.toMatchObject({ code: 'duration_too_long' });
     await expect(run({ maxFrames: 10 })).rejects.toMatchObject({ code: 'too_many_frames' });
@@ -110,7 +134,11 @@ describe('probe', () => {
 
 describe('frame streaming', () => {
   it('delivers every frame in source order with passthrough timing', async () => {
-    const clip = await encodeFrames(join(dir, 'levels.mp4'), { ...base, crf: 0, pixelFormat: 'yuv444p' }, levels);
+    const clip = await encodeFrames(
+      join(dir, 'levels.mp4'),
+      { ...base, crf: 0, pixelFormat: 'yuv444p' },
+      levels,
+    );
     const p = await probe(clip.path);
     const groups = await collect(clip.path, p, { kind: 'all' }, [{ maxSide: null, channels: 3 }]);
     expect(groups.map((g) => g.index)).toEqual([...Array(30).keys()]);
@@ -121,7 +149,11 @@ describe('frame streaming', () => {
   });
 
   it('selects every-k, uniform and fps samplings inside ffmpeg, matching the source indices', async () => {
-    const clip = await encodeFrames(join(dir, 'levels2.mp4'), { ...base, crf: 0, pixelFormat: 'yuv444p' }, levels);
+    const clip = await encodeFrames(
+      join(dir, 'levels2.mp4'),
+      { ...base, crf: 0, pixelFormat: 'yuv444p' },
+      levels,
+    );
     const p = await probe(clip.path);
     const out: Out[] = [{ maxSide: null, channels: 3 }];
     const every = await collect(clip.path, p, { kind: 'every', step: 4 }, out);
@@ -136,7 +168,11 @@ describe('frame streaming', () => {
   });
 
   it('serves several sizes and channel layouts from one ffmpeg process', async () => {
-    const clip = await encodeFrames(join(dir, 'multi.mp4'), { ...base, width: 320, height: 180, frames: 12 }, scenes.movingPattern(0.5));
+    const clip = await encodeFrames(
+      join(dir, 'multi.mp4'),
+      { ...base, width: 320, height: 180, frames: 12 },
+      scenes.movingPattern(0.5),
+    );
     const p = await probe(clip.path);
     const groups = await collect(clip.path, p, { kind: 'all' }, [
       { maxSide: null, channels: 3 },
@@ -156,7 +192,11 @@ describe('frame streaming', () => {
   });
 
   it('serves different samplings from the same single decode, merged in source order', async () => {
-    const clip = await encodeFrames(join(dir, 'mixed.mp4'), { ...base, crf: 0, pixelFormat: 'yuv444p' }, levels);
+    const clip = await encodeFrames(
+      join(dir, 'mixed.mp4'),
+      { ...base, crf: 0, pixelFormat: 'yuv444p' },
+      levels,
+    );
     const p = await probe(clip.path);
     const groups: FrameGroup[] = [];
     for await (const g of streamFrames(clip.path, p, {
@@ -169,9 +209,11 @@ describe('frame streaming', () => {
       ],
       maxFrames: 1000,
       highWaterFrames: 1,
-    })) groups.push(g);
+    }))
+      groups.push(g);
     expect(groups.map((g) => g.index)).toEqual([...Array(30).keys()]);
-    const of = (o: number) => groups.flatMap((g) => g.frames.filter((f) => f.output === o).map((f) => f.frame.index));
+    const of = (o: number) =>
+      groups.flatMap((g) => g.frames.filter((f) => f.output === o).map((f) => f.frame.index));
     expect(of(0)).toEqual(uniformIndices(4, 30));
     expect(of(1)).toEqual([0, 10, 20]);
     expect(of(2)).toEqual([...Array(30).keys()]);
@@ -186,7 +228,11 @@ describe('frame streaming', () => {
   });
 
   it('keeps memory bounded with a slow consumer and does not deadlock across outputs', async () => {
-    const clip = await encodeFrames(join(dir, 'slow.mp4'), { ...base, width: 320, height: 240, frames: 90, fps: 30 }, scenes.noise(0.5));
+    const clip = await encodeFrames(
+      join(dir, 'slow.mp4'),
+      { ...base, width: 320, height: 240, frames: 90, fps: 30 },
+      scenes.noise(0.5),
+    );
     const p = await probe(clip.path);
     let n = 0;
     for await (const g of streamFrames(clip.path, p, {
@@ -213,7 +259,11 @@ describe('frame streaming', () => {
           f[q] = 255;
         }
     };
-    const clip = await encodeFrames(join(dir, 'rot.mp4'), { ...base, width: 64, height: 32, frames: 3, rotate: 90 }, marker);
+    const clip = await encodeFrames(
+      join(dir, 'rot.mp4'),
+      { ...base, width: 64, height: 32, frames: 3, rotate: 90 },
+      marker,
+    );
     const p = await probe(clip.path);
     expect([90, 270]).toContain(p.rotation);
     expect([p.displayWidth, p.displayHeight]).toEqual([32, 64]);
@@ -232,7 +282,12 @@ describe('frame streaming', () => {
     const p = await probe(clip.path);
     const run = async (): Promise<number> => {
       let n = 0;
-      for await (const _g of streamFrames(clip.path, p, { ffmpegPath: defaultFfmpegPath(), outputs: [{ sampling: { kind: 'all' }, maxSide: 8, channels: 1 }], maxFrames: 10 })) n++;
+      for await (const _g of streamFrames(clip.path, p, {
+        ffmpegPath: defaultFfmpegPath(),
+        outputs: [{ sampling: { kind: 'all' }, maxSide: 8, channels: 1 }],
+        maxFrames: 10,
+      }))
+        n++;
       return n;
     };
     await expect(run()).rejects.toMatchObject({ code: 'too_many_frames' });
@@ -242,19 +297,35 @@ describe('frame streaming', () => {
     const clip = await encodeFrames(join(dir, 'fail.mp4'), { ...base, frames: 3 }, scenes.static());
     const p = await probe(clip.path);
     const run = async (ffmpegPath: string, path = clip.path): Promise<void> => {
-      for await (const _g of streamFrames(path, p, { ffmpegPath, outputs: [{ sampling: { kind: 'all' }, maxSide: 8, channels: 1 }], maxFrames: 100 })) void _g;
+      for await (const _g of streamFrames(path, p, {
+        ffmpegPath,
+        outputs: [{ sampling: { kind: 'all' }, maxSide: 8, channels: 1 }],
+        maxFrames: 100,
+      }))
+        void _g;
     };
     await expect(run(join(dir, 'no-such-ffmpeg'))).rejects.toMatchObject({ code: 'decode_failed' });
-    await expect(run(defaultFfmpegPath(), join(dir, 'vanished.mp4'))).rejects.toMatchObject({ code: 'decode_failed' });
+    await expect(run(defaultFfmpegPath(), join(dir, 'vanished.mp4'))).rejects.toMatchObject({
+      code: 'decode_failed',
+    });
   });
 
   it('stops ffmpeg when aborted', async () => {
-    const clip = await encodeFrames(join(dir, 'abort.mp4'), { ...base, frames: 60 }, scenes.movingPattern(0.2));
+    const clip = await encodeFrames(
+      join(dir, 'abort.mp4'),
+      { ...base, frames: 60 },
+      scenes.movingPattern(0.2),
+    );
     const p = await probe(clip.path);
     const ac = new AbortController();
     let n = 0;
     const run = (async () => {
-      for await (const _g of streamFrames(clip.path, p, { ffmpegPath: defaultFfmpegPath(), outputs: [{ sampling: { kind: 'all' }, maxSide: null, channels: 3 }], maxFrames: 1000, signal: ac.signal })) {
+      for await (const _g of streamFrames(clip.path, p, {
+        ffmpegPath: defaultFfmpegPath(),
+        outputs: [{ sampling: { kind: 'all' }, maxSide: null, channels: 3 }],
+        maxFrames: 1000,
+        signal: ac.signal,
+      })) {
         if (++n === 5) ac.abort();
       }
     })();
@@ -271,7 +342,11 @@ describe('frame streaming', () => {
     ['anim.gif', 'gif', {}],
     ['av1.mp4', 'av1', { codec: 'av1' as const, crf: 40 }],
   ])('decodes %s (%s)', async (name, codec, extra) => {
-    const clip = await encodeFrames(join(dir, name), { ...base, frames: 6, ...extra }, scenes.movingPattern(0.5));
+    const clip = await encodeFrames(
+      join(dir, name),
+      { ...base, frames: 6, ...extra },
+      scenes.movingPattern(0.5),
+    );
     const p = await probe(clip.path);
     expect(p.codec).toBe(codec);
     expect(p.frameCount).toBe(6);

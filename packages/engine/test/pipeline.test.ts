@@ -21,8 +21,16 @@ let flicker: SynthClip;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vesta-pipeline-'));
   engine = createEngine({ threads: 2, catalog });
-  clip = await encodeFrames(join(dir, 'pan.mp4'), { width: 96, height: 64, frames: 20, fps: 10 }, scenes.movingPattern(0.5));
-  flicker = await encodeFrames(join(dir, 'flicker.mp4'), { width: 96, height: 64, frames: 20, fps: 10 }, scenes.flicker(1));
+  clip = await encodeFrames(
+    join(dir, 'pan.mp4'),
+    { width: 96, height: 64, frames: 20, fps: 10 },
+    scenes.movingPattern(0.5),
+  );
+  flicker = await encodeFrames(
+    join(dir, 'flicker.mp4'),
+    { width: 96, height: 64, frames: 20, fps: 10 },
+    scenes.flicker(1),
+  );
 });
 afterAll(async () => {
   await engine.close();
@@ -34,7 +42,10 @@ describe('planning', () => {
     const probe = await engine.probe(clip.path);
     const plan = planEvaluation(
       probe,
-      { dimensions: ['subject_consistency', 'temporal_flickering', 'dynamic_degree', 'object_class'], auxiliary: { object: 'cat' } },
+      {
+        dimensions: ['subject_consistency', 'temporal_flickering', 'dynamic_degree', 'object_class'],
+        auxiliary: { object: 'cat' },
+      },
       testCatalog,
       {},
     );
@@ -44,28 +55,55 @@ describe('planning', () => {
   });
 
   it('rejects unknown dimensions with unknown_dimension', async () => {
-    await expect(engine.evaluate(clip.path, { dimensions: ['sharpness' as never] })).rejects.toMatchObject({ code: 'unknown_dimension' });
+    await expect(engine.evaluate(clip.path, { dimensions: ['sharpness' as never] })).rejects.toMatchObject({
+      code: 'unknown_dimension',
+    });
   });
 });
 
 describe('evaluate', () => {
   it('scores every requested dimension in workers and reports method, frames and timing', async () => {
     const result = await engine.evaluate(clip.path, {
-      dimensions: ['subject_consistency', 'temporal_flickering', 'dynamic_degree', 'object_class', 'overall_consistency'],
+      dimensions: [
+        'subject_consistency',
+        'temporal_flickering',
+        'dynamic_degree',
+        'object_class',
+        'overall_consistency',
+      ],
       auxiliary: { object: 'cat' },
       prompt: 'a pan over a texture',
     });
     expect(result.failures).toEqual([]);
-    expect(result.scores.map((s) => s.dimension)).toEqual(['subject_consistency', 'temporal_flickering', 'dynamic_degree', 'object_class', 'overall_consistency']);
+    expect(result.scores.map((s) => s.dimension)).toEqual([
+      'subject_consistency',
+      'temporal_flickering',
+      'dynamic_degree',
+      'object_class',
+      'overall_consistency',
+    ]);
     const by = Object.fromEntries(result.scores.map((s) => [s.dimension, s]));
-    expect(by.subject_consistency).toMatchObject({ method: 'test-mean-luma', methodVersion: '1', models: [] });
-    expect(by.subject_consistency!.frames).toMatchObject({ count: 20, width: 32, height: 21, sampling: { kind: 'all' } });
+    expect(by.subject_consistency).toMatchObject({
+      method: 'test-mean-luma',
+      methodVersion: '1',
+      models: [],
+    });
+    expect(by.subject_consistency!.frames).toMatchObject({
+      count: 20,
+      width: 32,
+      height: 21,
+      sampling: { kind: 'all' },
+    });
     expect(by.subject_consistency!.frames.indices).toEqual([...Array(20).keys()]);
     expect(by.subject_consistency!.value).toBeGreaterThan(0.2);
     expect(by.subject_consistency!.value).toBeLessThan(0.8);
     expect(by.dynamic_degree!.value).toBe(0.5);
     expect(by.dynamic_degree!.details).toEqual({ sizeOk: true });
-    expect(by.dynamic_degree!.frames).toMatchObject({ width: 96, height: 64, indices: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] });
+    expect(by.dynamic_degree!.frames).toMatchObject({
+      width: 96,
+      height: 64,
+      indices: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18],
+    });
     // 20 frames, 16 uniform samples: VBench's middle sampler.
     expect(by.object_class!.frames.indices).toEqual(uniformIndices(16, 20));
     expect(by.object_class!.details).toEqual({ object: 'cat' });
@@ -85,18 +123,35 @@ describe('evaluate', () => {
   });
 
   it('pads uniform sampling of a short clip by repeating the last frame, as VBench does', async () => {
-    const short = await encodeFrames(join(dir, 'short.mp4'), { width: 32, height: 32, frames: 5, fps: 8 }, scenes.static());
-    const result = await engine.evaluate(short.path, { dimensions: ['object_class'], auxiliary: { object: 'x' } });
+    const short = await encodeFrames(
+      join(dir, 'short.mp4'),
+      { width: 32, height: 32, frames: 5, fps: 8 },
+      scenes.static(),
+    );
+    const result = await engine.evaluate(short.path, {
+      dimensions: ['object_class'],
+      auxiliary: { object: 'x' },
+    });
     expect(result.scores[0]!.frames.indices).toEqual([0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
   });
 
   it('records a failing dimension without losing the others', async () => {
     const result = await engine.evaluate(clip.path, {
-      dimensions: ['motion_smoothness', 'subject_consistency', 'color', 'object_class', 'overall_consistency'],
+      dimensions: [
+        'motion_smoothness',
+        'subject_consistency',
+        'color',
+        'object_class',
+        'overall_consistency',
+      ],
     });
     expect(result.scores.map((s) => s.dimension)).toEqual(['subject_consistency']);
     expect(result.failures).toEqual([
-      { dimension: 'motion_smoothness', code: 'decode_failed', detail: expect.stringContaining('synthetic failure on frame 3') },
+      {
+        dimension: 'motion_smoothness',
+        code: 'decode_failed',
+        detail: expect.stringContaining('synthetic failure on frame 3'),
+      },
       { dimension: 'color', code: 'method_unavailable', detail: expect.any(String) },
       { dimension: 'object_class', code: 'missing_auxiliary', detail: expect.stringContaining('object') },
       { dimension: 'overall_consistency', code: 'missing_prompt', detail: expect.any(String) },
@@ -105,12 +160,20 @@ describe('evaluate', () => {
 
   it('reports model_unavailable when a forced method needs a missing model', async () => {
     const result = await engine.evaluate(clip.path, { dimensions: ['color'], methods: { color: 'vbench' } });
-    expect(result.failures).toEqual([{ dimension: 'color', code: 'model_unavailable', detail: 'model test-model is not installed' }]);
+    expect(result.failures).toEqual([
+      { dimension: 'color', code: 'model_unavailable', detail: 'model test-model is not installed' },
+    ]);
   });
 
   it('passes a method error code through (too_few_frames on a single-frame clip)', async () => {
-    const one = await encodeFrames(join(dir, 'one.mp4'), { width: 32, height: 32, frames: 1, fps: 8 }, scenes.static());
-    const result = await engine.evaluate(one.path, { dimensions: ['temporal_flickering', 'subject_consistency'] });
+    const one = await encodeFrames(
+      join(dir, 'one.mp4'),
+      { width: 32, height: 32, frames: 1, fps: 8 },
+      scenes.static(),
+    );
+    const result = await engine.evaluate(one.path, {
+      dimensions: ['temporal_flickering', 'subject_consistency'],
+    });
     expect(result.failures).toMatchObject([{ dimension: 'temporal_flickering', code: 'too_few_frames' }]);
     expect(result.scores.map((s) => s.dimension)).toEqual(['subject_consistency']);
   });
@@ -174,7 +237,14 @@ describe('evaluate', () => {
 describe('sharding outputs over workers', () => {
   it('keeps the outputs whose runs share a model together, and leaves model-free ones apart', () => {
     const method = (models?: string[]) => (models ? { models } : {}) as unknown as PlannedRun['method'];
-    const run = (output: number, models?: string[]) => ({ run: output, dimension: 'subject_consistency', method: method(models), request: {}, output }) as unknown as PlannedRun;
+    const run = (output: number, models?: string[]) =>
+      ({
+        run: output,
+        dimension: 'subject_consistency',
+        method: method(models),
+        request: {},
+        output,
+      }) as unknown as PlannedRun;
     const plan = {
       outputs: [0, 1, 2, 3, 4].map((id) => ({ id })),
       // 0 and 3 read CLIP B/32; 3 and 4 read DINO as well, so 0, 3 and 4 go together; 1 and 2 use no model.

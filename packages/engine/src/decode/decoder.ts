@@ -16,7 +16,12 @@ export interface Decoder {
   readonly limits: EngineLimits;
   probe(path: string, signal?: AbortSignal): Promise<ProbedVideo>;
   /** One decode serving every output (each with its own sampling, size and channels). */
-  frames(path: string, probe: ProbedVideo, outputs: FrameOutput[], signal?: AbortSignal): AsyncGenerator<FrameGroup>;
+  frames(
+    path: string,
+    probe: ProbedVideo,
+    outputs: FrameOutput[],
+    signal?: AbortSignal,
+  ): AsyncGenerator<FrameGroup>;
 }
 
 export function createDecoder(options: DecoderOptions): Decoder {

@@ -80,10 +80,17 @@ export function planOutputs(probe: ProbedVideo, outputs: FrameOutput[]): OutputP
  * One FFmpeg process for every output: decode once, split, then per branch select the sampled
  * frames, scale (area) and convert, each branch to its own pipe.
  */
-export function buildFfmpegArgs(path: string, probe: ProbedVideo, plans: OutputPlan[], decoderThreads?: number): string[] {
+export function buildFfmpegArgs(
+  path: string,
+  probe: ProbedVideo,
+  plans: OutputPlan[],
+  decoderThreads?: number,
+): string[] {
   const n = plans.length;
   const labels = plans.map((_, i) => `[s${i}]`).join('');
-  const graph: string[] = [n > 1 ? `[0:${probe.streamIndex}]split=${n}${labels}` : `[0:${probe.streamIndex}]null[s0]`];
+  const graph: string[] = [
+    n > 1 ? `[0:${probe.streamIndex}]split=${n}${labels}` : `[0:${probe.streamIndex}]null[s0]`,
+  ];
   plans.forEach((p, i) => {
     const fmt = p.channels === 3 ? 'rgb24' : 'gray';
     const select = p.select ? `select='${p.select}',` : '';
@@ -93,7 +100,17 @@ export function buildFfmpegArgs(path: string, probe: ProbedVideo, plans: OutputP
   if (decoderThreads) args.push('-threads', String(decoderThreads));
   args.push('-i', path, '-filter_complex', graph.join(';'));
   plans.forEach((p, i) => {
-    args.push('-map', `[o${i}]`, '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', p.channels === 3 ? 'rgb24' : 'gray', `pipe:${3 + i}`);
+    args.push(
+      '-map',
+      `[o${i}]`,
+      '-vsync',
+      '0',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      p.channels === 3 ? 'rgb24' : 'gray',
+      `pipe:${3 + i}`,
+    );
   });
   return args;
 }
@@ -136,7 +153,11 @@ class FrameAssembler {
  * Decodes once and yields, in source order, one group per source index that any output selects.
  * Outputs are merged by their known index lists, so a sparse sampling never holds back a dense one.
  */
-export async function* streamFrames(path: string, probe: ProbedVideo, options: FrameStreamOptions): AsyncGenerator<FrameGroup> {
+export async function* streamFrames(
+  path: string,
+  probe: ProbedVideo,
+  options: FrameStreamOptions,
+): AsyncGenerator<FrameGroup> {
   if (options.outputs.length === 0) return;
   if (options.signal?.aborted) throw new EngineError('aborted', 'aborted');
   const plans = planOutputs(probe, options.outputs);
@@ -167,7 +188,8 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
   };
 
   /** Outputs still owed frames: not all planned indices delivered, and the pipe can still supply them. */
-  const pending = (i: number): boolean => delivered[i]! < plans[i]!.indices.length && !(assemblers[i]!.ended && assemblers[i]!.queue.length === 0);
+  const pending = (i: number): boolean =>
+    delivered[i]! < plans[i]!.indices.length && !(assemblers[i]!.ended && assemblers[i]!.queue.length === 0);
   /** The smallest source index some output still owes, and whether every output owing it has the frame. */
   const nextIndex = (): { index: number; ready: boolean } | null => {
     let index = Infinity;
@@ -175,7 +197,9 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
       if (pending(i)) index = Math.min(index, p.indices[delivered[i]!]!);
     });
     if (index === Infinity) return null;
-    const ready = plans.every((p, i) => !pending(i) || p.indices[delivered[i]!] !== index || assemblers[i]!.queue.length > 0);
+    const ready = plans.every(
+      (p, i) => !pending(i) || p.indices[delivered[i]!] !== index || assemblers[i]!.queue.length > 0,
+    );
     return { index, ready };
   };
   /** Pause a pipe that is far ahead only while nothing we need next is missing; else let all flow. */
@@ -205,7 +229,8 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
     const asm = assemblers[i]!;
     pipe.on('data', (chunk: Buffer) => {
       asm.push(chunk);
-      if (asm.received > options.maxFrames) kill(new EngineError('too_many_frames', `the clip holds more than ${options.maxFrames} frames`));
+      if (asm.received > options.maxFrames)
+        kill(new EngineError('too_many_frames', `the clip holds more than ${options.maxFrames} frames`));
       regulate();
       notify();
     });
@@ -225,7 +250,8 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
     for (;;) {
       const failure = currentFailure();
       if (failure) throw failure;
-      if (spawnError) throw new EngineError('decode_failed', `cannot run ffmpeg: ${(spawnError as Error).message}`);
+      if (spawnError)
+        throw new EngineError('decode_failed', `cannot run ffmpeg: ${(spawnError as Error).message}`);
       const next = nextIndex();
       if (next === null) {
         if (exit) break;
@@ -239,7 +265,14 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
           frames.push({
             output: i,
             repeat: p.repeats.get(next.index) ?? 1,
-            frame: { index: next.index, timeSeconds, width: p.width, height: p.height, channels: p.channels, data },
+            frame: {
+              index: next.index,
+              timeSeconds,
+              width: p.width,
+              height: p.height,
+              channels: p.channels,
+              data,
+            },
           });
         });
         regulate();
@@ -267,7 +300,10 @@ export async function* streamFrames(path: string, probe: ProbedVideo, options: F
       const got = delivered[i]!;
       if (got < expected && (got === 0 || expected - got > Math.max(2, 0.05 * expected))) {
         const detail = stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
-        throw new EngineError('truncated', `decoded ${got} of ${expected} sampled frames${detail ? `: ${detail}` : ''}`);
+        throw new EngineError(
+          'truncated',
+          `decoded ${got} of ${expected} sampled frames${detail ? `: ${detail}` : ''}`,
+        );
       }
     });
   } finally {

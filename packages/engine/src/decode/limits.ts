@@ -17,7 +17,8 @@ export const DEFAULT_LIMITS: Readonly<EngineLimits> = Object.freeze({
 export function resolveLimits(partial: Partial<EngineLimits> | undefined): EngineLimits {
   const limits = { ...DEFAULT_LIMITS, ...partial };
   for (const [key, value] of Object.entries(limits)) {
-    if (typeof value !== 'number' || !(value > 0)) throw new RangeError(`limit ${key} must be a positive number`);
+    if (typeof value !== 'number' || !(value > 0))
+      throw new RangeError(`limit ${key} must be a positive number`);
   }
   return limits;
 }
@@ -60,7 +61,12 @@ export function checkFrameLimit(frameCount: number, limits: EngineLimits): void 
  * Decoded work (width × height × frames) is what a clip costs to decode, whatever its byte size: a
  * few-KB GIF whose frames each change one pixel of an 8K canvas decodes 33 Mpixels per frame.
  */
-export function checkDecodedWork(width: number, height: number, frameCount: number, limits: EngineLimits): void {
+export function checkDecodedWork(
+  width: number,
+  height: number,
+  frameCount: number,
+  limits: EngineLimits,
+): void {
   const work = width * height * frameCount;
   if (work > limits.maxDecodedPixels) {
     throw new EngineError(
@@ -79,6 +85,9 @@ export function clipBudgetMs(durationSeconds: number, limits: EngineLimits): num
 export function checkFileSize(sizeBytes: number, limits: EngineLimits): void {
   if (sizeBytes === 0) throw new EngineError('empty_file', 'the file is empty (0 bytes)');
   if (sizeBytes > limits.maxFileBytes) {
-    throw new EngineError('file_too_large', `${sizeBytes} bytes exceed the limit of ${limits.maxFileBytes} bytes`);
+    throw new EngineError(
+      'file_too_large',
+      `${sizeBytes} bytes exceed the limit of ${limits.maxFileBytes} bytes`,
+    );
   }
 }

@@ -7,7 +7,13 @@ import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { EngineError } from '../contract.js';
 import type { EngineLimits, VideoProbe } from '../contract.js';
-import { checkDecodedWork, checkDurationLimit, checkFileSize, checkFrameLimit, checkSizeLimits } from './limits.js';
+import {
+  checkDecodedWork,
+  checkDurationLimit,
+  checkFileSize,
+  checkFrameLimit,
+  checkSizeLimits,
+} from './limits.js';
 import { runProcess } from './run-process.js';
 
 export interface ProbeOptions {
@@ -92,7 +98,12 @@ async function hasContainerSignature(path: string): Promise<boolean> {
     if (bytesRead >= 8 && ['ftyp', 'moov', 'mdat', 'free', 'wide', 'skip'].includes(box)) return true; // MP4/MOV
     if (head.readUInt32BE(0) === 0x1a45dfa3) return true; // Matroska/WebM (EBML)
     const magic = head.toString('latin1', 0, 4);
-    return magic === 'RIFF' || magic === 'GIF8' || magic === 'DKIF' || head.toString('latin1', 0, 9) === 'YUV4MPEG2';
+    return (
+      magic === 'RIFF' ||
+      magic === 'GIF8' ||
+      magic === 'DKIF' ||
+      head.toString('latin1', 0, 9) === 'YUV4MPEG2'
+    );
   } catch {
     return false;
   } finally {
@@ -110,7 +121,10 @@ function classifyProbeFailure(stderr: string, signature: boolean): EngineError {
       `the header declares ${size[1]}x${size[2]}, larger than any decodable frame`,
     );
   }
-  if (signature && /moov atom not found|End of file|Truncat|partial file|Invalid NAL|invalid data/i.test(stderr)) {
+  if (
+    signature &&
+    /moov atom not found|End of file|Truncat|partial file|Invalid NAL|invalid data/i.test(stderr)
+  ) {
     return new EngineError('truncated', `the file is truncated or incomplete: ${text}`);
   }
   return new EngineError('not_a_video', `not a readable video file: ${text || 'ffprobe could not parse it'}`);

@@ -51,7 +51,8 @@ export function runProcess(file: string, args: string[], options: RunOptions): P
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (options.signal?.aborted) reject(new EngineError('aborted', 'aborted'));
-      else if (timedOut) reject(new EngineError('decode_failed', `${file} did not finish within ${options.timeoutMs} ms`));
+      else if (timedOut)
+        reject(new EngineError('decode_failed', `${file} did not finish within ${options.timeoutMs} ms`));
       else resolve({ code, stdout, stderr });
     });
   });

@@ -55,9 +55,13 @@ export function validateSampling(sampling: FrameSampling): string | null {
     case 'all':
       return null;
     case 'every':
-      return Number.isInteger(sampling.step) && sampling.step >= 1 ? null : 'every.step must be an integer >= 1';
+      return Number.isInteger(sampling.step) && sampling.step >= 1
+        ? null
+        : 'every.step must be an integer >= 1';
     case 'uniform':
-      return Number.isInteger(sampling.count) && sampling.count >= 1 ? null : 'uniform.count must be an integer >= 1';
+      return Number.isInteger(sampling.count) && sampling.count >= 1
+        ? null
+        : 'uniform.count must be an integer >= 1';
     case 'fps':
       return Number.isFinite(sampling.fps) && sampling.fps > 0 ? null : 'fps.fps must be > 0';
   }

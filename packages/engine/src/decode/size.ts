@@ -1,5 +1,9 @@
 /** Output frame size for a `maxSide` downscale (never upscales). */
-export function outputSize(width: number, height: number, maxSide: number | null): { width: number; height: number } {
+export function outputSize(
+  width: number,
+  height: number,
+  maxSide: number | null,
+): { width: number; height: number } {
   const long = Math.max(width, height);
   if (maxSide === null || long <= maxSide) return { width, height };
   const scale = maxSide / long;

@@ -222,7 +222,16 @@ export class BatchQueue<T> {
     if (session.inputNames.includes('pixel_mask')) {
       let m = this.pixelMask;
       if (m === null || m.n !== n || m.width !== width || m.height !== height) {
-        m = { n, width, height, tensor: new runtime.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [n, height, width]) };
+        m = {
+          n,
+          width,
+          height,
+          tensor: new runtime.Tensor('int64', new BigInt64Array(n * height * width).fill(1n), [
+            n,
+            height,
+            width,
+          ]),
+        };
         this.pixelMask = m;
       }
       feeds.pixel_mask = m.tensor;

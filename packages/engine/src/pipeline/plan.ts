@@ -4,7 +4,14 @@
  * are then served by one decode of the clip.
  */
 import { DIMENSION_IDS, EngineError } from '../contract.js';
-import type { DimensionFailure, DimensionId, EvaluateOptions, FrameSampling, MethodId, VideoProbe } from '../contract.js';
+import type {
+  DimensionFailure,
+  DimensionId,
+  EvaluateOptions,
+  FrameSampling,
+  MethodId,
+  VideoProbe,
+} from '../contract.js';
 import type { AnyMethod, FrameRequest } from '../method-contract.js';
 import { samplingKey, validateSampling } from '../decode/sampling.js';
 import type { CatalogOptions, MethodCatalog } from '../workers/catalog-types.js';
@@ -34,7 +41,8 @@ export interface EvaluationPlan {
 /** Throws `unknown_dimension` for ids outside VBench's 16; duplicates are dropped. */
 export function checkDimensions(dimensions: readonly string[]): DimensionId[] {
   const unknown = dimensions.filter((d) => !(DIMENSION_IDS as readonly string[]).includes(d));
-  if (unknown.length > 0) throw new EngineError('unknown_dimension', `unknown dimension(s): ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new EngineError('unknown_dimension', `unknown dimension(s): ${unknown.join(', ')}`);
   return [...new Set(dimensions as DimensionId[])];
 }
 
@@ -42,7 +50,8 @@ function validRequest(r: FrameRequest): string | null {
   const s = validateSampling(r.sampling);
   if (s) return s;
   if (r.channels !== 1 && r.channels !== 3) return 'channels must be 1 or 3';
-  if (r.maxSide !== null && !(Number.isInteger(r.maxSide) && r.maxSide >= 1)) return 'maxSide must be a positive integer or null';
+  if (r.maxSide !== null && !(Number.isInteger(r.maxSide) && r.maxSide >= 1))
+    return 'maxSide must be a positive integer or null';
   return null;
 }
 
@@ -66,19 +75,34 @@ export function planEvaluation(
     const methodId = requested ?? info?.defaultMethod ?? null;
     if (!info || methodId === null) {
       // A model-backed method this build implements, waiting only for its models: say which to fetch.
-      const waiting = info?.methods.find((m) => m.requires.models.length > 0 && catalog.getMethod(dimension, m.id));
-      if (waiting) fail(dimension, 'model_unavailable', `${dimension} (${waiting.id}): ${waiting.unavailableReason ?? 'models not installed'}`);
+      const waiting = info?.methods.find(
+        (m) => m.requires.models.length > 0 && catalog.getMethod(dimension, m.id),
+      );
+      if (waiting)
+        fail(
+          dimension,
+          'model_unavailable',
+          `${dimension} (${waiting.id}): ${waiting.unavailableReason ?? 'models not installed'}`,
+        );
       else fail(dimension, 'method_unavailable', `no method of ${dimension} is available in this build`);
       continue;
     }
     const methodInfo = info.methods.find((m) => m.id === methodId);
     if (!methodInfo) {
-      fail(dimension, 'method_unavailable', `${dimension} has no method "${methodId}" (methods: ${info.methods.map((m) => m.id).join(', ')})`);
+      fail(
+        dimension,
+        'method_unavailable',
+        `${dimension} has no method "${methodId}" (methods: ${info.methods.map((m) => m.id).join(', ')})`,
+      );
       continue;
     }
     if (!methodInfo.available) {
       const code = methodInfo.requires.models.length > 0 ? 'model_unavailable' : 'method_unavailable';
-      fail(dimension, code, methodInfo.unavailableReason ?? `method ${methodId} of ${dimension} is not available`);
+      fail(
+        dimension,
+        code,
+        methodInfo.unavailableReason ?? `method ${methodId} of ${dimension} is not available`,
+      );
       continue;
     }
     if (methodInfo.requires.prompt && !options.prompt?.trim()) {
@@ -87,12 +111,20 @@ export function planEvaluation(
     }
     const missingAux = methodInfo.requires.auxiliary.filter((k) => !options.auxiliary?.[k]?.trim());
     if (missingAux.length > 0) {
-      fail(dimension, 'missing_auxiliary', `${dimension} (${methodId}) needs auxiliary info: ${missingAux.join(', ')}`);
+      fail(
+        dimension,
+        'missing_auxiliary',
+        `${dimension} (${methodId}) needs auxiliary info: ${missingAux.join(', ')}`,
+      );
       continue;
     }
     const method = catalog.getMethod(dimension, methodId);
     if (!method) {
-      fail(dimension, 'method_unavailable', `method ${methodId} of ${dimension} is not implemented in this build`);
+      fail(
+        dimension,
+        'method_unavailable',
+        `method ${methodId} of ${dimension} is not implemented in this build`,
+      );
       continue;
     }
     let request: FrameRequest;
@@ -100,7 +132,12 @@ export function planEvaluation(
       request = method.frames(probe);
     } catch (err) {
       if (err instanceof EngineError) fail(dimension, err.code, err.message);
-      else fail(dimension, 'decode_failed', `${dimension} could not plan its frames: ${err instanceof Error ? err.message : String(err)}`);
+      else
+        fail(
+          dimension,
+          'decode_failed',
+          `${dimension} could not plan its frames: ${err instanceof Error ? err.message : String(err)}`,
+        );
       continue;
     }
     const invalid = validRequest(request);
@@ -109,9 +146,17 @@ export function planEvaluation(
       continue;
     }
     const key = samplingKey(request.sampling);
-    let output = outputs.find((o) => samplingKey(o.sampling) === key && o.maxSide === request.maxSide && o.channels === request.channels);
+    let output = outputs.find(
+      (o) =>
+        samplingKey(o.sampling) === key && o.maxSide === request.maxSide && o.channels === request.channels,
+    );
     if (!output) {
-      output = { id: outputs.length, sampling: request.sampling, maxSide: request.maxSide, channels: request.channels };
+      output = {
+        id: outputs.length,
+        sampling: request.sampling,
+        maxSide: request.maxSide,
+        channels: request.channels,
+      };
       outputs.push(output);
     }
     runs.push({ run: runs.length, dimension, method, request, output: output.id });

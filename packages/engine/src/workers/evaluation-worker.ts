@@ -68,7 +68,11 @@ function main(): void {
     try {
       catalog = await loadCatalog(msg.catalog);
     } catch (err) {
-      post({ type: 'job_failed', job: msg.job, detail: `cannot load method catalog: ${(err as Error).message}` });
+      post({
+        type: 'job_failed',
+        job: msg.job,
+        detail: `cannot load method catalog: ${(err as Error).message}`,
+      });
       return null;
     }
     const inference =
@@ -82,7 +86,10 @@ function main(): void {
       const t0 = performance.now();
       try {
         const method = catalog.getMethod(spec.dimension, spec.method);
-        if (!method) throw Object.assign(new Error(`method ${spec.method} of ${spec.dimension} is not in this build`), { code: 'method_unavailable' });
+        if (!method)
+          throw Object.assign(new Error(`method ${spec.method} of ${spec.dimension} is not in this build`), {
+            code: 'method_unavailable',
+          });
         live.run = method.start(context);
       } catch (err) {
         live.error = errorInfo(err);
@@ -153,9 +160,19 @@ function main(): void {
             const t0 = performance.now();
             try {
               const outcome = await live.run.finish();
-              results.push({ run: live.spec.run, ok: true, outcome, elapsedMs: live.elapsedMs + performance.now() - t0 });
+              results.push({
+                run: live.spec.run,
+                ok: true,
+                outcome,
+                elapsedMs: live.elapsedMs + performance.now() - t0,
+              });
             } catch (err) {
-              results.push({ run: live.spec.run, ok: false, ...errorInfo(err), elapsedMs: live.elapsedMs + performance.now() - t0 });
+              results.push({
+                run: live.spec.run,
+                ok: false,
+                ...errorInfo(err),
+                elapsedMs: live.elapsedMs + performance.now() - t0,
+              });
             }
           }
           job.inference?.close();

@@ -98,7 +98,14 @@ class PooledWorker {
   }
 
   add(id: number): JobState {
-    const state: JobState = { acked: 0, sent: 0, waiters: [], resolveResult: null, rejectResult: null, failure: null };
+    const state: JobState = {
+      acked: 0,
+      sent: 0,
+      waiters: [],
+      resolveResult: null,
+      rejectResult: null,
+      failure: null,
+    };
     this.jobs.set(id, state);
     this.refresh();
     return state;
@@ -132,7 +139,10 @@ export class WorkerJob {
   }
 
   /** Sends one sampled frame (all its outputs); waits while too many are unacknowledged. */
-  async send(frames: Array<{ output: number; frame: Frame; repeat: number }>, signal?: AbortSignal): Promise<void> {
+  async send(
+    frames: Array<{ output: number; frame: Frame; repeat: number }>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     if (this.state.failure) throw this.state.failure;
     const seq = ++this.state.sent;
     const transfer = frames.map((f) => f.frame.data.buffer as ArrayBuffer);

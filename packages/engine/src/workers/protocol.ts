@@ -13,8 +13,20 @@ export interface RunSpec {
 }
 
 export type ToWorker =
-  | { type: 'start'; job: number; catalog: string; runs: RunSpec[]; context: MethodContext; inference?: InferenceSettings }
-  | { type: 'frames'; job: number; seq: number; frames: Array<{ output: number; frame: Frame; repeat: number }> }
+  | {
+      type: 'start';
+      job: number;
+      catalog: string;
+      runs: RunSpec[];
+      context: MethodContext;
+      inference?: InferenceSettings;
+    }
+  | {
+      type: 'frames';
+      job: number;
+      seq: number;
+      frames: Array<{ output: number; frame: Frame; repeat: number }>;
+    }
   | { type: 'finish'; job: number }
   | { type: 'cancel'; job: number };
 

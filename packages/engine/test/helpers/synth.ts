@@ -94,17 +94,61 @@ function outputArgs(path: string, o: SynthOptions): string[] {
       args.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', crf, '-pix_fmt', pix);
       break;
     case 'hevc':
-      args.push('-c:v', 'libx265', '-preset', 'veryfast', '-crf', crf, '-pix_fmt', pix, '-x265-params', 'log-level=error');
+      args.push(
+        '-c:v',
+        'libx265',
+        '-preset',
+        'veryfast',
+        '-crf',
+        crf,
+        '-pix_fmt',
+        pix,
+        '-x265-params',
+        'log-level=error',
+      );
       break;
     case 'vp9':
-      args.push('-c:v', 'libvpx-vp9', '-crf', crf, '-b:v', '0', '-deadline', 'realtime', '-cpu-used', '8', '-pix_fmt', pix);
+      args.push(
+        '-c:v',
+        'libvpx-vp9',
+        '-crf',
+        crf,
+        '-b:v',
+        '0',
+        '-deadline',
+        'realtime',
+        '-cpu-used',
+        '8',
+        '-pix_fmt',
+        pix,
+      );
       break;
     case 'av1':
-      args.push('-c:v', 'libaom-av1', '-strict', 'experimental', '-crf', crf, '-b:v', '0', '-cpu-used', '8', '-pix_fmt', pix);
+      args.push(
+        '-c:v',
+        'libaom-av1',
+        '-strict',
+        'experimental',
+        '-crf',
+        crf,
+        '-b:v',
+        '0',
+        '-cpu-used',
+        '8',
+        '-pix_fmt',
+        pix,
+      );
       break;
     case 'mpeg4':
       // mpeg4 takes a quantiser (2 best … 31 worst); `crf` is used as that quantiser.
-      args.push('-c:v', 'mpeg4', '-q:v', String(Math.max(2, Math.min(31, o.crf ?? 4))), '-pix_fmt', 'yuv420p');
+      args.push(
+        '-c:v',
+        'mpeg4',
+        '-q:v',
+        String(Math.max(2, Math.min(31, o.crf ?? 4))),
+        '-pix_fmt',
+        'yuv420p',
+      );
       break;
     case 'gif':
       // A per-clip palette keeps GIF colours close to the source.
@@ -123,7 +167,10 @@ function outputArgs(path: string, o: SynthOptions): string[] {
   return args;
 }
 
-async function runFfmpeg(args: string[], feed?: (stdin: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+async function runFfmpeg(
+  args: string[],
+  feed?: (stdin: NodeJS.WritableStream) => Promise<void>,
+): Promise<void> {
   const child = spawn(ffmpegPath(), ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
     stdio: [feed ? 'pipe' : 'ignore', 'ignore', 'pipe'],
   });
@@ -144,9 +191,24 @@ async function runFfmpeg(args: string[], feed?: (stdin: NodeJS.WritableStream) =
 }
 
 /** Encodes frames drawn by `draw` into `path`. */
-export async function encodeFrames(path: string, options: SynthOptions, draw: FrameDrawer): Promise<SynthClip> {
+export async function encodeFrames(
+  path: string,
+  options: SynthOptions,
+  draw: FrameDrawer,
+): Promise<SynthClip> {
   const { width, height, frames, fps } = options;
-  const input = ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0'];
+  const input = [
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    '-s',
+    `${width}x${height}`,
+    '-r',
+    String(fps),
+    '-i',
+    'pipe:0',
+  ];
   const target = options.rotate ? rotatedTemp(path) : path;
   await runFfmpeg([...input, ...outputArgs(target, options)], async (stdin) => {
     for (let i = 0; i < frames; i++) {
@@ -163,7 +225,15 @@ export async function encodeFrames(path: string, options: SynthOptions, draw: Fr
 /** Encodes an FFmpeg lavfi source (e.g. `testsrc2=size=320x240:rate=8`) into `path`, cut to `options.frames`. */
 export async function encodeLavfi(path: string, source: string, options: SynthOptions): Promise<SynthClip> {
   const target = options.rotate ? rotatedTemp(path) : path;
-  await runFfmpeg(['-f', 'lavfi', '-i', source, '-frames:v', String(options.frames), ...outputArgs(target, options)]);
+  await runFfmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    source,
+    '-frames:v',
+    String(options.frames),
+    ...outputArgs(target, options),
+  ]);
   if (options.rotate) await applyRotation(target, path, options.rotate);
   return { path, width: options.width, height: options.height, frames: options.frames, fps: options.fps };
 }
@@ -208,7 +278,14 @@ function clamp255(v: number): number {
 }
 
 /** A smooth, textured base image (gradients + blobs) sampled at a sub-pixel offset (dx, dy). */
-function texture(x: number, y: number, w: number, h: number, dx: number, dy: number): [number, number, number] {
+function texture(
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  dx: number,
+  dy: number,
+): [number, number, number] {
   const u = (x + dx) / w;
   const v = (y + dy) / h;
   const r = 128 + 90 * Math.sin(2 * Math.PI * (u * 2 + v * 0.5));
@@ -273,7 +350,8 @@ export const scenes = {
   /** A steady pan (2 px/frame) whose position jumps by a random ±`severity * 12` px each frame. */
   jitter(severity: number, seed = 2): FrameDrawer {
     const rnd = seededRandom(seed);
-    return (i, f, w, h) => paint(f, w, h, i * 2 + (rnd() * 2 - 1) * severity * 12, (rnd() * 2 - 1) * severity * 12);
+    return (i, f, w, h) =>
+      paint(f, w, h, i * 2 + (rnd() * 2 - 1) * severity * 12, (rnd() * 2 - 1) * severity * 12);
   },
   /**
    * A steady pan (3 px/frame) with frames dropped: with severity s, every `max(2, round(6 - 4s))`-th

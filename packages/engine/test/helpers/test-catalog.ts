@@ -12,7 +12,12 @@ function meanOf(f: Frame): number {
   return s / f.data.length;
 }
 
-function method(dimension: DimensionId, id: string, frames: (ctx: unknown) => FrameRequest, start: (ctx: MethodContext) => MethodRun): DimensionMethod {
+function method(
+  dimension: DimensionId,
+  id: string,
+  frames: (ctx: unknown) => FrameRequest,
+  start: (ctx: MethodContext) => MethodRun,
+): DimensionMethod {
   return { dimension, id, version: '1', frames, start };
 }
 
@@ -20,113 +25,161 @@ const greySmall: FrameRequest = { sampling: { kind: 'all' }, maxSide: 32, channe
 
 export const TEST_METHODS: DimensionMethod[] = [
   // Mean luma of all frames, in [0, 1].
-  method('subject_consistency', 'test-mean-luma', () => greySmall, () => {
-    let sum = 0;
-    const indices: number[] = [];
-    return {
-      push(f) {
-        sum += meanOf(f);
-        indices.push(f.index);
-      },
-      finish() {
-        return { value: indices.length ? sum / indices.length / 255 : 0, indices, details: { frames: indices.length } };
-      },
-    };
-  }),
+  method(
+    'subject_consistency',
+    'test-mean-luma',
+    () => greySmall,
+    () => {
+      let sum = 0;
+      const indices: number[] = [];
+      return {
+        push(f) {
+          sum += meanOf(f);
+          indices.push(f.index);
+        },
+        finish() {
+          return {
+            value: indices.length ? sum / indices.length / 255 : 0,
+            indices,
+            details: { frames: indices.length },
+          };
+        },
+      };
+    },
+  ),
   // VBench's temporal_flickering formula on the same frames as test-mean-luma (shared stream).
-  method('temporal_flickering', 'test-mae', () => greySmall, () => {
-    let prev: Uint8Array | null = null;
-    let total = 0;
-    let pairs = 0;
-    const indices: number[] = [];
-    return {
-      push(f) {
-        if (prev) {
-          let s = 0;
-          for (let i = 0; i < f.data.length; i++) s += Math.abs(f.data[i]! - prev[i]!);
-          total += s / f.data.length;
-          pairs++;
-        }
-        prev = f.data;
-        indices.push(f.index);
-      },
-      finish() {
-        if (pairs === 0) throw Object.assign(new Error('needs at least 2 frames'), { code: 'too_few_frames' });
-        return { value: (255 - total / pairs) / 255, indices };
-      },
-    };
-  }),
+  method(
+    'temporal_flickering',
+    'test-mae',
+    () => greySmall,
+    () => {
+      let prev: Uint8Array | null = null;
+      let total = 0;
+      let pairs = 0;
+      const indices: number[] = [];
+      return {
+        push(f) {
+          if (prev) {
+            let s = 0;
+            for (let i = 0; i < f.data.length; i++) s += Math.abs(f.data[i]! - prev[i]!);
+            total += s / f.data.length;
+            pairs++;
+          }
+          prev = f.data;
+          indices.push(f.index);
+        },
+        finish() {
+          if (pairs === 0)
+            throw Object.assign(new Error('needs at least 2 frames'), { code: 'too_few_frames' });
+          return { value: (255 - total / pairs) / 255, indices };
+        },
+      };
+    },
+  ),
   // Counts frames of an every-2 RGB decode at native size; value = sampled/total.
-  method('dynamic_degree', 'test-every2', () => ({ sampling: { kind: 'every', step: 2 }, maxSide: null, channels: 3 }), (ctx) => {
-    const indices: number[] = [];
-    let sizeOk = true;
-    return {
-      push(f) {
-        indices.push(f.index);
-        sizeOk &&= f.width === ctx.probe.displayWidth && f.data.length === f.width * f.height * 3;
-      },
-      finish() {
-        return { value: indices.length / ctx.probe.frameCount, indices, details: { sizeOk } };
-      },
-    };
-  }),
+  method(
+    'dynamic_degree',
+    'test-every2',
+    () => ({ sampling: { kind: 'every', step: 2 }, maxSide: null, channels: 3 }),
+    (ctx) => {
+      const indices: number[] = [];
+      let sizeOk = true;
+      return {
+        push(f) {
+          indices.push(f.index);
+          sizeOk &&= f.width === ctx.probe.displayWidth && f.data.length === f.width * f.height * 3;
+        },
+        finish() {
+          return { value: indices.length / ctx.probe.frameCount, indices, details: { sizeOk } };
+        },
+      };
+    },
+  ),
   // Uniform 16 (VBench middle sampler), needs auxiliary `object`; value = mean of red channel / 255.
-  method('object_class', 'test-uniform', () => ({ sampling: { kind: 'uniform', count: 16 }, maxSide: 16, channels: 3 }), (ctx) => {
-    const indices: number[] = [];
-    let red = 0;
-    return {
-      push(f) {
-        indices.push(f.index);
-        let s = 0;
-        for (let i = 0; i < f.data.length; i += 3) s += f.data[i]!;
-        red += s / (f.data.length / 3);
-      },
-      finish() {
-        return { value: red / indices.length / 255, indices, details: { object: ctx.auxiliary?.object ?? '' } };
-      },
-    };
-  }),
+  method(
+    'object_class',
+    'test-uniform',
+    () => ({ sampling: { kind: 'uniform', count: 16 }, maxSide: 16, channels: 3 }),
+    (ctx) => {
+      const indices: number[] = [];
+      let red = 0;
+      return {
+        push(f) {
+          indices.push(f.index);
+          let s = 0;
+          for (let i = 0; i < f.data.length; i += 3) s += f.data[i]!;
+          red += s / (f.data.length / 3);
+        },
+        finish() {
+          return {
+            value: red / indices.length / 255,
+            indices,
+            details: { object: ctx.auxiliary?.object ?? '' },
+          };
+        },
+      };
+    },
+  ),
   // Needs the prompt; value = mean luma of the uniform-8 frames.
-  method('overall_consistency', 'test-prompt', () => ({ sampling: { kind: 'uniform', count: 8 }, maxSide: 32, channels: 1 }), (ctx) => {
-    const indices: number[] = [];
-    let sum = 0;
-    return {
-      push(f) {
-        indices.push(f.index);
-        sum += meanOf(f);
-      },
-      finish() {
-        return { value: sum / indices.length / 255, indices, details: { promptLength: ctx.prompt?.length ?? 0 } };
-      },
-    };
-  }),
+  method(
+    'overall_consistency',
+    'test-prompt',
+    () => ({ sampling: { kind: 'uniform', count: 8 }, maxSide: 32, channels: 1 }),
+    (ctx) => {
+      const indices: number[] = [];
+      let sum = 0;
+      return {
+        push(f) {
+          indices.push(f.index);
+          sum += meanOf(f);
+        },
+        finish() {
+          return {
+            value: sum / indices.length / 255,
+            indices,
+            details: { promptLength: ctx.prompt?.length ?? 0 },
+          };
+        },
+      };
+    },
+  ),
   // Throws on the third frame: its dimension fails, the others do not.
-  method('motion_smoothness', 'test-throws', () => greySmall, () => {
-    let n = 0;
-    return {
-      push() {
-        if (++n === 3) throw new Error('synthetic failure on frame 3');
-      },
-      finish() {
-        return { value: 0, indices: [] };
-      },
-    };
-  }),
+  method(
+    'motion_smoothness',
+    'test-throws',
+    () => greySmall,
+    () => {
+      let n = 0;
+      return {
+        push() {
+          if (++n === 3) throw new Error('synthetic failure on frame 3');
+        },
+        finish() {
+          return { value: 0, indices: [] };
+        },
+      };
+    },
+  ),
   // Burns ~`ms` of CPU per frame (busy loop on the frame data), to prove the main thread stays free.
-  method('aesthetic_quality', 'test-slow', () => greySmall, () => {
-    const indices: number[] = [];
-    let acc = 0;
-    return {
-      push(f) {
-        const until = performance.now() + 40;
-        while (performance.now() < until) acc = (acc + f.data[acc % f.data.length]!) % 1_000_003;
-        indices.push(f.index);
-      },
-      finish() {
-        return { value: indices.length > 0 ? 0.5 : 0, indices, details: { acc } };
-      },
-    };
-  }),
+  method(
+    'aesthetic_quality',
+    'test-slow',
+    () => greySmall,
+    () => {
+      const indices: number[] = [];
+      let acc = 0;
+      return {
+        push(f) {
+          const until = performance.now() + 40;
+          while (performance.now() < until) acc = (acc + f.data[acc % f.data.length]!) % 1_000_003;
+          indices.push(f.index);
+        },
+        finish() {
+          return { value: indices.length > 0 ? 0.5 : 0, indices, details: { acc } };
+        },
+      };
+    },
+  ),
 ];
 
 const unavailableModel: MethodInfo = {
@@ -165,7 +218,16 @@ function info(id: DimensionId): DimensionInfo {
   };
 }
 
-const IDS: DimensionId[] = ['subject_consistency', 'temporal_flickering', 'dynamic_degree', 'object_class', 'overall_consistency', 'motion_smoothness', 'aesthetic_quality', 'color'];
+const IDS: DimensionId[] = [
+  'subject_consistency',
+  'temporal_flickering',
+  'dynamic_degree',
+  'object_class',
+  'overall_consistency',
+  'motion_smoothness',
+  'aesthetic_quality',
+  'color',
+];
 
 export function getMethod(dimension: DimensionId, id: MethodId): DimensionMethod | undefined {
   return TEST_METHODS.find((m) => m.dimension === dimension && m.id === id);
