@@ -36,7 +36,15 @@ import {
 } from '../packages/engine/src/index.js';
 import type { DimensionId, Engine, MethodId } from '../packages/engine/src/index.js';
 import { writeFixtureModelDir } from '../packages/engine/test/helpers/model-dir.js';
-import { INVARIANCE_GROUPS, levelArgs, prepareSourceArgs, SERIES } from './validate/degradations.js';
+import {
+  CUT_PARTNER,
+  FORMAT_TOLERANCE,
+  INVARIANCE_GROUPS,
+  levelArgs,
+  MIN_SPREAD,
+  prepareSourceArgs,
+  SERIES,
+} from './validate/degradations.js';
 import type { Direction } from './validate/degradations.js';
 import {
   crossGroupConcordance,
@@ -86,8 +94,6 @@ const DEGRADATION_SOURCES = QUICK
   ? ['real__cotracker-bear.mp4']
   : ['real__cotracker-bear.mp4', 'real__sam2-bedroom.mp4', 'real__sam2-dog-walk.mp4'];
 const INVARIANCE_SOURCE = 'real__sam2-bedroom.mp4';
-/** Smallest |level 3 − level 0| that counts as a useful spread (VBench's models span ≥ 0.04 on most). */
-const MIN_SPREAD = 0.01;
 /** A step against the expected direction smaller than this (a change in the fourth decimal) counts as flat. */
 const STEP_SLACK = 1e-3;
 
@@ -445,7 +451,8 @@ async function degradations(engine: Engine): Promise<{ text: string; failed: str
       const tag = basename(src, '.mp4');
       const paths = series.levels.map((l) => {
         const key = recipeKey(l.args);
-        return made(`${tag}-${series.id}-${key}.${l.ext}`, (out) => levelArgs(src, l, out));
+        const partner = l.partner ? sourceFor(CUT_PARTNER) : undefined;
+        return made(`${tag}-${series.id}-${key}.${l.ext}`, (out) => levelArgs(src, l, out, partner));
       });
       console.log(`degradations: ${series.id} on ${file}`);
       perSource[file] = await mapLimit(paths, 2, (p) => score(engine, p));
@@ -533,6 +540,31 @@ async function degradations(engine: Engine): Promise<{ text: string; failed: str
       ].join('\n'),
     );
   }
+  // Relational checks (`Series.lessThan`): this series' loss at level 3 against another's at a level.
+  const relations: string[][] = [];
+  for (const series of SERIES) {
+    for (const [d, rel] of Object.entries(series.lessThan ?? {}) as Array<
+      [QualityDimension, { than: string; level: number; enforced: boolean }]
+    >) {
+      const other = SERIES.find((x) => x.id === rel.than);
+      if (!other) throw new Error(`series ${series.id}: no series ${rel.than}`);
+      const cells = DEGRADATION_SOURCES.map((f) => {
+        const mine = current.degradations[`${series.id}:${f}`]![d]!;
+        const theirs = current.degradations[`${other.id}:${f}`]![d]!;
+        const a = mine[0]! - mine[mine.length - 1]!;
+        const b = theirs[0]! - theirs[rel.level]!;
+        return { a, b, ok: a < b };
+      });
+      const ok = cells.every((c) => c.ok);
+      if (!ok && rel.enforced) failed.push(`${series.id} L3 loss < ${other.id} L${rel.level} loss / ${d}`);
+      relations.push([
+        d,
+        `loss at ${series.id} L3 < loss at ${other.id} L${rel.level}`,
+        cells.map((c) => `${fmt(c.a)} vs ${fmt(c.b)} (${(c.a / c.b).toFixed(2)})`).join('; '),
+        rel.enforced ? (ok ? 'pass' : '**FAIL**') : `${ok ? 'holds' : 'does not hold'} (reported only)`,
+      ]);
+    }
+  }
   const text = [
     '## 2. Graded degradations',
     '',
@@ -549,7 +581,15 @@ async function degradations(engine: Engine): Promise<{ text: string; failed: str
     "change on VBench's scale (its exact temporal_flickering) and r what a pixel-exact constant-velocity",
     'interpolator loses at level 3 in units of it (stutter to 5 fps: one odd frame in three is 3 frames',
     'of motion off the midpoint, r = 1; one frame in 3 dropped: every odd frame is ½ frame off, r = ½).',
-    'The palette series also bounds H.264 → 256-colour GIF (a format change) by |L1 − L0| ≤ 0.1.',
+    'The palette series (ordered Bayer dither, and Floyd–Steinberg error diffusion as Python tools write',
+    'README GIFs) bound H.264 → 256-colour GIF (a format change) by |L1 − L0| ≤ 0.1 for imaging and',
+    `aesthetic quality and by ${FORMAT_TOLERANCE} (the smallest spread counted as a degradation's effect) for the two consistency dimensions.`,
+    'The scene-cut series splices the prepared first seconds of `' + CUT_PARTNER + '` (another real',
+    'clip, not a source and not in the agreement set) onto each source. Relational checks compare two',
+    'series: a camera pan keeps the scene, so its loss (L0 − L3) must be smaller than the loss of a',
+    'cut that replaces the last quarter of the clip with another scene (loss ratio in brackets).',
+    '',
+    table(['dimension', 'relation', 'per source: pan loss vs cut loss (ratio)', 'verdict'], relations),
     '',
     table(
       [

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERIES, levelArgs } from '../../../scripts/validate/degradations.js';
+import { FORMAT_TOLERANCE, MIN_SPREAD, SERIES, levelArgs } from '../../../scripts/validate/degradations.js';
 import {
   averageRanks,
   crossGroupConcordance,
@@ -95,9 +95,51 @@ describe('rank statistics', () => {
   });
 });
 
+describe('degradation series definitions', () => {
+  it('relational checks name an existing series and level', () => {
+    const withRelations = SERIES.filter((s) => s.lessThan);
+    expect(withRelations.map((s) => s.id)).toContain('pan');
+    for (const s of withRelations) {
+      for (const rel of Object.values(s.lessThan!)) {
+        const other = SERIES.find((x) => x.id === rel.than);
+        expect(other, rel.than).toBeDefined();
+        expect(rel.level).toBeGreaterThan(0);
+        expect(rel.level).toBeLessThan(other!.levels.length);
+      }
+    }
+  });
+
+  it('a level that splices the partner clip gets it as the second input, and cannot run without it', () => {
+    const cut = SERIES.find((s) => s.id === 'cut')!;
+    const spliced = cut.levels.filter((l) => l.partner);
+    expect(spliced).toHaveLength(3);
+    expect(() => levelArgs('a.mp4', spliced[0]!, 'out.mp4')).toThrow(/partner/);
+    const args = levelArgs('a.mp4', spliced[0]!, 'out.mp4', 'b.mp4');
+    expect(args.filter((a) => a === '-i')).toHaveLength(2);
+    expect(args[args.indexOf('a.mp4') + 1]).toBe('-i');
+    expect(args[args.indexOf('b.mp4') - 1]).toBe('-i');
+    // Level 0 is the source alone.
+    expect(levelArgs('a.mp4', cut.levels[0]!, 'out.mp4').filter((a) => a === '-i')).toHaveLength(1);
+  });
+
+  it('both palette series bound a 256-colour GIF for every frame-level dimension', () => {
+    for (const id of ['palette', 'palette-ed']) {
+      const s = SERIES.find((x) => x.id === id)!;
+      expect(s.robust).toMatchObject({
+        imaging_quality: 0.1,
+        aesthetic_quality: 0.1,
+        subject_consistency: FORMAT_TOLERANCE,
+        background_consistency: FORMAT_TOLERANCE,
+      });
+    }
+    expect(FORMAT_TOLERANCE).toBe(MIN_SPREAD);
+  });
+});
+
 describe('degradation series on a clip made here', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vesta-validate-'));
   const source = join(dir, 'source.mp4');
+  const partner = join(dir, 'partner.mp4');
   let engine: Engine;
 
   beforeAll(() => {
@@ -126,6 +168,13 @@ describe('degradation series on a clip made here', () => {
       'yuv420p',
       source,
     ]);
+    // The scene-cut partner, prepared the same way from another real clip.
+    execFileSync(defaultFfmpegPath(), [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-i', join(CORPUS_DIR, 'real__sam2-coffee-pour.mp4'), '-t', '2'],
+      ...['-vf', 'fps=30,scale=320:-2:flags=area', '-an'],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '12', '-pix_fmt', 'yuv420p', partner],
+    ]);
     engine = createEngine({ threads: 2 });
   });
   afterAll(async () => {
@@ -137,7 +186,7 @@ describe('degradation series on a clip made here', () => {
     const series = SERIES.find((s) => s.id === seriesId)!;
     const l = series.levels[i]!;
     const out = join(dir, `${seriesId}-${i}.${l.ext}`);
-    execFileSync(defaultFfmpegPath(), levelArgs(source, l, out));
+    execFileSync(defaultFfmpegPath(), levelArgs(source, l, out, partner));
     return out;
   };
 
@@ -158,4 +207,20 @@ describe('degradation series on a clip made here', () => {
     );
     expect(b!.scores[0]!.value).toBeLessThan(a!.scores[0]!.value - 0.005);
   });
+
+  it(
+    'a cut to another scene for the last 3/4 of the clip lowers both consistency dimensions',
+    { timeout: 120_000 },
+    async () => {
+      const dimensions = ['subject_consistency', 'background_consistency'] as const;
+      const [a, b] = await Promise.all(
+        [level('cut', 0), level('cut', 3)].map((p) => engine.evaluate(p, { dimensions: [...dimensions] })),
+      );
+      for (const d of dimensions) {
+        const before = a!.scores.find((x) => x.dimension === d)!.value;
+        const after = b!.scores.find((x) => x.dimension === d)!.value;
+        expect(after, d).toBeLessThan(before - 0.05);
+      }
+    },
+  );
 });
