@@ -115,8 +115,8 @@ const SPECS: readonly DimensionSpec[] = [
         [M.clipB32],
       ),
       lite(
-        '1',
-        'Model-free: the VBench formula over border-weighted classical frame descriptors (grid colour and gradient-orientation histograms, zero-mean) instead of CLIP features.',
+        '2',
+        'Model-free: the VBench formula over border-weighted colour-layout descriptors (soft grid and global colour histograms, Hellinger kernel, zero-mean) instead of CLIP features.',
       ),
     ],
   },

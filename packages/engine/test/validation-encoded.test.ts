@@ -102,12 +102,13 @@ describe('encoded clips through createEngine', () => {
       expect(s.value).toBeGreaterThanOrEqual(0);
       expect(s.value).toBeLessThanOrEqual(1);
       // Issue #13: imaging_quality `lite` at version 4, motion_smoothness and aesthetic_quality at 3,
-      // dynamic_degree at 2.
+      // dynamic_degree and background_consistency at 2.
       const version: Record<string, string> = {
         motion_smoothness: '3',
         imaging_quality: '4',
         aesthetic_quality: '3',
         dynamic_degree: '2',
+        background_consistency: '2',
       };
       expect(s.methodVersion, s.dimension).toBe(version[s.dimension] ?? '1');
     }
