@@ -544,7 +544,7 @@ async function degradations(engine: Engine): Promise<{ text: string; failed: str
   const relations: string[][] = [];
   for (const series of SERIES) {
     for (const [d, rel] of Object.entries(series.lessThan ?? {}) as Array<
-      [QualityDimension, { than: string; level: number; enforced: boolean }]
+      [QualityDimension, { than: string; level: number; enforced: boolean; note?: string }]
     >) {
       const other = SERIES.find((x) => x.id === rel.than);
       if (!other) throw new Error(`series ${series.id}: no series ${rel.than}`);
@@ -561,7 +561,11 @@ async function degradations(engine: Engine): Promise<{ text: string; failed: str
         d,
         `loss at ${series.id} L3 < loss at ${other.id} L${rel.level}`,
         cells.map((c) => `${fmt(c.a)} vs ${fmt(c.b)} (${(c.a / c.b).toFixed(2)})`).join('; '),
-        rel.enforced ? (ok ? 'pass' : '**FAIL**') : `${ok ? 'holds' : 'does not hold'} (reported only)`,
+        rel.enforced
+          ? ok
+            ? 'pass'
+            : '**FAIL**'
+          : `${ok ? 'holds' : 'does not hold'} (reported only${rel.note ? `: ${rel.note}` : ''})`,
       ]);
     }
   }
