@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { defineConfig } from 'vitest/config';
+import type { UserConfig } from 'vitest/config';
 
 /**
  * Two projects: `sqlite` runs every test on the embedded defaults; `postgres` runs the server
@@ -49,7 +50,7 @@ function reachable(host: string, port: number): Promise<boolean> {
   });
 }
 
-export default defineConfig(async () => {
+export default defineConfig(async (): Promise<UserConfig> => {
   const pgUp = await reachable(PG_URL.hostname, Number(PG_URL.port || 5432));
   const withPostgres = pgUp || process.env.CI === 'true';
   if (!withPostgres)
@@ -65,7 +66,7 @@ export default defineConfig(async () => {
       reporters: ['default'],
       projects: [
         {
-          extends: true,
+          extends: true as const,
           test: {
             name: 'sqlite',
             include: ['packages/*/test/**/*.test.ts'],
@@ -76,7 +77,7 @@ export default defineConfig(async () => {
         ...(withPostgres
           ? [
               {
-                extends: true,
+                extends: true as const,
                 test: {
                   name: 'postgres',
                   include: ['packages/server/test/**/*.test.ts'],

@@ -82,6 +82,7 @@ async function main(): Promise<void> {
       probe: (p, s) => engine.probe(p, s),
       dimensions: () => engine.dimensions(),
       close: () => engine.close(),
+      checkReady: () => engine.checkReady(),
       async evaluate(p, o) {
         const t0 = performance.now();
         try {
