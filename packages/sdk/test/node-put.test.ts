@@ -4,7 +4,7 @@
 // end in the same typed error as the fetch PUT gives, without the URL's credential and with every
 // attempt counted. A client with a `fetch` of its own sends the PUT through it.
 import { randomBytes, createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -235,6 +235,52 @@ describe('Node upload PUT (node:http)', () => {
     await putWithNodeHttp(putRequest(url, await preparePath(file, {}), { fetch: own }));
     expect(seen).toEqual([`PUT ${url}`]);
   });
+});
+
+/** How many of this process's file descriptors point at `target` (Linux /proc). */
+function openDescriptors(target: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === target;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe.runIf(process.platform === 'linux')('A failed PUT lets go of the file', () => {
+  // The fetch PUT did not: a request that failed before fetch read the body (connection
+  // refused) left the file's read stream open — one descriptor per failed attempt until GC.
+  const paths: Array<[string, (url: string) => Partial<PutRequest>]> = [
+    ['node:http', () => ({})],
+    ['fetch', () => ({ fetch: (input, init) => fetch(input, init) })],
+  ];
+  for (const [name, over] of paths) {
+    it(`${name}: unreachable server and early refusal close the source`, async () => {
+      const dead = await serve(() => undefined);
+      server!.close();
+      server = undefined;
+      for (let i = 0; i < 3; i++) {
+        const err = await putWithNodeHttp(putRequest(dead, await preparePath(file, {}), over(dead))).catch(
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(ApiConnectionError);
+      }
+      const refusing = await serve((req, res) => {
+        req.once('data', () => {
+          res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' });
+          res.end(JSON.stringify({ code: 'upstream_unavailable', detail: 'the blob store is down' }));
+        });
+      });
+      const err = await putWithNodeHttp(
+        putRequest(refusing, await preparePath(file, {}), over(refusing)),
+      ).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      // Closing a stream's descriptor is asynchronous; give it a moment.
+      for (let t = 0; t < 50 && openDescriptors(file) > 0; t++) await new Promise((r) => setTimeout(r, 20));
+      expect(openDescriptors(file)).toBe(0);
+    });
+  }
 });
 
 describe('Upload errors quote nothing of the URL’s query', () => {

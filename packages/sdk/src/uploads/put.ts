@@ -9,7 +9,7 @@ import {
   type ApiError,
 } from '../core/errors.js';
 import { toApiError, type FetchLike } from '../core/http.js';
-import { countingStream, type PreparedUpload } from './source.js';
+import { countingStream, type CountingBody, type PreparedUpload } from './source.js';
 
 export interface PutRequest {
   fetch: FetchLike;
@@ -119,8 +119,9 @@ export const putWithFetch: PutFn = async (req) => {
   const headers = { ...req.headers };
   if (req.setContentLength && req.upload.size !== undefined)
     headers['Content-Length'] = String(req.upload.size);
+  let body: CountingBody | undefined;
   try {
-    const body = countingStream(req.upload.open(), (n) => {
+    body = countingStream(req.upload.open(), (n) => {
       loaded += n;
       stall.arm();
       req.onBytes(loaded);
@@ -129,7 +130,7 @@ export const putWithFetch: PutFn = async (req) => {
     const init: RequestInit & { duplex: 'half' } = {
       method: req.method,
       headers,
-      body,
+      body: body.stream,
       duplex: 'half',
       signal: controller.signal,
     };
@@ -147,6 +148,7 @@ export const putWithFetch: PutFn = async (req) => {
   } finally {
     stall.stop();
     dispose();
+    await body?.release();
   }
 };
 

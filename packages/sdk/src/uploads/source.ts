@@ -111,6 +111,16 @@ export function prepareInMemorySource(input: UploadInput, opts: UploadFileOption
   );
 }
 
+/** A counting body and the way to let go of its source when the request ends early. */
+export interface CountingBody {
+  stream: ReadableStream<Uint8Array>;
+  /**
+   * Closes the source unless it was read to its end: a request that failed before (or while)
+   * reading it — connection refused, a refusal, an abort — must not leave a file open.
+   */
+  release(): Promise<void>;
+}
+
 /**
  * Wraps a body source into a web ReadableStream that reports every chunk to `onChunk` as it is
  * pulled by fetch (pull-based: nothing is buffered ahead of the network).
@@ -118,47 +128,69 @@ export function prepareInMemorySource(input: UploadInput, opts: UploadFileOption
 export function countingStream(
   source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | Blob,
   onChunk: (bytes: number) => void,
-): ReadableStream<Uint8Array> {
+): CountingBody {
   const stream = isBlob(source) ? source.stream() : source;
+  let ended = false;
   if (isWebStream(stream)) {
     const reader = stream.getReader();
-    return new ReadableStream<Uint8Array>(
+    return {
+      stream: new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const { value, done } = await readOrFail(() => reader.read());
+            if (done) {
+              ended = true;
+              controller.close();
+              return;
+            }
+            onChunk(value.byteLength);
+            controller.enqueue(value);
+          },
+          cancel(reason) {
+            ended = true;
+            return reader.cancel(reason);
+          },
+        },
+        { highWaterMark: 0 },
+      ),
+      async release() {
+        if (ended) return;
+        ended = true;
+        await reader.cancel().catch(() => undefined);
+      },
+    };
+  }
+  const iterator = stream[Symbol.asyncIterator]();
+  return {
+    stream: new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
-          const { value, done } = await readOrFail(() => reader.read());
-          if (done) {
+          const result: IteratorResult<unknown, unknown> = await readOrFail(() => iterator.next());
+          if (result.done) {
+            ended = true;
             controller.close();
             return;
           }
-          onChunk(value.byteLength);
-          controller.enqueue(value);
+          const chunk = toBytes(result.value);
+          onChunk(chunk.byteLength);
+          controller.enqueue(chunk);
         },
-        cancel(reason) {
-          return reader.cancel(reason);
+        async cancel() {
+          ended = true;
+          await iterator.return?.();
         },
       },
       { highWaterMark: 0 },
-    );
-  }
-  const iterator = stream[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const result: IteratorResult<unknown, unknown> = await readOrFail(() => iterator.next());
-        if (result.done) {
-          controller.close();
-          return;
-        }
-        const chunk = toBytes(result.value);
-        onChunk(chunk.byteLength);
-        controller.enqueue(chunk);
-      },
-      async cancel() {
-        await iterator.return?.();
-      },
+    ),
+    async release() {
+      if (ended) return;
+      ended = true;
+      // A Node stream's iterator does nothing on return() before its first next(): destroy it.
+      const destroy = (stream as { destroy?: unknown }).destroy;
+      if (typeof destroy === 'function') destroy.call(stream);
+      else await Promise.resolve(iterator.return?.()).catch(() => undefined);
     },
-    { highWaterMark: 0 },
-  );
+  };
 }
 
 async function readOrFail<T>(read: () => Promise<T>): Promise<T> {
