@@ -212,7 +212,16 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 interface Baseline {
   date: string;
   versions: Record<string, string>;
-  agreement: Record<string, { spearman: number; kendall: number; means: Record<string, number> }>;
+  agreement: Record<
+    string,
+    {
+      spearman: number;
+      kendall: number;
+      means: Record<string, number>;
+      /** Per-clip values by corpus file name (the clip-pair "before" column; absent in old files). */
+      clips?: Record<string, number>;
+    }
+  >;
   degradations: Record<string, Record<string, number[]>>;
 }
 const baseline: Baseline | null = existsSync(BASELINE_FILE)
@@ -267,6 +276,9 @@ async function agreement(engine: Engine): Promise<string> {
       spearman: rho,
       kendall: tau,
       means: Object.fromEntries(models.map((x) => [x.m.corpusPrefix, x.means[d]!])),
+      clips: Object.fromEntries(
+        perClip.filter((p) => p.s[d] !== undefined).map((p) => [p.clip.file, p.s[d]!]),
+      ),
     };
     const before = baseline?.agreement[d];
     rows.push([
@@ -340,15 +352,32 @@ function robustnessTable(
     const reference = new Map(VBENCH_PUBLISHED.map((m) => [m.corpusPrefix, m.values[d]]));
     const clips = perClip
       .filter((c) => c.s[d] !== undefined)
-      .map((c) => ({ group: c.clip.prefix, value: c.s[d]!, block: c.clip.file.split('__')[1] }));
+      .map((c) => ({
+        group: c.clip.prefix,
+        value: c.s[d]!,
+        block: c.clip.file.split('__')[1],
+        file: c.clip.file,
+      }));
     const all = crossGroupConcordance(
       clips.map(({ group, value }) => ({ group, value })),
       reference,
     );
     const samePrompt = crossGroupConcordance(
-      clips.filter((c) => SAME_PROMPT_PREFIXES.includes(c.group) && published.has(c.group)),
+      clips
+        .filter((c) => SAME_PROMPT_PREFIXES.includes(c.group) && published.has(c.group))
+        .map(({ group, value, block }) => ({ group, value, block })),
       reference,
     );
+    // The same share over the baseline's per-clip values, for the clips measured now.
+    const clipsBefore = baseline?.agreement[d]?.clips;
+    const allBefore = clipsBefore
+      ? crossGroupConcordance(
+          clips
+            .filter((c) => clipsBefore[c.file] !== undefined)
+            .map((c) => ({ group: c.group, value: clipsBefore[c.file]! })),
+          reference,
+        )
+      : undefined;
     // Generator pairs ordered against VBench: the published gap, and how the clips of the two
     // generators compare one by one (pairs ordered like VBench / all pairs).
     const pairs: string[] = [];
@@ -381,6 +410,7 @@ function robustnessTable(
       `${fmtLoo(sorted)} (lowest without ${models[worst]!.m.vbenchName}, highest without ${models[best]!.m.vbenchName})`,
       fmtLoo(looBefore),
       `${(100 * all.share).toFixed(0)} % of ${all.pairs}`,
+      allBefore ? `${(100 * allBefore.share).toFixed(0)} % of ${allBefore.pairs}` : '—',
       `${(100 * samePrompt.share).toFixed(0)} % of ${samePrompt.pairs}`,
     ]);
   }
@@ -393,13 +423,23 @@ function robustnessTable(
     'orderings that agree at least as well). **Leave one out**: ρ over the six generators left when',
     'each one is removed in turn (range; "before" the same for the stored baseline means). **Clip',
     'pairs**: over every pair of clips from two generators with different published values, the share',
-    'ordered like VBench orders the generators (a tie counts half); 50 % is chance. **Same prompt**:',
+    'ordered like VBench orders the generators (a tie counts half); 50 % is chance ("before": the same',
+    'pairs with the baseline’s per-clip values). **Same prompt**:',
     "the same restricted to Show-1's comparison page, where Show-1, ModelScope and Gen-2 rendered the",
     'same five prompts (ZeroScope, also there, has no published value), so content is held fixed and',
     'only the generators differ.',
     '',
     table(
-      ['dimension', 'ρ', 'p', 'leave one out (now)', 'leave one out (before)', 'clip pairs', 'same prompt'],
+      [
+        'dimension',
+        'ρ',
+        'p',
+        'leave one out (now)',
+        'leave one out (before)',
+        'clip pairs',
+        'clip pairs (before)',
+        'same prompt',
+      ],
       rows,
     ),
     '',
