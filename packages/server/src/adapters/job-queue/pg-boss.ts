@@ -44,7 +44,7 @@ import type {
   Logger,
 } from '../../ports/job-queue.js';
 import { DependencyUnavailableJobError, PermanentJobError } from '../../ports/job-queue.js';
-import { ClaimPump } from './pump.js';
+import { ClaimPump, drainRunning } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
 export interface PgBossJobQueueOptions {
@@ -383,14 +383,7 @@ export class PgBossJobQueue implements JobQueue {
     this.duties.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.reapTimer) clearInterval(this.reapTimer);
-    const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
-    if (this.running.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([all(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
-    }
-    for (const r of this.running.values()) this.abort(r, 'shutdown');
-    await all();
+    await drainRunning(this.running, graceMs, (r) => this.abort(r, 'shutdown'));
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.listener;

@@ -29,3 +29,22 @@ export class ClaimPump {
       });
   }
 }
+
+/**
+ * A graceful stop of the jobs running in this process: waits up to `graceMs` for them to finish,
+ * then aborts whatever still runs (`abort`) and waits for those handlers to end too.
+ */
+export async function drainRunning<R extends { done: Promise<unknown> }>(
+  running: ReadonlyMap<string, R>,
+  graceMs: number,
+  abort: (r: R) => void,
+): Promise<void> {
+  const all = () => Promise.allSettled([...running.values()].map((r) => r.done));
+  if (running.size > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+  }
+  for (const r of running.values()) abort(r);
+  await all();
+}

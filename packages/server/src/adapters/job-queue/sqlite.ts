@@ -19,7 +19,7 @@ import type {
   Logger,
 } from '../../ports/job-queue.js';
 import { DependencyUnavailableJobError, PermanentJobError } from '../../ports/job-queue.js';
-import { ClaimPump } from './pump.js';
+import { ClaimPump, drainRunning } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
 export interface SqliteJobQueueOptions {
@@ -171,19 +171,12 @@ export class SqliteJobQueue implements JobQueue {
     this.duties.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.reapTimer) clearInterval(this.reapTimer);
-    const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
-    if (this.running.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([all(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
-    }
-    for (const r of this.running.values()) {
+    await drainRunning(this.running, graceMs, (r) => {
       if (r.abortReason === null) {
         r.abortReason = 'shutdown';
         r.controller.abort(new Error('shutting down'));
       }
-    }
-    await all();
+    });
   }
 
   async checkReady(): Promise<void> {
