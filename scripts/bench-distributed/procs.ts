@@ -30,8 +30,12 @@ export class VestaProcess {
   readonly child: ChildProcess;
   output = '';
   readonly exited: Promise<number | null>;
-  constructor(args: string[], env: Record<string, string>, bin: string = BIN) {
-    this.child = spawn(process.execPath, [bin, ...args], {
+  /** `cpu`: run on that CPU only (`taskset -c`, inherited by its FFmpeg children). */
+  constructor(args: string[], env: Record<string, string>, bin: string = BIN, cpu?: number) {
+    const command = [process.execPath, bin, ...args];
+    // taskset execs the command, so the child's pid (and its /proc/<pid>/stat) is Node's.
+    const [file, ...rest] = cpu === undefined ? command : ['taskset', '-c', String(cpu), ...command];
+    this.child = spawn(file!, rest, {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -64,6 +68,7 @@ export async function serve(
   role: 'all' | 'api' | 'worker',
   env: Record<string, string>,
   bin: string = BIN,
+  cpu?: number,
 ): Promise<VestaProcess & { base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -79,6 +84,7 @@ export async function serve(
       ...env,
     },
     bin,
+    cpu,
   );
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -122,4 +128,12 @@ export async function call(
   const text = await res.text();
   if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
   return { status: res.status, json: () => JSON.parse(text) as Record<string, unknown> };
+}
+
+/** The machine's CPU time so far, busy and total, in clock ticks (first line of /proc/stat). */
+export function machineCpu(): { busy: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0); // idle + iowait
+  return { busy: total - idle, total };
 }
