@@ -95,6 +95,34 @@ export const FORMAT_TOLERANCE = MIN_SPREAD;
 /** The real clip spliced in by the scene-cut series (not a degradation source, not in the agreement set). */
 export const CUT_PARTNER = 'real__sam2-coffee-pour.mp4';
 
+/**
+ * Palette quantisation to a 256/64/16-colour GIF at 10 fps with the given FFmpeg `paletteuse`
+ * dither, beside the same frames in H.264. A 256-colour GIF of the same frames is a format change,
+ * not a worse generator: the quality and consistency dimensions must hardly move.
+ */
+function paletteSeries(id: string, dither: string, paletteuse: string): Series {
+  return {
+    id,
+    title: `Palette quantisation to GIF (colours, ${dither}, 10 fps)`,
+    levels: [
+      lvl('H.264', vf('fps=10')),
+      ...[256, 64, 16].map((n) =>
+        lvl(
+          `GIF ${n}`,
+          vf(`fps=10,split[a][b];[a]palettegen=max_colors=${n}[p];[b][p]paletteuse=${paletteuse}`, 'gif', []),
+        ),
+      ),
+    ],
+    expect: { imaging_quality: 'down-or-flat', aesthetic_quality: 'down-or-flat' },
+    robust: {
+      imaging_quality: 0.1,
+      aesthetic_quality: 0.1,
+      subject_consistency: FORMAT_TOLERANCE,
+      background_consistency: FORMAT_TOLERANCE,
+    },
+  };
+}
+
 export const SERIES: readonly Series[] = [
   {
     id: 'blur',
@@ -186,59 +214,12 @@ export const SERIES: readonly Series[] = [
     }),
     expect: { dynamic_degree: 'down-or-flat', temporal_flickering: 'up', motion_smoothness: 'up' },
   },
-  {
-    id: 'palette',
-    title: 'Palette quantisation to GIF (colours, Bayer dither, 10 fps)',
-    levels: [
-      lvl('H.264', vf('fps=10')),
-      ...[256, 64, 16].map((n) =>
-        lvl(
-          `GIF ${n}`,
-          vf(
-            `fps=10,split[a][b];[a]palettegen=max_colors=${n}[p];[b][p]paletteuse=dither=bayer:bayer_scale=3`,
-            'gif',
-            [],
-          ),
-        ),
-      ),
-    ],
-    expect: { imaging_quality: 'down-or-flat', aesthetic_quality: 'down-or-flat' },
-    // A 256-colour GIF of the same frames is a format change, not a worse generator.
-    robust: {
-      imaging_quality: 0.1,
-      aesthetic_quality: 0.1,
-      subject_consistency: FORMAT_TOLERANCE,
-      background_consistency: FORMAT_TOLERANCE,
-    },
-  },
-  {
-    id: 'palette-ed',
-    title: 'Palette quantisation to GIF (colours, Floyd–Steinberg error diffusion, 10 fps)',
-    // README GIFs are mostly written by Python tools (PIL quantises with Floyd–Steinberg error
-    // diffusion), one global palette: the corpus GIFs carry a global 256-entry table. Error
-    // diffusion spreads a frame's quantisation error into a pattern that changes wherever the
-    // content moves, which ordered (Bayer) dither does not.
-    levels: [
-      lvl('H.264', vf('fps=10')),
-      ...[256, 64, 16].map((n) =>
-        lvl(
-          `GIF ${n}`,
-          vf(
-            `fps=10,split[a][b];[a]palettegen=max_colors=${n}[p];[b][p]paletteuse=dither=floyd_steinberg`,
-            'gif',
-            [],
-          ),
-        ),
-      ),
-    ],
-    expect: { imaging_quality: 'down-or-flat', aesthetic_quality: 'down-or-flat' },
-    robust: {
-      imaging_quality: 0.1,
-      aesthetic_quality: 0.1,
-      subject_consistency: FORMAT_TOLERANCE,
-      background_consistency: FORMAT_TOLERANCE,
-    },
-  },
+  paletteSeries('palette', 'Bayer dither', 'dither=bayer:bayer_scale=3'),
+  // README GIFs are mostly written by Python tools (PIL quantises with Floyd–Steinberg error
+  // diffusion), one global palette: the corpus GIFs carry a global 256-entry table. Error
+  // diffusion spreads a frame's quantisation error into a pattern that changes wherever the
+  // content moves, which ordered (Bayer) dither does not.
+  paletteSeries('palette-ed', 'Floyd–Steinberg error diffusion', 'dither=floyd_steinberg'),
   {
     id: 'pan',
     title: 'Camera pan (a 480×270 window slides right by this much of the 640 px width over the clip)',
