@@ -212,6 +212,108 @@ class Pipelines(unittest.TestCase):
             client.bench.get(latest["id"])
 
 
+class DiffusersOutput:
+    """What a diffusers text-to-video pipeline returns: ``frames`` holds a batch of videos."""
+
+    def __init__(self, frames: Any) -> None:
+        self.frames = frames
+
+
+class PipelineSignatures(unittest.TestCase):
+    """#24 item 8: the pipeline is called with what its signature accepts."""
+
+    def run_pipeline(self, client: vesta.Vesta, fn: Any, name: str) -> Any:
+        return client.bench.run_with_pipeline(fn, dimensions=["subject_consistency"], run_name=name, model_id="py-signatures",
+                                              samples_per_prompt=1, prompts_per_dimension=1)
+
+    def test_prompt_only_prompt_and_seed_and_keyword_context_all_complete(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[4], base_url=server.base_url)
+        calls: List[Any] = []
+
+        def generate(prompt: str) -> DiffusersOutput:  # as diffusers pipelines are called
+            calls.append(("generate", prompt))
+            return DiffusersOutput([frames(1)])  # a batch of one video, as pipe(...).frames
+
+        def gen(prompt: str, seed: Any = None, **kw: Any) -> List[vesta.Frame]:
+            calls.append(("gen", prompt, seed, kw))
+            return frames(seed)
+
+        def keyword(prompt: str, *, context: vesta.PipelineContext) -> List[vesta.Frame]:
+            calls.append(("keyword", prompt, context.seed, context.task_id))
+            return frames(context.seed)
+
+        for fn in (generate, gen, keyword):
+            run = self.run_pipeline(client, fn, fn.__name__)
+            self.assertEqual((run["status"], run["progress"]["tasks_failed"]), ("completed", 0), run)
+        self.assertEqual([c[0] for c in calls], ["generate", "gen", "keyword"])
+        self.assertEqual(calls[1][3], {})  # nothing pushed into **kw
+        self.assertIsInstance(calls[1][2], int)
+        self.assertTrue(calls[2][3])
+
+    def test_a_signature_no_call_can_fill_is_a_type_error_before_anything_is_created(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[4], base_url=server.base_url)
+        before = client.bench.list_page()["total"]
+
+        def needs_steps(prompt: str, *, steps: int) -> bytes:
+            return b""
+
+        with self.assertRaises(TypeError) as caught:
+            self.run_pipeline(client, needs_steps, "unfillable")
+        self.assertIn("'steps'", str(caught.exception))
+        self.assertEqual(client.bench.list_page()["total"], before)
+        self.assertEqual(client.runners.list()["items"], [])
+
+    def test_a_programming_error_on_the_first_call_cancels_the_run_and_is_raised_here(self) -> None:
+        client = vesta.Vesta(api_key=server.keys[4], base_url=server.base_url)
+        calls: List[str] = []
+
+        def broken(prompt: str) -> Any:
+            calls.append(prompt)
+            return prompt.frames  # type: ignore[attr-defined]  # AttributeError: a mistake in the code
+
+        started = time.monotonic()
+        try:
+            self.run_pipeline(client, broken, "broken pipeline")
+        except AttributeError as err:
+            tb = traceback.extract_tb(err.__traceback__)
+        else:
+            self.fail("the AttributeError was not raised")
+        self.assertLess(time.monotonic() - started, 20)
+        self.assertEqual(len(calls), 1)  # not retried three times
+        # The original traceback: its last frame is the pipeline's own line.
+        last = tb[-1]
+        self.assertEqual((last.name, last.line), ("broken", "return prompt.frames  # type: ignore[attr-defined]  # AttributeError: a mistake in the code"))
+        run = next(iter(client.bench.list()))
+        self.assertEqual((run["name"], run["status"]), ("broken pipeline", "cancelled"))
+        logs = " | ".join(line["message"] for line in client.bench.all_logs(run["id"]))
+        self.assertIn("AttributeError: 'str' object has no attribute 'frames'", logs)
+        self.assertIn("first call", logs)
+        self.assertEqual(client.runners.list()["items"], [])
+
+    def test_diffusers_outputs_become_clips(self) -> None:
+        from vesta._video import clip_from_output
+
+        clip, ctype = clip_from_output(DiffusersOutput([frames(2, count=4)]), 8.0)
+        self.assertEqual(ctype, "video/mp4")
+        self.assertEqual(clip[4:8], b"ftyp")
+        with self.assertRaises(vesta.PipelineOutputError) as caught:
+            clip_from_output(DiffusersOutput([frames(2, count=4), frames(3, count=4)]), 8.0)
+        self.assertIn("2 videos", str(caught.exception))
+        try:
+            import numpy  # type: ignore[import-not-found]
+        except ImportError:
+            return  # NumPy is not installed for this interpreter; the frame lists above are what it checks
+        # output_type="np": (batch, frames, H, W, C) floats in [0, 1]; output_type="pt" as NumPy:
+        # (batch, frames, C, H, W), channels first.
+        video = numpy.stack([numpy.frombuffer(f.rgb, dtype=numpy.uint8).reshape(64, 64, 3) for f in frames(2, count=4)])
+        as_np = (video / 255.0)[None]
+        as_pt = as_np.transpose(0, 1, 4, 2, 3)
+        ref, _ = clip_from_output(DiffusersOutput(video[None]), 8.0)
+        for out in (as_np, as_pt):
+            clip, _ = clip_from_output(DiffusersOutput(out), 8.0)
+            self.assertEqual(clip, ref)
+
+
 class CtrlC(unittest.TestCase):
     def test_sigint_stops_a_pipeline_run_cleanly(self) -> None:
         key = server.keys[5]

@@ -348,7 +348,9 @@ class BenchResource:
         model_id: str,
         **options: Any,
     ) -> g.BenchRun:
-        """Benchmarks an in-process generator; see :func:`vesta.run_with_pipeline` (docs/python.md)."""
+        """Benchmarks an in-process generator: registers this process as a runner for ``model_id``,
+        creates the run, calls ``pipeline`` for each clip and returns the finished run (see
+        :func:`vesta._runner.run_with_pipeline` and docs/python.md)."""
         from ._runner import run_with_pipeline
 
         return run_with_pipeline(self._client, pipeline, dimensions=dimensions, run_name=run_name, model_id=model_id, **options)

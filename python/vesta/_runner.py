@@ -1,7 +1,7 @@
 """``bench.run_with_pipeline``: benchmark an in-process generator (mirrors packages/sdk/src/runner).
 
 This process registers as a runner for ``model_id``, creates a run that only it may serve, claims
-the run's tasks one at a time, calls ``pipeline(prompt, seed, context)`` for each (a background
+the run's tasks one at a time, calls the pipeline for each (a background
 thread renews the lease meanwhile and learns of a cancel), uploads what it returns, and polls the
 run until its evaluation ends. Ctrl-C cancels the run, hands the task back and deregisters.
 
@@ -21,6 +21,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, cast
 
 from . import _generated as g
+from ._calling import PROGRAMMING_ERRORS, PipelineCall, resolve_call
 from ._client import TERMINAL_RUN_STATES, put_ticket
 from ._exceptions import ApiError, GenerationError, PipelineOutputError, VestaError
 from ._http import backoff_delay, is_transient
@@ -142,7 +143,12 @@ class _Heartbeat(threading.Thread):
             self.join(timeout=5)
 
 
-def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fps: float) -> None:
+def _serve(
+    client: "Vesta", pipeline: Callable[..., Any], call: PipelineCall, task: g.RunnerTask, fps: float, first: bool
+) -> None:
+    """Generates, uploads and reports one task. ``first``: the pipeline's first call of this run,
+    where a programming error (TypeError, NameError, AttributeError, ImportError) is raised here
+    after the task is handed back, instead of failing the clip."""
     lease = task["lease"]
     if lease is None:
         raise VestaError("protocol_error", f"The service answered a claim with task {task['id']} but no lease.")
@@ -172,7 +178,8 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
 
     try:
         try:
-            output = pipeline(task["prompt"], task["seed"], ctx)
+            args, kwargs = call.arguments(task["prompt"], task["seed"], ctx)
+            output = pipeline(*args, **kwargs)
         except KeyboardInterrupt:
             beat.stop()
             fail("the runner was interrupted (Ctrl-C) before the clip was finished; handed back", True, patient=False)
@@ -180,6 +187,19 @@ def _serve(client: "Vesta", pipeline: Callable[..., Any], task: g.RunnerTask, fp
         except GenerationError as err:
             beat.stop()
             fail(str(err) or type(err).__name__, err.retryable)
+            return
+        except PROGRAMMING_ERRORS as err:
+            beat.stop()
+            if first:
+                # A mistake in the code, not a failed clip: every call would fail the same way.
+                fail(
+                    f"{type(err).__name__}: {err} (the pipeline's first call, {call.description}); "
+                    "handed back, the run is cancelled and the error raised in the runner's process",
+                    True,
+                    patient=False,
+                )
+                raise
+            fail(f"{type(err).__name__}: {err}", True)
             return
         except Exception as err:  # noqa: BLE001 - a generator's own failure fails the clip, with its message
             beat.stop()
@@ -315,24 +335,33 @@ def run_with_pipeline(
     poll_interval: float = 0.5,
     on_progress: Optional[Callable[[g.BenchRun], None]] = None,
 ) -> g.BenchRun:
-    """Registers a runner for ``model_id``, creates the run, serves every task by calling
-    ``pipeline(prompt, seed, context)``, and returns the finished run (completed, failed or cancelled).
+    """Registers a runner for ``model_id``, creates the run, serves every task by calling the
+    pipeline, and returns the finished run (completed, failed or cancelled).
 
-    The pipeline returns a file path, the clip's bytes, or a sequence of frames (NumPy arrays, PIL
-    images or :class:`vesta.Frame`, encoded to MP4 at ``fps`` with FFmpeg).
+    The pipeline is called with what its signature accepts: the prompt first, then the seed and
+    the context (:class:`PipelineContext`) to parameters named ``seed`` and ``context`` (by
+    position or keyword), or to required positional parameters in that order:
+    ``generate(prompt)``, ``generate(prompt, seed=None, **kw)``, ``generate(prompt, seed, context)``.
+    A signature it cannot fill is a ``TypeError`` before anything is created. A programming error
+    of the first call (TypeError, NameError, AttributeError, ImportError) hands the task back,
+    cancels the run, deregisters and is raised here with its own traceback.
+
+    The pipeline returns a file path, the clip's bytes, a sequence of frames (NumPy arrays, PIL
+    images or :class:`vesta.Frame`, encoded to MP4 at ``fps`` with FFmpeg), or a diffusers-style
+    output whose ``frames`` holds them (the first video of a batch).
 
     While the service cannot be reached (an api process restarting: no connection, a timeout,
     408/429/5xx past the client's retries) the claims and polls wait and try again, 0.5 s doubling
     up to 30 s (:data:`CLAIM_BACKOFF_INITIAL`, :data:`CLAIM_BACKOFF_MAX`), each wait a warning on
     the ``vesta`` logger; Ctrl-C still stops at once, and a run that ended meanwhile ends the loop.
     """
-    if not callable(pipeline):
-        raise TypeError("run_with_pipeline needs a callable: pipeline(prompt, seed, context) -> clip")
+    call = resolve_call(pipeline)  # a signature no call could fill: TypeError before anything is created
     runners = client.runners
     runner = runners.register((runner_name or f"pipeline: {run_name}")[:100], [model_id])
     run: Optional[g.BenchRun] = None
     failures = 0  # rounds in a row whose claim or poll could not reach the service
     quick = False  # leaving on an error while the service cannot be reached: one try per cleanup call
+    served = 0  # tasks given to the pipeline so far
     try:
         run = client.bench.create(
             run_name,
@@ -362,7 +391,8 @@ def run_with_pipeline(
                     unreachable.append(("claim", err))
                 else:
                     if task is not None:
-                        _serve(client, pipeline, task, fps)
+                        served += 1
+                        _serve(client, pipeline, call, task, fps, first=served == 1)
             else:  # evaluating: only scoring remains, poll closer so the end is seen sooner
                 time.sleep(min(poll_interval, 0.15))
             # Polled even when the claim failed: a run that ended (cancelled, say) ends the loop.

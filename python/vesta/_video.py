@@ -48,10 +48,21 @@ def find_ffmpeg() -> Optional[str]:
     return None
 
 
+def _as_array(value: Any) -> Any:
+    """A PyTorch tensor as a NumPy array (``.detach().cpu().numpy()``); anything else as it is."""
+    if not hasattr(value, "tobytes") and all(hasattr(value, a) for a in ("detach", "cpu", "numpy")):
+        return value.detach().cpu().numpy()
+    return value
+
+
 def _frame_bytes(frame: Any) -> Tuple[int, int, bytes]:
     if isinstance(frame, Frame):
         return frame.width, frame.height, frame.rgb
+    frame = _as_array(frame)
     shape = getattr(frame, "shape", None)
+    if shape is not None and len(shape) == 3 and shape[2] not in (3, 4) and shape[0] in (3, 4):
+        frame = frame.transpose(1, 2, 0)  # channels first (C, H, W), as diffusers' output_type="pt"
+        shape = frame.shape
     if shape is not None and hasattr(frame, "tobytes"):  # a NumPy array (H, W, 3), uint8 or float in [0, 1]
         if len(shape) != 3 or shape[2] not in (3, 4):
             raise PipelineOutputError(f"a frame array must be (height, width, 3), got shape {tuple(shape)}")
@@ -69,6 +80,30 @@ def _frame_bytes(frame: Any) -> Tuple[int, int, bytes]:
     raise PipelineOutputError(
         f"cannot use a {type(frame).__name__} as a frame: use NumPy arrays (H, W, 3), PIL images or vesta.Frame"
     )
+
+
+def unwrap_frames(value: Any) -> Any:
+    """The frames of a diffusers-style output (an object with ``frames``): ``frames`` itself, or
+    the first video when it holds a batch (a list of frame lists, or a 5-dimensional array or
+    tensor); anything else as it is. A batch of more than one video is a PipelineOutputError."""
+    if isinstance(value, (str, bytes, bytearray, memoryview, os.PathLike)) or not hasattr(value, "frames"):
+        return value
+    frames = _as_array(value.frames)
+    shape = getattr(frames, "shape", None)
+    if shape is not None:
+        batched = len(shape) == 5
+        count = int(shape[0]) if batched else 1
+    else:
+        items = list(frames) if isinstance(frames, (list, tuple)) else None
+        batched = bool(items) and is_frame_sequence(_as_array(items[0]))  # type: ignore[index]
+        count = len(items) if batched and items is not None else 1
+    if not batched:
+        return frames
+    if count != 1:
+        raise PipelineOutputError(
+            f"The pipeline returned {count} videos in its frames; return one (num_videos_per_prompt=1)."
+        )
+    return _as_array(frames[0])
 
 
 def is_frame_sequence(value: Any) -> bool:
@@ -117,6 +152,7 @@ def clip_from_output(value: Any, fps: float) -> Tuple[Any, Optional[str]]:
         raise PipelineOutputError(
             "The pipeline returned nothing: return a file path, the clip's bytes, or a sequence of frames."
         )
+    value = _as_array(unwrap_frames(value))
     if isinstance(value, (str, os.PathLike)):
         path = os.fspath(value)
         if not os.path.isfile(path):

@@ -249,6 +249,48 @@ describe('bench.runWithPipeline', () => {
     expect(logs.filter((m) => m.includes('rendered the one clip of this run'))).toHaveLength(1);
   });
 
+  it('throws a programming error of the first call here: the task handed back, the run cancelled, the runner gone', async () => {
+    let calls = 0;
+    const client = new Vesta({ apiKey: await server.newKey(), baseUrl: server.baseUrl });
+    const thrown = await client.bench
+      .runWithPipeline(
+        (input) => {
+          calls++;
+          // A mistake in the code (what Python calls an AttributeError), not a failed clip.
+          return (input as unknown as { pipe: { render(): string } }).pipe.render();
+        },
+        { dimensions: ['dynamic_degree'], runName: 'broken pipeline', modelId: 'vesta-demo', ...small },
+      )
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect((thrown as TypeError).stack).toContain('runner.e2e.test.ts');
+    expect(calls).toBe(1);
+    const [run] = (await client.bench.listPage()).items;
+    expect(run).toMatchObject({ name: 'broken pipeline', status: 'cancelled' });
+    const logs = (await client.bench.logs(run!.id, { limit: 1000 })).items.map((l) => l.message).join(' | ');
+    expect(logs).toContain(
+      "TypeError: Cannot read properties of undefined (reading 'render') (the pipeline's first call)",
+    );
+    expect((await client.runners.list()).items).toEqual([]);
+  });
+
+  it('fails the clip, as before, on an error that is not a programming error or not on the first call', async () => {
+    const { isProgrammingError } = await import('../src/runner/pipeline.js');
+    expect(isProgrammingError(new TypeError('x is not a function'))).toBe(true);
+    expect(isProgrammingError(new ReferenceError('x is not defined'))).toBe(true);
+    expect(isProgrammingError(Object.assign(new Error('no module'), { code: 'ERR_MODULE_NOT_FOUND' }))).toBe(
+      true,
+    );
+    // fetch's network failure is a TypeError with a cause: a failed clip, not a mistake.
+    expect(isProgrammingError(new TypeError('fetch failed', { cause: new Error('ECONNREFUSED') }))).toBe(
+      false,
+    );
+    expect(isProgrammingError(new RangeError('out of GPU memory'))).toBe(false);
+  });
+
   it('rejects an unknown dimension before anything is generated', async () => {
     let calls = 0;
     await expect(

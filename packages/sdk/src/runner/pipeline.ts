@@ -7,7 +7,7 @@ import { sleep } from '../core/abort.js';
 import { backoffDelay } from '../core/backoff.js';
 import { RequestAbortedError, isTransient } from '../core/errors.js';
 import type { BenchRun, BenchStatus } from '../types.js';
-import { CLAIM_BACKOFF, type Runner, type RunnerOptions } from './loop.js';
+import { CLAIM_BACKOFF, GenerationError, type Runner, type RunnerOptions } from './loop.js';
 import { errorText } from './retry.js';
 import type { ClipOutput, GenerateContext, RunnerEvent, RunnerSummary } from './types.js';
 
@@ -67,6 +67,18 @@ const GENERATION_OVER: readonly BenchStatus[] = ['evaluating', ...TERMINAL];
 /** The finished run and what the in-process runner did. */
 export type PipelineResult = BenchRun & { runner: RunnerSummary };
 
+/**
+ * What a pipeline's first call may throw that is a mistake in its code, not a failed clip:
+ * TypeError (`x is not a function`, `cannot read properties of undefined`), ReferenceError, and a
+ * module that cannot be found. fetch's network failures are TypeErrors too, but carry a `cause`.
+ */
+export function isProgrammingError(err: unknown): err is Error {
+  if (err instanceof TypeError) return err.cause === undefined;
+  if (err instanceof ReferenceError) return true;
+  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
 export async function runWithPipeline(
   deps: PipelineDeps,
   fn: PipelineFn,
@@ -74,6 +86,25 @@ export async function runWithPipeline(
 ): Promise<PipelineResult> {
   const { signal } = options;
   if (signal?.aborted) throw new RequestAbortedError(signal.reason);
+  // A programming error on the pipeline's first call fails every clip the same way: the task is
+  // handed back (failed, retryable), the runner stops claiming, the run is cancelled and the
+  // error itself is thrown here, with its own stack.
+  let calls = 0;
+  let fatal: Error | undefined;
+  const generate: PipelineFn = async (input) => {
+    const first = calls++ === 0;
+    try {
+      return await fn(input);
+    } catch (err) {
+      if (!first || !isProgrammingError(err)) throw err;
+      fatal = err;
+      void runner.stop({ graceMs: 0 }).catch(() => undefined);
+      throw new GenerationError(
+        `${err.name}: ${err.message} (the pipeline's first call); handed back, the run is cancelled and the error thrown in the runner's process`,
+        { retryable: true, cause: err },
+      );
+    }
+  };
   const runner = deps.startRunner({
     name: options.runnerName ?? `pipeline: ${options.runName}`,
     models: [options.modelId],
@@ -81,7 +112,7 @@ export async function runWithPipeline(
     claimWaitSeconds: 1,
     deregisterOnStop: true,
     onLog: options.onRunnerEvent,
-    generate: fn,
+    generate,
   });
   let run: BenchRun | undefined;
   let runnerFailure: Error | undefined;
@@ -118,6 +149,7 @@ export async function runWithPipeline(
     while (!TERMINAL.includes(run.status)) {
       if (runnerFailure !== undefined) throw runnerFailure;
       await sleep(run.status === 'evaluating' ? evaluatingInterval : interval, signal);
+      if (fatal !== undefined) throw fatal;
       try {
         run = await deps.getRun(run.id, signal);
         failures = 0;
