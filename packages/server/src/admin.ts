@@ -12,11 +12,11 @@ import type { UserRole } from './db/schema.js';
 import { AppError } from './errors.js';
 import type { UserView } from './domain/views/accounts.js';
 import type { DatabaseTarget } from './db/connection.js';
-import { ApiKeyService } from './services/api-key-service.js';
-import type { CreatedKey } from './services/api-key-service.js';
+import { ApiKeyService } from './services/api-key.service.js';
+import type { CreatedKey } from './services/api-key.service.js';
 import { Repositories } from './repositories/index.js';
-import { ModelCatalog } from './services/bench-discovery.js';
-import { UserAdminService } from './services/user-admin.js';
+import { ModelService } from './services/model.service.js';
+import { UserAdminService } from './services/user-admin.service.js';
 
 /** Creates an API key for `userName` (creating the user if needed). The key is returned once. */
 export async function createApiKey(target: string | DatabaseTarget, userName: string): Promise<CreatedKey> {
@@ -137,7 +137,7 @@ export async function addModel(
   if (description.length > 2000) throw new RangeError('model description must be at most 2000 characters');
   const opened = await openDatabase(target);
   try {
-    const created = await new ModelCatalog({ repos: new Repositories(opened.db) }).upsert({
+    const created = await new ModelService({ repos: new Repositories(opened.db) }).upsert({
       id: input.id,
       name,
       description,

@@ -13,10 +13,10 @@ export { AppError, ERROR_CATALOGUE, ERROR_CODES } from './errors.js';
 export type { ErrorCode } from './errors.js';
 export { openDatabase } from './db/connection.js';
 export type { DatabaseTarget, OpenedDatabase } from './db/connection.js';
-export { ApiKeyService, DISPLAY_PREFIX_LENGTH } from './services/api-key-service.js';
-export type { CreatedKey } from './services/api-key-service.js';
-export { AccountService } from './services/account-service.js';
-export { UserAdminService } from './services/user-admin.js';
+export { ApiKeyService, DISPLAY_PREFIX_LENGTH } from './services/api-key.service.js';
+export type { CreatedKey } from './services/api-key.service.js';
+export { AccountService } from './services/account.service.js';
+export { UserAdminService } from './services/user-admin.service.js';
 export { Repositories } from './repositories/index.js';
 export type { AppDeps, RouteModule, TypedApp } from './http/app-deps.js';
 export {

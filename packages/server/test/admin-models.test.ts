@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addModel } from '../src/admin.js';
 import { openDatabase } from '../src/db/connection.js';
 import { Repositories } from '../src/repositories/index.js';
-import { ModelCatalog } from '../src/services/bench-discovery.js';
+import { ModelService } from '../src/services/model.service.js';
 import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-admin-models-'));
@@ -31,7 +31,7 @@ describe('addModel', () => {
     });
     const opened = await openDatabase(target);
     try {
-      const models = await new ModelCatalog({ repos: new Repositories(opened.db) }).list('nobody');
+      const models = await new ModelService({ repos: new Repositories(opened.db) }).list('nobody');
       expect(models.map((m) => [m.id, m.name])).toEqual([
         ['acme/t2v-1.5', 'Acme T2V 1.5.1'],
         ['vesta-demo', 'Vesta demo generator (procedural, not a real model)'],

@@ -12,7 +12,7 @@ import { openDatabase } from '../src/db/connection.js';
 import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 import type { OpenedDatabase } from '../src/db/connection.js';
 import { Repositories } from '../src/repositories/index.js';
-import { AUTH_CACHE_TTL_MS, ApiKeyService } from '../src/services/api-key-service.js';
+import { AUTH_CACHE_TTL_MS, ApiKeyService } from '../src/services/api-key.service.js';
 import { startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 

@@ -6,14 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROMPT_SUITE_VERSION, planPrompts } from '@vesta/engine';
 import type { DimensionId } from '@vesta/engine';
-import type { BenchOrchestrator } from '../src/services/bench-orchestrator.js';
+import type { BenchProgressService } from '../src/services/bench-progress.service.js';
 import { startTestServer } from './helpers/bench-app.js';
 import type { TestServer } from './helpers/bench-app.js';
 
 let server: TestServer;
 let alice: { key: string; userId: string };
 let bob: { key: string; userId: string };
-let service: BenchOrchestrator;
+let service: BenchProgressService;
 /** Two dimensions this server can evaluate now (a method available), and one it cannot. */
 let usable: string[];
 let unusable: string | undefined;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   const models = server.deps.bench.models;
   await models.upsert({ id: 'model-a', name: 'Model A', description: 'A generator under test.' });
   await models.upsert({ id: 'model-b', name: 'Model B', description: 'Another generator.' });
-  service = server.deps.bench.orchestrator;
+  service = server.deps.bench.progress;
   const dims = server.deps.engine.dimensions().filter((d) => d.workflows.includes('bench'));
   usable = dims.filter((d) => d.defaultMethod !== null).map((d) => d.id);
   unusable = dims.find((d) => d.defaultMethod === null)?.id;

@@ -116,7 +116,7 @@ describe('bench run task counters', () => {
     expect(counters).toEqual(counted);
     expect(counters).toMatchObject({ pending: 1, claimed: 1 });
 
-    // Deleting a run with its tasks (the run row first, as BenchService.delete does) is clean.
+    // Deleting a run with its tasks (the run row first, as BenchRunService.delete does) is clean.
     await sql`delete from bench_runs where id = 'r2'`.execute(db);
     expect((await sql`select * from bench_tasks where run_id = 'r2'`.execute(db)).rows).toEqual([]);
     await db.destroy();

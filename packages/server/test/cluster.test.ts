@@ -15,7 +15,7 @@ import { createEngine } from '@vesta/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { revokeApiKey } from '../src/admin.js';
-import { AUTH_CACHE_TTL_MS } from '../src/services/api-key-service.js';
+import { AUTH_CACHE_TTL_MS } from '../src/services/api-key.service.js';
 import { startRole } from '../src/roles/all.js';
 import type { RunningServer } from '../src/roles/all.js';
 import { callApi, clip, freePort, waitFor } from './helpers/core-app.js';

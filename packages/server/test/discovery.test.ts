@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIMENSION_IDS, listDimensions } from '@vesta/engine';
 import { Repositories } from '../src/repositories/index.js';
-import { ModelCatalog } from '../src/services/bench-discovery.js';
+import { ModelService } from '../src/services/model.service.js';
 import { startTestServer } from './helpers/bench-app.js';
 import type { TestServer } from './helpers/bench-app.js';
 
@@ -103,7 +103,7 @@ describe('GET /api/v1/models', () => {
 
   it('lists models with the runners serving them and whether one is online', async () => {
     let now = 1_800_000_000_000;
-    const catalog = new ModelCatalog({ repos: new Repositories(server.deps.db), now: () => now });
+    const catalog = new ModelService({ repos: new Repositories(server.deps.db), now: () => now });
     await catalog.upsert({ id: 'm-fast', name: 'Fast', description: 'first' });
     await catalog.upsert({ id: 'm-slow', name: 'Slow', description: 'second' });
     await catalog.upsert({ id: 'm-fast', name: 'Fast v2', description: 'renamed' });

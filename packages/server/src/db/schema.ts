@@ -33,7 +33,7 @@ export interface ApiKeysTable {
   name: string | null;
   /** After this time the key answers 401; null: never expires. */
   expires_at: number | null;
-  /** Last successful check, written in batches (to within a minute or so; services/api-key-service.ts). */
+  /** Last successful check, written in batches (to within a minute or so; services/api-key.service.ts). */
   last_used_at: number | null;
 }
 

@@ -15,14 +15,14 @@ import type { ServerConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import type { AccountService } from '../services/account-service.js';
-import type { ApiKeyService } from '../services/api-key-service.js';
+import type { AccountService } from '../services/account.service.js';
+import type { ApiKeyService } from '../services/api-key.service.js';
 import type { BenchArea } from '../services/bench-area.js';
-import type { SessionService } from '../services/session-service.js';
-import type { UploadReceiver } from '../services/upload-receiver.js';
-import type { UploadService } from '../services/upload-service.js';
-import type { UserAdminService } from '../services/user-admin.js';
-import type { VideoService } from '../services/video-service.js';
+import type { SessionService } from '../services/session.service.js';
+import type { UploadReceiverService } from '../services/upload-receiver.service.js';
+import type { UploadService } from '../services/upload.service.js';
+import type { UserAdminService } from '../services/user-admin.service.js';
+import type { VideoService } from '../services/video.service.js';
 
 export interface CoreServices {
   apiKeys: ApiKeyService;
@@ -30,7 +30,7 @@ export interface CoreServices {
   users: UserAdminService;
   sessions: SessionService;
   uploads: UploadService;
-  uploadReceiver: UploadReceiver;
+  uploadReceiver: UploadReceiverService;
   videos: VideoService;
 }
 

@@ -15,9 +15,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { AccountService, SessionAccount } from '../services/account-service.js';
-import { SESSION_COOKIE, csrfMatches } from '../services/account-service.js';
-import type { ApiKeyService } from '../services/api-key-service.js';
+import type { AccountService, SessionAccount } from '../services/account.service.js';
+import { SESSION_COOKIE, csrfMatches } from '../services/account.service.js';
+import type { ApiKeyService } from '../services/api-key.service.js';
 import { appendRouteHook } from './route-hooks.js';
 
 export const API_PREFIX = '/api/v1';

@@ -2,7 +2,7 @@
 import { isUpstreamFailure } from '../errors.js';
 import { DEPENDENCY_RETRY_MS, DependencyUnavailableJobError, PermanentJobError } from '../ports/job-queue.js';
 import { EVALUATE_VIDEO_JOB } from './catalogue.js';
-import type { VideoService } from '../services/video-service.js';
+import type { VideoService } from '../services/video.service.js';
 import type { JobDefinition } from './catalogue.js';
 
 // A type alias (not an interface) so that it is a JobPayload (string values only).

@@ -24,15 +24,15 @@ import type { JobQueue } from '../ports/job-queue.js';
 import { SINGLE_PROCESS } from '../ports/process-liveness.js';
 import type { ProcessLiveness } from '../ports/process-liveness.js';
 import { Repositories } from '../repositories/index.js';
-import { AccountService } from '../services/account-service.js';
-import { ApiKeyService } from '../services/api-key-service.js';
+import { AccountService } from '../services/account.service.js';
+import { ApiKeyService } from '../services/api-key.service.js';
 import { createBenchArea } from '../services/bench-area.js';
-import { SessionService } from '../services/session-service.js';
-import { UploadReceiver } from '../services/upload-receiver.js';
-import { UploadService } from '../services/upload-service.js';
+import { SessionService } from '../services/session.service.js';
+import { UploadReceiverService } from '../services/upload-receiver.service.js';
+import { UploadService } from '../services/upload.service.js';
 import { loadUploadSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
-import { UserAdminService } from '../services/user-admin.js';
-import { VideoService } from '../services/video-service.js';
+import { UserAdminService } from '../services/user-admin.service.js';
+import { VideoService } from '../services/video.service.js';
 
 export type EngineFactory = (options: CreateEngineOptions) => Engine;
 
@@ -158,7 +158,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     uploadMaxBytes: config.uploadMaxBytes,
     uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
   });
-  const uploadReceiver = new UploadReceiver(repos, blobs, signer, Date.now, liveness);
+  const uploadReceiver = new UploadReceiverService(repos, blobs, signer, Date.now, liveness);
   const bench = createBenchArea({
     repos,
     blobs,

@@ -21,7 +21,7 @@ import type { Core, Duty, RunningServer, StartOptions } from './core.js';
 /** How often videos whose upload URL expired unused are removed. */
 export const UPLOAD_SWEEP_INTERVAL_MS = 5 * 60_000;
 
-/** The only HTTP routes of a worker: health, readiness and metrics for the orchestrator. */
+/** The only HTTP routes of a worker: health, readiness and metrics for the orchestrator (Kubernetes, systemd, …). */
 export const WORKER_ROUTES: readonly RouteModule[] = [healthRoutes];
 
 /** Starts claiming jobs and the periodic duties; the returned duty stops them. */
@@ -47,7 +47,7 @@ export function startWorkerDuties(
   // A Bench clip's settled evaluation moves its task and run on.
   const handlers = buildJobHandlers([
     evaluateVideoJob(deps.services.videos, {
-      settled: (videoId) => bench.orchestrator.clipEvaluated(videoId),
+      settled: (videoId) => bench.progress.clipEvaluated(videoId),
       dependencyUnavailable,
     }),
     ...extraJobs,

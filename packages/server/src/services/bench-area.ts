@@ -9,25 +9,25 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Repositories } from '../repositories/index.js';
-import { ModelCatalog } from './bench-discovery.js';
-import { BenchOrchestrator } from './bench-orchestrator.js';
-import { BenchService } from './bench-runs.js';
-import { RunnerRegistry } from './runner-registry.js';
-import { RunnerTaskService } from './runner-tasks.js';
+import { ModelService } from './model.service.js';
+import { BenchProgressService } from './bench-progress.service.js';
+import { BenchRunService } from './bench-run.service.js';
+import { RunnerService } from './runner.service.js';
+import { RunnerTaskService } from './runner-task.service.js';
 import { TaskNotifier } from './task-notifier.js';
-import type { UploadService } from './upload-service.js';
-import type { VideoService } from './video-service.js';
+import type { UploadService } from './upload.service.js';
+import type { VideoService } from './video.service.js';
 
 export interface BenchArea {
   /** Runs as their owner sees them: create, read, cancel, delete. */
-  runs: BenchService;
+  runs: BenchRunService;
   /** Runs' status moves, driven by runners and the evaluator. */
-  orchestrator: BenchOrchestrator;
+  progress: BenchProgressService;
   /** Registered runners. */
-  runners: RunnerRegistry;
+  runners: RunnerService;
   /** What runners do with tasks: claim, heartbeat, upload, complete, fail; the lease reaper. */
   tasks: RunnerTaskService;
-  models: ModelCatalog;
+  models: ModelService;
   notifier: TaskNotifier;
 }
 
@@ -54,26 +54,26 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
   );
   events?.subscribe('tasks', () => notifier.wake());
   events?.onResync(() => notifier.wake());
-  const orchestrator = new BenchOrchestrator({ repos: deps.repos });
-  const runs = new BenchService({
+  const progress = new BenchProgressService({ repos: deps.repos });
+  const runs = new BenchRunService({
     repos: deps.repos,
     blobs: deps.blobs,
     jobs: deps.jobs,
-    orchestrator,
+    progress,
     dimensions: deps.dimensions,
     maxAttempts: deps.maxAttempts,
     onTasksAvailable: () => notifier.notify(),
   });
-  const runners = new RunnerRegistry({ repos: deps.repos, orchestrator, notifier });
+  const runners = new RunnerService({ repos: deps.repos, progress, notifier });
   const tasks = new RunnerTaskService({
     repos: deps.repos,
-    registry: runners,
-    orchestrator,
+    runners,
+    progress,
     uploads: deps.uploads,
     videos: deps.videos,
     notifier,
     leaseSeconds: deps.leaseSeconds,
   });
-  const models = new ModelCatalog({ repos: deps.repos });
-  return { runs, orchestrator, runners, tasks, models, notifier };
+  const models = new ModelService({ repos: deps.repos });
+  return { runs, progress, runners, tasks, models, notifier };
 }

@@ -6,8 +6,8 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, forbidden, notFound } from '../../../errors.js';
-import { SESSION_COOKIE, csrfTokenFor } from '../../../services/account-service.js';
-import type { SessionAccount, SignedIn } from '../../../services/account-service.js';
+import { SESSION_COOKIE, csrfTokenFor } from '../../../services/account.service.js';
+import type { SessionAccount, SignedIn } from '../../../services/account.service.js';
 import type { RouteModule } from '../../app-deps.js';
 import { sessionTokenOf } from '../../auth.js';
 import { errorResponses } from '../../schemas/common.js';

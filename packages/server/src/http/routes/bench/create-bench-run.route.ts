@@ -1,10 +1,10 @@
 import { errorResponses } from '../../schemas/common.js';
 import { BENCH_TAG, callerOf } from './context.js';
-import type { BenchService } from '../../../services/bench-runs.js';
+import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { BenchRun, CreateBenchRunBody } from './schemas.js';
 
-export function createBenchRunRoute(app: TypedApp, bench: BenchService): void {
+export function createBenchRunRoute(app: TypedApp, bench: BenchRunService): void {
   app.post(
     '/api/v1/bench',
     {

@@ -2,11 +2,11 @@ import { Type } from 'typebox';
 import { SCORECARD_CSV_HEADER } from '../../../services/bench-scorecard.js';
 import { errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
-import type { BenchService } from '../../../services/bench-runs.js';
+import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { BenchIdParams } from './schemas.js';
 
-export function getBenchCsvRoute(app: TypedApp, bench: BenchService): void {
+export function getBenchCsvRoute(app: TypedApp, bench: BenchRunService): void {
   app.get(
     '/api/v1/bench/:id/csv',
     {

@@ -1,10 +1,10 @@
 import { errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
-import type { BenchService } from '../../../services/bench-runs.js';
+import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { BenchIdParams, BenchLogPage, LOG_PAGE, pageOfQuery, pageQuery, strictPageQuery } from './schemas.js';
 
-export function getBenchLogsRoute(app: TypedApp, bench: BenchService): void {
+export function getBenchLogsRoute(app: TypedApp, bench: BenchRunService): void {
   app.get(
     '/api/v1/bench/:id/logs',
     {

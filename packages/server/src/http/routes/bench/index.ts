@@ -1,4 +1,4 @@
-/** The Bench area: the process's BenchService (from the composition root) shared by its eight operations. */
+/** The Bench area: the process's BenchRunService (from the composition root) shared by its eight operations. */
 import type { RouteModule } from '../../app-deps.js';
 import { cancelBenchRunRoute } from './cancel-bench-run.route.js';
 import { createBenchRunRoute } from './create-bench-run.route.js';

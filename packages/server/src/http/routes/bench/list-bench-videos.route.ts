@@ -1,6 +1,6 @@
 import { errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
-import type { BenchService } from '../../../services/bench-runs.js';
+import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import {
   BenchIdParams,
@@ -11,7 +11,7 @@ import {
   strictPageQuery,
 } from './schemas.js';
 
-export function listBenchVideosRoute(app: TypedApp, bench: BenchService): void {
+export function listBenchVideosRoute(app: TypedApp, bench: BenchRunService): void {
   app.get(
     '/api/v1/bench/:id/videos',
     {

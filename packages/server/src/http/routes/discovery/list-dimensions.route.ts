@@ -1,6 +1,6 @@
 import type { Engine } from '@vesta/engine';
 import type { TypedApp } from '../../app-deps.js';
-import { dimensionView } from '../../../services/bench-discovery.js';
+import { dimensionView } from '../../../services/dimension-view.js';
 import { errorResponses } from '../../schemas/common.js';
 import { DISCOVERY_TAG, DimensionList } from './schemas.js';
 

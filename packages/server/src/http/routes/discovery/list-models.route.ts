@@ -1,10 +1,10 @@
-import type { ModelCatalog } from '../../../services/bench-discovery.js';
+import type { ModelService } from '../../../services/model.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { userOf } from '../sessions/session-routes.js';
 import { errorResponses } from '../../schemas/common.js';
 import { DISCOVERY_TAG, ModelList } from './schemas.js';
 
-export function listModelsRoute(app: TypedApp, models: ModelCatalog): void {
+export function listModelsRoute(app: TypedApp, models: ModelService): void {
   app.get(
     '/api/v1/models',
     {

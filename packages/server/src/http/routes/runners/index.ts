@@ -1,4 +1,4 @@
-/** The runner protocol: runners and their leased generation tasks (see services/runner-registry.ts and services/runner-tasks.ts). */
+/** The runner protocol: runners and their leased generation tasks (see services/runner.service.ts and services/runner-task.service.ts). */
 import type { RouteModule } from '../../app-deps.js';
 import { runnerTaskRoutes } from './runner-tasks.route.js';
 import { runnerRoutes } from './runners.route.js';

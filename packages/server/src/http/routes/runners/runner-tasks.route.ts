@@ -2,7 +2,7 @@
  * The leased task operations of the runner protocol: heartbeat, upload-url, complete, fail. Each
  * carries the `leaseId` from the claim; a stale, expired or unknown lease is 409 `conflict`.
  */
-import type { RunnerTaskService } from '../../../services/runner-tasks.js';
+import type { RunnerTaskService } from '../../../services/runner-task.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
 import { UploadUrlResponse, Video } from '../../schemas/sessions.js';

@@ -4,9 +4,9 @@
  */
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RunnerRegistry } from '../../../services/runner-registry.js';
-import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner-registry.js';
-import type { RunnerTaskService } from '../../../services/runner-tasks.js';
+import type { RunnerService } from '../../../services/runner.service.js';
+import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner.service.js';
+import type { RunnerTaskService } from '../../../services/runner-task.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
@@ -31,7 +31,7 @@ function emptyBodyIsObject(
   done();
 }
 
-export function runnerRoutes(app: TypedApp, runners: RunnerRegistry, tasks: RunnerTaskService): void {
+export function runnerRoutes(app: TypedApp, runners: RunnerService, tasks: RunnerTaskService): void {
   app.post(
     '/api/v1/runners',
     {

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { BENCH_TASK_STATES } from '../../../db/schema-bench.js';
 import { VIDEO_CONTENT_TYPES } from '../../../domain/views/score-rank.js';
 import { sizeBytesSchema } from '../../schemas/sessions.js';
-import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner-registry.js';
+import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner.service.js';
 
 export const RUNNERS_TAG = 'Runners';
 /** The resource kind the `{id}` of a runner route names (for the ownership walker). */

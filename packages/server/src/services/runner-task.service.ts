@@ -1,5 +1,5 @@
 /**
- * The runner protocol for tasks: registered runners (`runner-registry.ts`) generate a Bench run's
+ * The runner protocol for tasks: registered runners (`runner.service.ts`) generate a Bench run's
  * clips.
  *
  * - A runner claims only tasks of its user's runs whose model it serves, and whose run names no
@@ -29,17 +29,17 @@ import type {
   RunnerRecord,
   SessionRecord,
 } from '../repositories/index.js';
-import type { BenchOrchestrator } from './bench-orchestrator.js';
+import type { BenchProgressService } from './bench-progress.service.js';
 import { publicModelId } from './model-keys.js';
-import type { RunnerRegistry } from './runner-registry.js';
+import type { RunnerService } from './runner.service.js';
 import type { TaskNotifier } from './task-notifier.js';
-import type { UploadService } from './upload-service.js';
-import type { VideoService } from './video-service.js';
+import type { UploadService } from './upload.service.js';
+import type { VideoService } from './video.service.js';
 
 export interface RunnerTaskServiceDeps {
   repos: Repositories;
-  registry: RunnerRegistry;
-  orchestrator: BenchOrchestrator;
+  runners: RunnerService;
+  progress: BenchProgressService;
   uploads: UploadService;
   videos: VideoService;
   notifier: TaskNotifier;
@@ -53,8 +53,8 @@ const MAX_LOG_MESSAGE = 4000;
 
 export class RunnerTaskService {
   private readonly repos: Repositories;
-  private readonly registry: RunnerRegistry;
-  private readonly orchestrator: BenchOrchestrator;
+  private readonly runners: RunnerService;
+  private readonly progress: BenchProgressService;
   private readonly uploads: UploadService;
   private readonly videos: VideoService;
   private readonly notifier: TaskNotifier;
@@ -63,8 +63,8 @@ export class RunnerTaskService {
 
   constructor(deps: RunnerTaskServiceDeps) {
     this.repos = deps.repos;
-    this.registry = deps.registry;
-    this.orchestrator = deps.orchestrator;
+    this.runners = deps.runners;
+    this.progress = deps.progress;
     this.uploads = deps.uploads;
     this.videos = deps.videos;
     this.notifier = deps.notifier;
@@ -85,25 +85,25 @@ export class RunnerTaskService {
     waitSeconds: number,
     signal?: AbortSignal,
   ): Promise<RunnerTaskView | null> {
-    const runner = await this.registry.owned(userId, runnerId);
+    const runner = await this.runners.owned(userId, runnerId);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
       const ticket = this.notifier.ticket();
       // Deregistered while waiting: the runner is gone.
-      if (!(await this.registry.touch(runner.id))) throw notFound('runner');
+      if (!(await this.runners.touch(runner.id))) throw notFound('runner');
       const claimed = await this.tryClaim(runner);
       if (claimed) {
         const run = await this.runOf(claimed.run_id);
         if (run.status === 'queued') {
           try {
-            await this.orchestrator.transition(run.id, 'queued', 'generating', {
+            await this.progress.transition(run.id, 'queued', 'generating', {
               message: `runner ${runner.name} (${runner.id}) claimed the first clip`,
             });
           } catch (e) {
             if (!(e instanceof AppError && e.code === 'conflict')) throw e;
           }
         }
-        await this.orchestrator.appendLog(
+        await this.progress.appendLog(
           run.id,
           'server',
           'info',
@@ -155,7 +155,7 @@ export class RunnerTaskService {
     const expiresAt = this.now() + this.leaseMs;
     if (!(await this.repos.benchTasks.renewLease(task.id, leaseId, expiresAt, this.now())))
       throw await this.leaseLost(task.id, leaseId);
-    await this.registry.touch(task.runner_id);
+    await this.runners.touch(task.runner_id);
     return { expiresAt: iso(expiresAt), cancelled: false };
   }
 
@@ -178,7 +178,7 @@ export class RunnerTaskService {
       ...(input.sizeBytes === undefined ? {} : { sizeBytes: input.sizeBytes }),
     });
     await this.repos.benchTasks.recordMinted(ticket.videoId, task.id, this.now());
-    await this.registry.touch(task.runner_id);
+    await this.runners.touch(task.runner_id);
     return ticket;
   }
 
@@ -231,19 +231,19 @@ export class RunnerTaskService {
       }
       throw e;
     }
-    await this.orchestrator.appendLog(
+    await this.progress.appendLog(
       run.id,
       'server',
       'info',
       `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}) uploaded as ${videoId}; evaluating ${dimensions.join(', ')}`,
     );
-    await this.registry.touch(task.runner_id);
+    await this.runners.touch(task.runner_id);
     this.notifier.notify();
     // The evaluation may have settled before the task moved to `evaluating` (its hook then found no
     // task to move): account for it now. `clipEvaluated` reads the clip's current state and moves
     // the task with a compare-and-set, so racing the hook is harmless.
-    await this.orchestrator.clipEvaluated(videoId);
-    await this.orchestrator.advance(run.id);
+    await this.progress.clipEvaluated(videoId);
+    await this.progress.advance(run.id);
     return this.completed({ ...task, state: 'evaluating', video_id: videoId }, run, videoId);
   }
 
@@ -284,14 +284,14 @@ export class RunnerTaskService {
       updated_at: this.now(),
     });
     if (!moved) throw await this.leaseLost(task.id, leaseId);
-    await this.orchestrator.appendLog(
+    await this.progress.appendLog(
       task.run_id,
       'server',
       again ? 'warn' : 'error',
       `clip #${task.seq} failed (${code}): ${reason}; ${again ? 'back in the queue' : retryable ? 'no attempts left' : 'not retryable'}`,
     );
     this.notifier.notify();
-    if (!again) await this.orchestrator.advance(task.run_id);
+    if (!again) await this.progress.advance(task.run_id);
   }
 
   // ---- the reaper ----------------------------------------------------------------------------
@@ -322,7 +322,7 @@ export class RunnerTaskService {
       if (!moved) continue;
       handled++;
       runs.add(task.run_id);
-      await this.orchestrator.appendLog(
+      await this.progress.appendLog(
         task.run_id,
         'server',
         again ? 'warn' : 'error',
@@ -330,7 +330,7 @@ export class RunnerTaskService {
       );
     }
     if (handled > 0) this.notifier.notify();
-    for (const runId of runs) await this.orchestrator.advance(runId);
+    for (const runId of runs) await this.progress.advance(runId);
     return handled;
   }
 

@@ -2,7 +2,7 @@
  * The upload flow of Score and Rank (and of Bench clips): mint an upload URL (creating the video
  * row; the blob store adapter mints the URL itself), confirm (verify the object, keep its probe,
  * then enqueue scoring), and sweep URLs that expired unused. The `PUT` through the service's own
- * route is `upload-receiver.ts`; an S3 store's presigned PUT goes straight to the bucket.
+ * route is `upload-receiver.service.ts`; an S3 store's presigned PUT goes straight to the bucket.
  */
 import { randomUUID } from 'node:crypto';
 import type { Engine } from '@vesta/engine';
@@ -22,7 +22,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { Repositories, SessionRecord, TransactionRepositories } from '../repositories/index.js';
 import type { ArrivedVideo } from '../repositories/video-uploads.repository.js';
 import { SNIFF_BYTES, matchesContainer } from './container-sniff.js';
-import type { VideoService } from './video-service.js';
+import type { VideoService } from './video.service.js';
 
 export interface UploadServiceOptions {
   uploadMaxBytes: number;

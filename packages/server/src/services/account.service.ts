@@ -1,6 +1,6 @@
 /**
  * Dashboard accounts: first-run setup, sign-in and sign-out, server-side web sessions, password
- * changes, and accepting an invite (user administration and invites are `user-admin.ts`).
+ * changes, and accepting an invite (user administration and invites are `user-admin.service.ts`).
  * Passwords are scrypt hashes (services/passwords.ts); a session's cookie carries a random token of
  * which only the SHA-256 is stored; an invite's token likewise. The CSRF token of a session is an
  * HMAC of its cookie token, so it needs no storage and changes with every session.

@@ -1,7 +1,7 @@
 /**
  * Bench runs as their owner sees them: create (planning the run's generation tasks from the prompt
  * suite), list, read, cancel, delete, and the per-run reads (clips, scorecard, log). The run's way
- * through its statuses after that (claims, evaluations) is `bench-orchestrator.ts`.
+ * through its statuses after that (claims, evaluations) is `bench-progress.service.ts`.
  *
  * - create → `queued`, with tasks = (prompts of the clip groups covering the dimensions, limited
  *   by `prompts_per_dimension`) × `samples_per_prompt`, each with a random seed (recorded);
@@ -23,7 +23,7 @@ import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { BenchRunRecord, BenchTaskRecord, Repositories } from '../repositories/index.js';
-import type { BenchOrchestrator } from './bench-orchestrator.js';
+import type { BenchProgressService } from './bench-progress.service.js';
 import { buildScorecard, scorecardCsv } from './bench-scorecard.js';
 import {
   NO_TASKS,
@@ -41,12 +41,12 @@ import { resolveModelKey } from './model-keys.js';
 /** VBench samples 5 clips per prompt. */
 export const DEFAULT_SAMPLES_PER_PROMPT = 5;
 
-export interface BenchServiceDeps {
+export interface BenchRunServiceDeps {
   repos: Repositories;
   blobs: BlobStore;
   jobs: JobQueue;
   /** Moves runs through their statuses (cancel goes through it). */
-  orchestrator: BenchOrchestrator;
+  progress: BenchProgressService;
   /** The dimension registry with this server's method availability. */
   dimensions: () => DimensionInfo[];
   /** Attempts of a generation task before it fails for good. */
@@ -56,21 +56,21 @@ export interface BenchServiceDeps {
   now?: () => number;
 }
 
-export class BenchService {
+export class BenchRunService {
   private readonly repos: Repositories;
   private readonly blobs: BlobStore;
   private readonly jobs: JobQueue;
-  private readonly orchestrator: BenchOrchestrator;
+  private readonly progress: BenchProgressService;
   private readonly registry: () => DimensionInfo[];
   private readonly maxAttempts: number;
   private readonly onTasksAvailable: () => void;
   private readonly now: () => number;
 
-  constructor(deps: BenchServiceDeps) {
+  constructor(deps: BenchRunServiceDeps) {
     this.repos = deps.repos;
     this.blobs = deps.blobs;
     this.jobs = deps.jobs;
-    this.orchestrator = deps.orchestrator;
+    this.progress = deps.progress;
     this.registry = deps.dimensions;
     this.maxAttempts = deps.maxAttempts ?? 3;
     this.onTasksAvailable = deps.onTasksAvailable ?? (() => undefined);
@@ -222,7 +222,7 @@ export class BenchService {
   async cancel(userId: string, id: string): Promise<BenchRunView> {
     const row = await this.owned(userId, id);
     const pendingVideos = await this.repos.benchTasks.unfinishedClips(id);
-    await this.orchestrator.transition(id, row.status, 'cancelled', {
+    await this.progress.transition(id, row.status, 'cancelled', {
       message: 'run cancelled by its owner',
     });
     for (const videoId of pendingVideos) await this.jobs.cancelBySubject(`video:${videoId}`);

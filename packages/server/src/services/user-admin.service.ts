@@ -8,7 +8,7 @@ import type { InviteView, UserRole, UserView } from '../domain/views/accounts.js
 import { conflict, notFound } from '../errors.js';
 import type { InviteRecord, Repositories } from '../repositories/index.js';
 import { freeUserName, iso, normaliseEmail, requirePassword, sha256 } from './account-rules.js';
-import type { ApiKeyService } from './api-key-service.js';
+import type { ApiKeyService } from './api-key.service.js';
 import { hashPassword } from './passwords.js';
 
 export interface UserAdminOptions {

@@ -20,7 +20,7 @@ import type { ProcessLiveness } from '../ports/process-liveness.js';
 import type { Repositories } from '../repositories/index.js';
 import type { UploadTokenSigner } from './upload-token.js';
 
-export class UploadReceiver {
+export class UploadReceiverService {
   constructor(
     private readonly repos: Repositories,
     private readonly blobs: BlobStore,

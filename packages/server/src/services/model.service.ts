@@ -1,49 +1,22 @@
 /**
- * Discovery reads: the dimension registry as the API shows it, and the models a Bench run can
- * evaluate with the runners that serve each one.
+ * The models a Bench run can evaluate, with the runners that serve each one (discovery), and the
+ * operator's `vesta admin add-model`. The dimension registry's view is `dimension-view.ts`.
  */
-import type { DimensionInfo } from '@vesta/engine';
-import type { DimensionView, ModelView } from '../domain/views/discovery.js';
+import type { ModelView } from '../domain/views/discovery.js';
 import type { Repositories } from '../repositories/index.js';
-import { isRunnerOnline } from './runner-registry.js';
+import { isRunnerOnline } from './runner.service.js';
 import { publicModelId } from './model-keys.js';
 
-export function dimensionView(d: DimensionInfo): DimensionView {
-  return {
-    id: d.id,
-    name: d.name,
-    description: d.description,
-    category: d.category,
-    higherIsBetter: d.higherIsBetter,
-    range: { min: d.range.min, max: d.range.max },
-    methods: d.methods.map((m) => ({
-      id: m.id,
-      version: m.version,
-      description: m.description,
-      requires: {
-        models: [...m.requires.models],
-        auxiliary: [...m.requires.auxiliary],
-        prompt: m.requires.prompt,
-      },
-      available: m.available,
-      unavailableReason: m.unavailableReason ?? null,
-    })),
-    defaultMethod: d.defaultMethod,
-    normalisation: { ...d.normalisation },
-    workflows: [...d.workflows],
-  };
-}
-
-export interface ModelCatalogDeps {
+export interface ModelServiceDeps {
   repos: Repositories;
   now?: () => number;
 }
 
-export class ModelCatalog {
+export class ModelService {
   private readonly repos: Repositories;
   private readonly now: () => number;
 
-  constructor(deps: ModelCatalogDeps) {
+  constructor(deps: ModelServiceDeps) {
     this.repos = deps.repos;
     this.now = deps.now ?? Date.now;
   }

@@ -12,7 +12,7 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Logger } from '../ports/logger.js';
 import type { Repositories, SessionRecord } from '../repositories/index.js';
-import type { VideoService } from './video-service.js';
+import type { VideoService } from './video.service.js';
 
 export class SessionService {
   constructor(

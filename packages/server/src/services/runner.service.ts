@@ -1,13 +1,13 @@
 /**
  * The runner registry: the runners a user registered (processes that generate Bench clips), the
  * models each serves, and when each was last seen. A runner acts for the user whose API key
- * registered it. What a runner does with tasks (claims, leases) is `runner-tasks.ts`.
+ * registered it. What a runner does with tasks (claims, leases) is `runner-task.service.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import type { RegisterRunnerInput, RunnerView } from '../domain/views/runners.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Repositories, RunnerRecord } from '../repositories/index.js';
-import type { BenchOrchestrator } from './bench-orchestrator.js';
+import type { BenchProgressService } from './bench-progress.service.js';
 import { privateModelKey, publicModelId, resolveModelKey } from './model-keys.js';
 import type { TaskNotifier } from './task-notifier.js';
 
@@ -24,22 +24,22 @@ export function isRunnerOnline(lastSeenAt: number | null, now: number): boolean 
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export interface RunnerRegistryDeps {
+export interface RunnerServiceDeps {
   repos: Repositories;
-  orchestrator: BenchOrchestrator;
+  progress: BenchProgressService;
   notifier: TaskNotifier;
   now?: () => number;
 }
 
-export class RunnerRegistry {
+export class RunnerService {
   private readonly repos: Repositories;
-  private readonly orchestrator: BenchOrchestrator;
+  private readonly progress: BenchProgressService;
   private readonly notifier: TaskNotifier;
   private readonly now: () => number;
 
-  constructor(deps: RunnerRegistryDeps) {
+  constructor(deps: RunnerServiceDeps) {
     this.repos = deps.repos;
-    this.orchestrator = deps.orchestrator;
+    this.progress = deps.progress;
     this.notifier = deps.notifier;
     this.now = deps.now ?? Date.now;
   }
@@ -112,7 +112,7 @@ export class RunnerRegistry {
       return tasks;
     });
     for (const task of held)
-      await this.orchestrator.appendLog(
+      await this.progress.appendLog(
         task.run_id,
         'server',
         'warn',

@@ -16,16 +16,16 @@ import { AppError, conflict, notFound } from '../errors.js';
 import type { Repositories } from '../repositories/index.js';
 import { clipScores, parseJson } from './bench-views.js';
 
-export interface BenchOrchestratorDeps {
+export interface BenchProgressServiceDeps {
   repos: Repositories;
   now?: () => number;
 }
 
-export class BenchOrchestrator {
+export class BenchProgressService {
   private readonly repos: Repositories;
   private readonly now: () => number;
 
-  constructor(deps: BenchOrchestratorDeps) {
+  constructor(deps: BenchProgressServiceDeps) {
     this.repos = deps.repos;
     this.now = deps.now ?? Date.now;
   }
