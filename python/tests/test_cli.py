@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Tuple
 from tests.support.server import REPO, Server, corpus_clip
 
 import vesta
-from vesta.cli import COMMANDS, build_parser
+from vesta.cli import COMMANDS, build_parser, describe_error
 
 TS_BIN = os.path.join(REPO, "packages", "cli", "dist", "bin.js")
 server: Server
@@ -132,6 +132,9 @@ class SameCommands(unittest.TestCase):
             (["bench", "create", "--name", "x", "--dimensions", "subject_consistency", "--model-id", "nope", "--json"], env, 1,
              "validation_failed"),
             (["dimensions", "list", "--json", "--base-url", "http://127.0.0.1:9"], env, 1, "connection_failed"),
+            # No scheme: a usage error (exit 2), not a guess at http:// (#24 item 9).
+            (["dimensions", "list", "--json", "--base-url", "localhost:8080"], env, 2, "invalid_base_url"),
+            (["score", "get", "--json"], {**env, "VESTA_BASE_URL": "127.0.0.1:8080"}, 2, "invalid_base_url"),
         ]
         runs = parallel([(w, args, e) for args, e, _, _ in cases for w in ("py", "ts")])
         for i, (args, _env, code, error_code) in enumerate(cases):
@@ -142,11 +145,18 @@ class SameCommands(unittest.TestCase):
             py_err = json.loads(outs["py"][2].strip().splitlines()[-1])
             ts_err = json.loads(outs["ts"][2].strip().splitlines()[-1])
             self.assertEqual(sorted(py_err["error"]), sorted(ts_err["error"]), args)
-            if error_code in ("missing_api_key", "dashboard_only"):  # the CLI's own words: the same text
+            if error_code in ("missing_api_key", "dashboard_only", "invalid_base_url"):  # the CLI's own words
                 self.assertEqual(py_err, ts_err, args)
             # The key is never echoed.
             for w, (_, out, err) in outs.items():
                 self.assertNotIn(server.keys[1], out + err)
+
+    def test_a_wait_ended_by_a_reset_elsewhere_is_exit_1_with_the_video(self) -> None:
+        code, body, exit_code = describe_error(vesta.VideoGoneError("vid_1", "score_a", "score_b"))
+        self.assertEqual((code, exit_code, body["error"]["videoId"]), ("video_gone", 1, "vid_1"))
+        self.assertIn("was reset (it is now score_b)", body["error"]["detail"])
+        code, _, exit_code = describe_error(vesta.InvalidArgumentError("prompt", "empty"))
+        self.assertEqual((code, exit_code), ("invalid_argument", 2))
 
     def test_usage_errors_exit_2(self) -> None:
         for w in ("py", "ts"):

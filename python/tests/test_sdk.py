@@ -92,6 +92,27 @@ class ScoreAndRank(unittest.TestCase):
         with self.assertRaises(vesta.NotFoundError):
             other.videos.content(a.video_id)
 
+    def test_a_session_reset_elsewhere_ends_the_wait_at_once(self) -> None:
+        # #24 item 9: the wait polled until its deadline (900 s) when the session was reset.
+        client = vesta.Vesta(api_key=server.keys[1], base_url=server.base_url)
+        other = vesta.Vesta(api_key=server.keys[1], base_url=server.base_url)
+        resets: List[str] = []
+
+        def progress(event: Any) -> None:
+            # The first poll saw the clip confirmed, not yet scored: another process resets.
+            if event["phase"] == "wait" and not resets:
+                self.assertNotEqual(event["state"], "scored")
+                resets.append(other.score.reset()["runId"])
+
+        started = time.monotonic()
+        with self.assertRaises(vesta.VideoGoneError) as caught:
+            client.score.upload(corpus_clip(CLIP), prompt="a dog walking", wait=True, progress=progress)
+        self.assertLess(time.monotonic() - started, 30)
+        err = caught.exception
+        self.assertEqual((err.code, err.current_run_id), ("video_gone", resets[0]))
+        self.assertNotEqual(err.run_id, err.current_run_id)
+        self.assertIn(f"was reset (it is now {resets[0]})", str(err))
+
     def test_rank_order_equals_ranked_and_prompt_lock(self) -> None:
         key = server.keys[2]
         client = vesta.Vesta(api_key=key, base_url=server.base_url)
@@ -773,8 +794,11 @@ class BadInput(unittest.TestCase):
                 with self.assertRaises(vesta.UploadSourceError, msg=str(bad)) as caught:
                     client.score.upload(bad, prompt="p")  # type: ignore[arg-type]
                 self.assertIn(words, str(caught.exception))
-        with self.assertRaises(vesta.UploadSourceError):
-            client.score.upload(corpus_clip(CLIP), prompt="")
+        for empty in ("", "  "):  # a validation error (also a ValueError), not an unreadable file
+            with self.assertRaises(vesta.InvalidArgumentError) as bad_prompt:
+                client.score.upload(corpus_clip(CLIP), prompt=empty)
+            self.assertEqual((bad_prompt.exception.code, bad_prompt.exception.argument), ("invalid_argument", "prompt"))
+            self.assertIsInstance(bad_prompt.exception, ValueError)
         self.assertEqual(len(client.score.get_or_create()["videos"]), before)
 
     def test_bad_bench_input_gets_the_catalogue_code(self) -> None:

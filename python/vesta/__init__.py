@@ -25,11 +25,13 @@ from ._exceptions import (
     ApiError,
     ApiTimeoutError,
     GenerationError,
+    InvalidArgumentError,
     MissingApiKeyError,
     PipelineOutputError,
     ScoringFailedError,
     UploadSourceError,
     VestaError,
+    VideoGoneError,
     WaitTimeoutError,
 )
 from . import _generated
@@ -43,8 +45,8 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_API_KEY_ENV", "DEFAULT_BASE_URL", "BenchResource", "DimensionsResource", "ModelsResource",
     "RankResource", "RunnersResource", "ScoreResource", "VideosResource", "UploadResult", "Vesta",
-    "ApiConnectionError", "ApiError", "ApiTimeoutError", "GenerationError", "MissingApiKeyError",
-    "PipelineOutputError", "ScoringFailedError", "UploadSourceError", "VestaError", "WaitTimeoutError",
+    "ApiConnectionError", "ApiError", "ApiTimeoutError", "GenerationError", "InvalidArgumentError", "MissingApiKeyError",
+    "PipelineOutputError", "ScoringFailedError", "UploadSourceError", "VestaError", "VideoGoneError", "WaitTimeoutError",
     "ERROR_CLASSES", "ERROR_CODES", "PipelineContext", "Frame", "encode_frames", "find_ffmpeg",
 ]
 __all__ += _generated.__all__

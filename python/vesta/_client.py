@@ -10,10 +10,11 @@ from . import _generated as g
 from ._exceptions import (
     ApiConnectionError,
     ApiTimeoutError,
+    InvalidArgumentError,
     MissingApiKeyError,
     ScoringFailedError,
-    UploadSourceError,
     VestaError,
+    VideoGoneError,
     WaitTimeoutError,
 )
 from ._http import Body, HttpClient, backoff_delay, is_transient, path_segment, upload_url_for_errors
@@ -107,24 +108,29 @@ class _Session:
         state = confirmed.get("state", "uploaded") if isinstance(confirmed, dict) else "uploaded"
         if not wait:
             return UploadResult(runId=run_id, videoId=video_id, state=state, video=None)
-        video = self._wait_for(video_id, wait_timeout, poll_interval, progress)
+        video = self._wait_for(run_id, video_id, wait_timeout, poll_interval, progress)
         return UploadResult(runId=run_id, videoId=video_id, state=video["state"], video=video)
 
     def _wait_for(
-        self, video_id: str, timeout: float, interval: float, progress: Optional[ProgressCallback]
+        self, run_id: str, video_id: str, timeout: float, interval: float, progress: Optional[ProgressCallback]
     ) -> g.Video:
+        """Polls the session until the clip is scored or failed. A session that has another run id
+        now (reset elsewhere), or that no longer lists the clip, ends the wait (VideoGoneError)."""
         deadline = time.monotonic() + timeout
         last: Optional[str] = None
         while True:
-            videos: List[g.Video] = self._get()["videos"]
+            session = self._get()
+            videos: List[g.Video] = session["videos"]
             video = next((v for v in videos if v["videoId"] == video_id), None)
-            if video is not None and video["state"] != last:
+            if session["runId"] != run_id or video is None:
+                raise VideoGoneError(video_id, run_id, session["runId"])
+            if video["state"] != last:
                 last = video["state"]
                 if progress:
                     progress({"phase": "wait", "videoId": video_id, "state": last})
-            if video is not None and video["state"] == "scored":
+            if video["state"] == "scored":
                 return video
-            if video is not None and video["state"] == "failed":
+            if video["state"] == "failed":
                 err = video.get("error")
                 raise ScoringFailedError(video_id, video, (err or {}).get("detail") or (err or {}).get("code"))
             remaining = deadline - time.monotonic()
@@ -211,7 +217,7 @@ class ScoreResource(_Session):
     ) -> UploadResult:
         """Uploads a clip (path, bytes or binary file object); ``wait=True`` returns it scored."""
         if not isinstance(prompt, str) or not prompt.strip():
-            raise UploadSourceError("score.upload needs prompt=: the text prompt the clip was made from.")
+            raise InvalidArgumentError("prompt", "score.upload needs prompt=: the text prompt the clip was made from (not empty).")
         return self._upload(file, prompt, wait, auxiliary, file_name, content_type, progress, wait_timeout, poll_interval)
 
 

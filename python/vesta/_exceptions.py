@@ -114,6 +114,35 @@ class WaitTimeoutError(VestaError):
         self.last_state = last_state
 
 
+class VideoGoneError(VestaError):
+    """A wait for a clip ended because the clip is no longer in the session: the session was reset
+    (from another process, the dashboard or the CLI) and has another run id now, or the clip was
+    removed. Waiting on would only run out the deadline."""
+
+    def __init__(self, video_id: str, run_id: str, current_run_id: str) -> None:
+        if run_id == current_run_id:
+            message = f"Video {video_id} is no longer in session {run_id} (it was removed) while waiting for its scores."
+        else:
+            message = (
+                f"The session {run_id} was reset (it is now {current_run_id}) while waiting for video {video_id}: "
+                "the clip is no longer listed, upload it again to score it."
+            )
+        super().__init__("video_gone", message)
+        self.video_id = video_id
+        #: The session run the clip was uploaded to, and the session's run id now.
+        self.run_id = run_id
+        self.current_run_id = current_run_id
+
+
+class InvalidArgumentError(VestaError, ValueError):
+    """An argument the SDK refuses before sending anything (an empty prompt, a base URL without
+    http:// or https://); ``argument`` names it. Also a ``ValueError``."""
+
+    def __init__(self, argument: str, message: str) -> None:
+        super().__init__("invalid_argument", message)
+        self.argument = argument
+
+
 class PipelineOutputError(VestaError):
     """A pipeline callable returned something that is not a clip (nothing, a wrong type, no FFmpeg for frames)."""
 

@@ -15,7 +15,7 @@ import uuid
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 from urllib.parse import parse_qsl, quote, urlencode, urljoin, urlsplit
 
-from ._exceptions import ApiConnectionError, ApiError, ApiTimeoutError, UploadSourceError, VestaError
+from ._exceptions import ApiConnectionError, ApiError, ApiTimeoutError, InvalidArgumentError, UploadSourceError, VestaError
 from ._generated import ERROR_CLASSES
 
 #: Longest server-requested wait (``Retry-After``) honoured, in seconds.
@@ -140,7 +140,9 @@ class HttpClient:
         self.base_url = base_url.rstrip("/")
         parts = urlsplit(self.base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"base_url must be an http:// or https:// address, got {base_url!r}")
+            raise InvalidArgumentError(
+                "base_url", f"base_url must be an http:// or https:// address, e.g. http://localhost:8080 (got {base_url!r})"
+            )
         self._base_path = parts.path
         self.__key = api_key
         self.timeout = timeout

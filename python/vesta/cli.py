@@ -19,10 +19,12 @@ from ._exceptions import (
     ApiConnectionError,
     ApiError,
     ApiTimeoutError,
+    InvalidArgumentError,
     MissingApiKeyError,
     ScoringFailedError,
     UploadSourceError,
     VestaError,
+    VideoGoneError,
 )
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -69,6 +71,7 @@ class Cli:
         return args.base_url or self.env.get("VESTA_BASE_URL") or DEFAULT_BASE_URL
 
     def client(self, args: argparse.Namespace) -> Vesta:
+        check_base_url(self.base_url(args), args.base_url is not None)
         name = args.api_key_env or "VESTA_API_KEY"
         key = self.env.get(name)
         if not key:
@@ -108,6 +111,19 @@ class Cli:
         return exit_code
 
 
+def check_base_url(base_url: str, from_flag: bool) -> None:
+    """The service address must be an absolute http(s) URL. ``localhost:8080`` is refused (a usage
+    error, exit 2) rather than completed with ``http://``: a guessed scheme could send the key in
+    clear text to a host that expects https."""
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        source = "--base-url" if from_flag else "VESTA_BASE_URL"
+        raise UsageError(
+            "invalid_base_url",
+            f"{source} must be an http:// or https:// address, e.g. http://localhost:8080 (got {json.dumps(base_url)}).",
+        )
+
+
 def _origin(url: str) -> Optional[Tuple[str, str, int]]:
     try:
         parts = urlsplit(url)
@@ -138,9 +154,9 @@ def describe_error(err: BaseException, base_url: Optional[str] = None) -> "tuple
         else:
             hint = ". Is the service running there? Set --base-url or VESTA_BASE_URL."
         return err.code, {"error": {"code": err.code, "detail": f"{err.message}{hint}", "url": err.url}}, EXIT_FAILURE
-    if isinstance(err, (MissingApiKeyError, UploadSourceError, UsageError)):
+    if isinstance(err, (MissingApiKeyError, UploadSourceError, UsageError, InvalidArgumentError)):
         return err.code, {"error": {"code": err.code, "detail": err.message}}, EXIT_USAGE
-    if isinstance(err, ScoringFailedError):
+    if isinstance(err, (ScoringFailedError, VideoGoneError)):
         return err.code, {"error": {"code": err.code, "detail": err.message, "videoId": err.video_id}}, EXIT_FAILURE
     if isinstance(err, VestaError):
         return err.code, {"error": {"code": err.code, "detail": err.message}}, EXIT_FAILURE

@@ -14,6 +14,7 @@ import {
   UploadSourceError,
   Vesta,
   VestaError,
+  VideoGoneError,
   WaitTimeoutError,
   type FetchLike,
 } from '@vesta/sdk';
@@ -104,6 +105,7 @@ export class CliContext {
   /** An SDK client for the global options; the key is read from the named variable. */
   client(cmd: Command): Vesta {
     const g = this.globals(cmd);
+    checkBaseUrl(g.baseUrl, cmd.optsWithGlobals<{ baseUrl?: string }>().baseUrl !== undefined);
     const apiKey = this.io.env[g.apiKeyEnv];
     if (!apiKey) {
       throw new UsageError(
@@ -147,6 +149,28 @@ export class CliContext {
     if (body.error.requestId) extra.push(`request ${body.error.requestId}`);
     const suffix = extra.length ? s.dim(` (${extra.join(', ')})`) : '';
     this.io.stderr.write(`${s.red('error')} ${s.bold(code)}: ${body.error.detail}${suffix}\n`);
+  }
+}
+
+/**
+ * The service address must be an absolute http(s) URL. `localhost:8080` is refused (a usage error,
+ * exit 2) rather than completed with `http://`: a guessed scheme could send the key in clear text
+ * to a host that expects https.
+ */
+export function checkBaseUrl(baseUrl: string, fromFlag: boolean): void {
+  let ok = false;
+  try {
+    const url = new URL(baseUrl);
+    ok = (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const source = fromFlag ? '--base-url' : 'VESTA_BASE_URL';
+    throw new UsageError(
+      'invalid_base_url',
+      `${source} must be an http:// or https:// address, e.g. http://localhost:8080 (got ${JSON.stringify(baseUrl)}).`,
+    );
   }
 }
 
@@ -208,7 +232,7 @@ export function describeError(
   if (err instanceof MissingApiKeyError || err instanceof UploadSourceError || err instanceof UsageError) {
     return { code: err.code, body: { error: { code: err.code, detail: err.message } }, exitCode: EXIT.usage };
   }
-  if (err instanceof ScoringFailedError || err instanceof WaitTimeoutError) {
+  if (err instanceof ScoringFailedError || err instanceof WaitTimeoutError || err instanceof VideoGoneError) {
     // The clip exists on the server: say which one, so that a script can look it up later.
     return {
       code: err.code,

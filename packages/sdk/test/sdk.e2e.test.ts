@@ -14,6 +14,7 @@ import {
   UploadSourceError,
   ValidationFailedError,
   Vesta,
+  VideoGoneError,
   type UploadProgressEvent,
 } from '../src/index.js';
 import { corpusClip, freePort, startTestServer, type TestServer } from './support/server.js';
@@ -64,6 +65,29 @@ describe('SDK against the real server', () => {
     const session = await vesta.score.getOrCreate();
     expect(session.runId).toBe(result.runId);
     expect(session.videos.find((v) => v.videoId === result.videoId)?.state).toBe('scored');
+  });
+
+  it('ends a wait at once when the session is reset elsewhere (VideoGoneError)', async () => {
+    // #24 item 9: the wait polled until its deadline (15 minutes) after a reset.
+    const client = new Vesta({ apiKey: await server.newKey(), baseUrl: server.baseUrl });
+    let reset: Promise<{ runId: string }> | undefined;
+    const started = Date.now();
+    const err = await client.score
+      .upload(clipA, {
+        prompt: toadPrompt,
+        wait: true,
+        pollIntervalMs: 50,
+        onProgress: (e) => {
+          // The first poll saw the clip confirmed, not yet scored: the session is reset.
+          if (e.phase === 'wait' && !reset) reset = client.score.reset();
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VideoGoneError);
+    const now = await reset!;
+    expect(err).toMatchObject({ code: 'video_gone', currentRunId: now.runId });
+    expect((err as VideoGoneError).runId).not.toBe(now.runId);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('uploads from a Node stream and from a Blob', async () => {

@@ -208,6 +208,30 @@ export class WaitTimeoutError extends VestaError {
   }
 }
 
+/**
+ * A wait for a clip ended because the clip is no longer in the session: the session was reset
+ * (from another process, the dashboard or the CLI) and now has another run id, or the clip was
+ * removed. Waiting on would only run out the deadline.
+ */
+export class VideoGoneError extends VestaError {
+  readonly videoId: string;
+  /** The session run the clip was uploaded to. */
+  readonly runId: string;
+  /** The session's run id now (another one after a reset). */
+  readonly currentRunId: string;
+  constructor(videoId: string, runId: string, currentRunId: string) {
+    super(
+      'video_gone',
+      runId === currentRunId
+        ? `Video ${videoId} is no longer in session ${runId} (it was removed) while waiting for its scores.`
+        : `The session ${runId} was reset (it is now ${currentRunId}) while waiting for video ${videoId}: the clip is no longer listed, upload it again to score it.`,
+    );
+    this.videoId = videoId;
+    this.runId = runId;
+    this.currentRunId = currentRunId;
+  }
+}
+
 function describeCause(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
   // fetch wraps the socket error: "fetch failed" with cause { code: 'ECONNREFUSED', message }.

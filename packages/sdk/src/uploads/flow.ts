@@ -9,6 +9,7 @@ import {
   ApiTimeoutError,
   ScoringFailedError,
   isTransient,
+  VideoGoneError,
   WaitTimeoutError,
 } from '../core/errors.js';
 import type { HttpClient } from '../core/http.js';
@@ -127,7 +128,7 @@ export async function runUpload(
   const confirmed = await deps.confirm(runId, ticket.videoId, signal);
   const state: VideoState = confirmed?.state ?? 'uploaded';
   if (!opts.wait) return { runId, videoId: ticket.videoId, state, video: undefined };
-  const video = await waitForVideo(deps, ticket.videoId, opts);
+  const video = await waitForVideo(deps, runId, ticket.videoId, opts);
   return { runId, videoId: ticket.videoId, state: video.state, video };
 }
 
@@ -139,9 +140,14 @@ function withAttempts(err: unknown, attempts: number): unknown {
   return err;
 }
 
-/** Polls the session until `videoId` is terminal, with growing intervals and a deadline. */
+/**
+ * Polls the session until `videoId` is terminal, with growing intervals and a deadline. A session
+ * that now has another run id (reset elsewhere), or no longer lists the clip once it was seen,
+ * ends the wait with {@link VideoGoneError}.
+ */
 export async function waitForVideo(
   deps: Pick<UploadDeps, 'listVideos'>,
+  runId: string,
   videoId: string,
   opts: Pick<UploadOptions, 'waitTimeoutMs' | 'pollIntervalMs' | 'onProgress' | 'signal'>,
 ): Promise<VideoSummary> {
@@ -150,8 +156,10 @@ export async function waitForVideo(
   let interval = opts.pollIntervalMs ?? 500;
   let last: VideoState | undefined;
   for (;;) {
-    const { videos } = await deps.listVideos(opts.signal);
-    const video = videos.find((v) => v.videoId === videoId);
+    const session = await deps.listVideos(opts.signal);
+    const video = session.videos.find((v) => v.videoId === videoId);
+    if (session.runId !== runId || video === undefined)
+      throw new VideoGoneError(videoId, runId, session.runId);
     if (video && video.state !== last) {
       last = video.state;
       opts.onProgress?.({ phase: 'wait', videoId, state: video.state });
