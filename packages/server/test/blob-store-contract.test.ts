@@ -251,6 +251,29 @@ describe.each(adapters)('BlobStore contract: $name', (adapter) => {
     expect(await store.head('videos/vid_up', 1000)).toEqual(body);
   });
 
+  it('a reader that goes away mid-object ends the read at the source (nothing keeps streaming)', async () => {
+    const large = Buffer.alloc(32 * 1024 * 1024, 7);
+    await write(store, 'videos/large', large);
+    const s3server = adapter.s3?.();
+    const before = s3server?.requests.length ?? 0;
+    const stream = store.read('videos/large');
+    const first = await new Promise<Buffer>((resolve, reject) => {
+      stream.once('data', resolve);
+      stream.once('error', reject);
+    });
+    expect(first.length).toBeGreaterThan(0);
+    // What the HTTP layer does with the read stream of a client that hung up.
+    stream.destroy();
+    if (s3server && !externalS3) {
+      const get = s3server.requests.slice(before).find((r) => r.method === 'GET' && r.key === 'videos/large');
+      expect(get).toBeDefined();
+      const t0 = Date.now();
+      expect(await get!.ended).toBe('cut off');
+      expect(Date.now() - t0).toBeLessThan(2000);
+    }
+    await store.delete('videos/large');
+  });
+
   it('store failures are upstream failures (503), and checkReady reports them', async () => {
     const s3server = adapter.s3?.();
     if (!s3server || externalS3) {

@@ -11,10 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateDemoClip } from '@vesta/engine';
 import type { EvaluateOptions } from '@vesta/engine';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { Vesta } from '@vesta/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
+import { hangUpMidPut, retryPut } from './helpers/hang-up.js';
 import { externalS3, startTestS3 } from './helpers/s3.js';
 import type { TestS3 } from './helpers/s3.js';
 
@@ -177,6 +179,60 @@ describe('Score with the S3 blob store', () => {
       prompt: 'x',
     });
     expect(tooLarge.status).toBe(413);
+  });
+
+  it('a presigned PUT cut off mid-body holds nothing: the retry within 1 s is accepted, the object is the whole clip, scored once', async () => {
+    // The bucket answers the PUT itself: the service claims nothing while it streams, so there is
+    // no claim to give back; what matters is that the retried PUT replaces what the store kept.
+    for (const how of ['end', 'reset'] as const) {
+      const { runId } = await session('score');
+      const bytes = readFileSync(clip('zeroscope-v2__burning-lamborghini-rainbow.mp4'));
+      const res = await api('POST', `/api/v1/score/${runId}/videos/upload-url`, {
+        fileName: 'clip.mp4',
+        contentType: 'video/mp4',
+        sizeBytes: bytes.length,
+        prompt: 'a burning lamborghini driving on rainbow',
+      });
+      const ticket = (await res.json()) as {
+        videoId: string;
+        uploadUrl: string;
+        headers: Record<string, string>;
+      };
+      await hangUpMidPut(
+        ticket.uploadUrl,
+        { 'Content-Type': 'video/mp4' },
+        bytes,
+        1000,
+        how,
+        () => new Promise((r) => setTimeout(r, 100)),
+      );
+      const retry = await retryPut(ticket.uploadUrl, { 'Content-Type': 'video/mp4' }, bytes, 1000);
+      expect(retry.status, retry.text).toBe(200);
+      expect(retry.tookMs).toBeLessThan(1000);
+      const head = await s3.client.send(
+        new HeadObjectCommand({
+          Bucket: s3.bucket,
+          Key: `${s3.env.VESTA_S3_KEY_PREFIX}videos/${ticket.videoId}`,
+        }),
+      );
+      expect(head.ContentLength).toBe(bytes.length);
+      const confirmed = await confirm('score', runId, ticket.videoId);
+      expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+      const v = await waitFor(
+        () => videoOf('score', ticket.videoId),
+        (x) => x?.state === 'scored' || x?.state === 'failed',
+        120_000,
+      );
+      expect(v?.state).toBe('scored');
+      const rows = await server.deps.db
+        .selectFrom('scores')
+        .select('dimension')
+        .where('video_id', '=', ticket.videoId)
+        .execute();
+      expect(rows.length).toBeGreaterThan(0);
+      expect(new Set(rows.map((r) => r.dimension)).size).toBe(rows.length);
+    }
+    expect(copies()).toEqual([]);
   });
 
   it('a non-video is invalid_video at confirm and its object is deleted', async () => {

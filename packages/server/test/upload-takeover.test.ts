@@ -4,6 +4,9 @@
  * advisory lock; the upload's claim names its process. Three `vesta serve --role api` OS processes
  * (A, B, C, from the built CLI) and an in-process worker share one schema and one data directory:
  *
+ * - a client that hangs up mid-PUT through A while A lives: A lets go of the upload at once, so
+ *   the retry through B within 1 s is accepted (no takeover involved), no partial file is left, and
+ *   the clip is scored once;
  * - a PUT streaming through A when A is killed: the PUT retried through B succeeds at once (no
  *   409 until some sweep), the clip is stored once (the object is the clip's bytes) and scored once;
  * - a live slow PUT through B is never taken over: a retry through C gets 409, the worker's
@@ -16,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +32,7 @@ import { startRole } from '../src/roles/all.js';
 import type { RunningServer } from '../src/roles/all.js';
 import { callApi, clip, freePort, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer, Json } from './helpers/core-app.js';
+import { hangUpMidPut, retryPut } from './helpers/hang-up.js';
 import { TEST_DIALECT, dropTestDatabase, testDatabaseUrl } from './helpers/test-database.js';
 
 const BIN = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../cli/dist/bin.js');
@@ -217,6 +221,52 @@ if (TEST_DIALECT === 'postgres')
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(key0, { recursive: true, force: true });
     });
+
+    it('a client that hangs up mid-PUT through A (alive): the retry through B within 1 s is accepted, no partial bytes left, scored once', async () => {
+      const [a, b] = [apis[0]!, apis[1]!];
+      const bytes = readFileSync(CLIP);
+      const { runId } = (await call(a, 'GET', '/api/v1/score')).json() as { runId: string };
+      for (const how of ['end', 'reset'] as const) {
+        const minted = await mint(a, runId);
+        await hangUpMidPut(minted.uploadUrl, { 'Content-Type': 'video/mp4' }, bytes, 1000, how, () =>
+          waitFor(
+            () => claim(minted.videoId),
+            (v) => v.upload_started_at !== null,
+            10_000,
+          ),
+        );
+        // A let go of it at once (not the takeover of a dead process: A is alive).
+        const retry = await retryPut(
+          minted.uploadUrl.replace(a.base, b.base),
+          { 'Content-Type': 'video/mp4' },
+          bytes,
+          1000,
+        );
+        expect(retry.status, `${how}: ${retry.text} after ${retry.tookMs} ms`).toBe(200);
+        expect(retry.tookMs).toBeLessThan(1000);
+        expect(a.child.exitCode).toBeNull();
+        expect(readFileSync(path.join(dataDir, 'blobs', 'videos', minted.videoId)).equals(bytes)).toBe(true);
+        expect(readdirSync(path.join(dataDir, 'blobs', '.partial'))).toEqual([]);
+        const confirmed = await call(b, 'POST', `/api/v1/score/${runId}/videos/confirm-upload`, {
+          videoId: minted.videoId,
+        });
+        expect(confirmed.status, confirmed.text).toBeLessThan(300);
+      }
+      const scored = await waitFor(
+        async () => (await call(b, 'GET', '/api/v1/score')).json(),
+        (s) => (s.videos as Json[]).every((v) => v.state === 'scored' || v.state === 'failed'),
+        120_000,
+      );
+      expect((scored.videos as Json[]).map((v) => v.state)).toEqual(['scored', 'scored']);
+      const { rows } = await client.query<{ video_id: string; dimension: string; n: string }>(
+        'select video_id, dimension, count(*)::text as n from scores where video_id = any($1) group by video_id, dimension',
+        [(scored.videos as Json[]).map((v) => v.videoId as string)],
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) expect(r.n, r.dimension).toBe('1');
+      // The next test starts from an empty session.
+      expect((await call(a, 'POST', '/api/v1/score/reset')).status).toBe(200);
+    }, 180_000);
 
     it('a PUT retried through B right after kill -9 of A mid-body succeeds; the clip is stored once and scored once', async () => {
       const [a, b] = [apis[0]!, apis[1]!];

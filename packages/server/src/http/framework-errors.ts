@@ -88,6 +88,11 @@ export function clientErrorResponse(err: NodeJS.ErrnoException, requestId: strin
  * Fastify's `clientErrorHandler`. When the error arrives while an earlier request on the same
  * kept-alive connection is still being answered (bytes sent beyond its Content-Length), that answer
  * is let out first; the error response follows and the connection closes.
+ *
+ * When that request's own body is still arriving, the error means the body never will: the client
+ * closed its side mid-body (a dropped upload reads as `HPE_INVALID_EOF_STATE`). The connection is
+ * then destroyed at once, so the request's body stream ends in an error and its handler lets go of
+ * what it holds (an upload's claim and partial bytes) now, not after a timeout.
  */
 export function clientErrorHandler(
   this: { log: { info(obj: object, msg: string): void } },
@@ -95,12 +100,17 @@ export function clientErrorHandler(
   socket: Socket,
 ): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished && !inFlight.req.complete) {
+    this.log.info({ parserCode: err.code }, 'client closed the connection mid-body');
+    socket.destroy();
+    return;
+  }
   this.log.info({ code: classifyClientError(err).code, parserCode: err.code }, 'malformed request refused');
   const respond = (): void => {
     if (socket.writable) socket.end(clientErrorResponse(err));
     else socket.destroy();
   };
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (inFlight && !inFlight.writableFinished) {
     const timer = setTimeout(() => socket.destroy(), 30_000);
     timer.unref();

@@ -175,7 +175,8 @@ function takenOver(): AppError {
  * Copies a request body into a blob write. Unlike `stream.pipeline`, a failure of the write side
  * (storage full or gone, or the size limit) leaves the request stream alone: the error is answered
  * on the open connection (which then closes, see the error handler) instead of resetting it. A
- * failure of the request side (the client went away) throws the write away.
+ * failure of the request side (the client went away) throws the write away at once: its `close`
+ * before the body ended, or a body that was already torn down while the claim was being taken.
  */
 function copyInto(body: Readable, sink: Writable): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -184,7 +185,7 @@ function copyInto(body: Readable, sink: Writable): Promise<void> {
       if (settled) return;
       settled = true;
       body.off('error', onBodyError);
-      body.off('aborted', onBodyError);
+      body.off('close', onBodyClose);
       sink.off('error', onSinkError);
       sink.off('finish', onFinish);
       if (error === undefined) resolve();
@@ -196,13 +197,25 @@ function copyInto(body: Readable, sink: Writable): Promise<void> {
     };
     const onBodyError = (error?: Error): void => {
       sink.destroy();
-      settle(error ?? new Error('the client closed the connection before the body ended'));
+      settle(error ?? clientGone());
+    };
+    // A body that ended normally closes too (before the sink finishes): only an early close counts.
+    const onBodyClose = (): void => {
+      if (!body.readableEnded) onBodyError();
     };
     const onFinish = (): void => settle();
+    if (body.destroyed && !body.readableEnded) {
+      onBodyError();
+      return;
+    }
     body.once('error', onBodyError);
-    body.once('aborted', onBodyError);
+    body.once('close', onBodyClose);
     sink.once('error', onSinkError);
     sink.once('finish', onFinish);
     body.pipe(sink);
   });
+}
+
+function clientGone(): Error {
+  return new Error('the client closed the connection before the body ended');
 }

@@ -29,8 +29,16 @@ export interface TestS3 {
   env: Record<string, string>;
   /** A client on the same server (to look at the bucket from outside the service). */
   client: S3Client;
-  /** Requests the s3rver answered (method, object key under this test's prefix, Range header). */
-  requests: Array<{ method: string; key: string; range: string | undefined }>;
+  /**
+   * Requests the s3rver answered (method, object key under this test's prefix, Range header), and
+   * how each answer ended: sent whole, or cut off (the requester went away before its end).
+   */
+  requests: Array<{
+    method: string;
+    key: string;
+    range: string | undefined;
+    ended: Promise<'sent' | 'cut off'>;
+  }>;
   /** Keys currently in the bucket under this test's prefix. */
   keys(): Promise<string[]>;
   /** Stops the server (s3rver only; for outage tests) and starts it again on the same port. */
@@ -160,7 +168,10 @@ async function runS3rver(port: number, directory: string, log: TestS3['requests'
       .slice(3)
       .join('/');
     const range = req.headers.range;
-    log.push({ method: req.method ?? 'GET', key, range });
+    const ended = new Promise<'sent' | 'cut off'>((resolve) =>
+      res.once('close', () => resolve(res.writableFinished ? 'sent' : 'cut off')),
+    );
+    log.push({ method: req.method ?? 'GET', key, range, ended });
     verified(req, res);
   });
   return server;

@@ -175,6 +175,12 @@ export class S3BlobStore implements BlobStore {
 
   read(key: string, range?: { start: number; end: number }): Readable {
     const out = new PassThrough();
+    // A reader that goes away before the end (a client that hung up mid-download) ends the request
+    // to the store too; otherwise its answer would sit unread on a socket of the client's pool.
+    const cutOff = new AbortController();
+    out.once('close', () => {
+      if (!out.readableEnded) cutOff.abort();
+    });
     this.call('read the object', () =>
       this.client.send(
         new GetObjectCommand({
@@ -182,10 +188,16 @@ export class S3BlobStore implements BlobStore {
           Key: this.keyOf(key),
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
         }),
+        { abortSignal: cutOff.signal },
       ),
     ).then(
       (res) => {
         const body = res.Body as Readable;
+        if (out.destroyed) {
+          body.destroy();
+          return;
+        }
+        out.once('close', () => body.destroy());
         body.on('error', (e) => out.destroy(unavailable('read the object', e)));
         body.pipe(out);
       },

@@ -22,7 +22,7 @@ export const putUploadRoute: RouteModule = (app, { deps }) => {
         tags: ['Uploads'],
         summary: 'Upload the clip bytes (the uploadUrl of upload-url)',
         description:
-          'Send the raw clip bytes with `Content-Type` equal to the contentType declared in upload-url. No X-API-Key: the signed `token` query parameter is the credential. Missing or tampered token: 401 unauthorized; expired: 403 forbidden; already used: 409 conflict; another Content-Type: 415 unsupported_media_type; more bytes than maxBytes: 413 payload_too_large (nothing is kept). A PUT that fails leaves nothing behind and can be retried with the same URL until it expires; a successful one uses the URL up.',
+          'Send the raw clip bytes with `Content-Type` equal to the contentType declared in upload-url. No X-API-Key: the signed `token` query parameter is the credential. Missing or tampered token: 401 unauthorized; expired: 403 forbidden; already used: 409 conflict; another Content-Type: 415 unsupported_media_type; more bytes than maxBytes: 413 payload_too_large (nothing is kept). A PUT that fails leaves nothing behind and can be retried with the same URL until it expires — one whose client hangs up mid-body too: the server notices the closed connection at once, so the retry is accepted at once; while another PUT to the URL is streaming: 409 conflict with Retry-After. A successful PUT uses the URL up.',
         security: [],
         params: Type.Object({ videoId: Type.String({ minLength: 1, maxLength: 64 }) }),
         // No length bound here: an over-long token is a tampered one (401), checked by the signer.
