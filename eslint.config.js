@@ -28,6 +28,15 @@ const ABOVE_DATA = [
   },
 ];
 
+/** Repositories are built only by `Repositories` (repositories/index.ts), which also exports their types. */
+const VIA_REPOSITORIES = [
+  {
+    group: ['**/repositories/*.repository.js'],
+    message:
+      "Reach the database through `Repositories` (deps.repos, or a transaction's): import repository types from repositories/index.js.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -78,7 +87,14 @@ export default tseslint.config(
     // Services, jobs, ports and domain types reach the database through repositories only: no
     // Kysely, no connection, no adapter (the schema's record and state types are allowed).
     files: ['packages/server/src/{services,jobs,domain,ports}/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [...BELOW_HTTP, ...ABOVE_DATA] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...BELOW_HTTP, ...ABOVE_DATA, ...VIA_REPOSITORIES] }],
+    },
+  },
+  {
+    // The HTTP layer and the composition roots take the repositories the composition root built.
+    files: ['packages/server/src/{http,roles}/**/*.ts', 'packages/server/src/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...VIA_REPOSITORIES] }] },
   },
   {
     // Adapters implement ports: they know the port's types and their own engine, never a service

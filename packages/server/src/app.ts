@@ -24,8 +24,6 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { clientErrorHandler, frameworkErrorHandler, jsonDepthExceeds } from './http/framework-errors.js';
 import { IdempotencyHeaders, registerIdempotency } from './http/idempotency.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { IdempotencyRecordRepository } from './repositories/idempotency-records.repository.js';
-import { RateLimitStore } from './repositories/rate-limits.repository.js';
 import { createHttpMetrics } from './http/metrics.js';
 import type { HttpMetrics } from './http/metrics.js';
 import { genRequestId, normaliseSource, redactUrl } from './http/request-context.js';
@@ -191,8 +189,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     accounts: deps.services.accounts,
     publicOrigin: new URL(config.publicUrl).origin,
   });
-  registerRateLimits(app, new RateLimitStore(deps.db), config.rateLimits);
-  registerIdempotency(app, new IdempotencyRecordRepository(deps.db));
+  registerRateLimits(app, deps.repos.rateLimits(), config.rateLimits);
+  registerIdempotency(app, deps.repos.idempotency);
 
   // Routes that take no body: any field sent is one the route does not accept.
   app.addHook('onRoute', (route) => {

@@ -15,6 +15,7 @@ import type { ServerConfig } from '../config.js';
 import type { Db } from '../db/connection.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
+import type { Repositories } from '../repositories/index.js';
 import type { AccountService } from '../services/account.service.js';
 import type { ApiKeyService } from '../services/api-key.service.js';
 import type { BenchArea } from '../services/bench-area.js';
@@ -42,6 +43,9 @@ export interface ReadinessCheck {
 
 export interface AppDeps {
   config: ServerConfig;
+  /** The repositories (the only way anything above `repositories/` reaches the database). */
+  repos: Repositories;
+  /** The database itself: for tests and diagnostics that inspect rows, never for a route. */
   db: Db;
   blobs: BlobStore;
   jobs: JobQueue;

@@ -11,10 +11,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, conflict, validationFailed } from '../errors.js';
-import type {
-  IdempotencyClaimKey,
-  IdempotencyRecordRepository,
-} from '../repositories/idempotency-records.repository.js';
+import type { IdempotencyClaimKey, IdempotencyRecordRepository } from '../repositories/index.js';
 import { appendRouteHook } from './route-hooks.js';
 
 /** How long an in-progress record blocks duplicates before a crashed request's claim can be taken over. */

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitConfig } from '../config.js';
 import { AppError } from '../errors.js';
-import type { BucketResult, BucketRule, RateLimitStore } from '../repositories/rate-limits.repository.js';
+import type { BucketResult, BucketRule, RateLimitStore } from '../repositories/index.js';
 import { API_PREFIX } from './auth.js';
 import { appendRouteHook } from './route-hooks.js';
 

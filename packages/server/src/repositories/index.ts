@@ -83,6 +83,23 @@ export class TransactionRepositories extends RepositorySet {
   }
 }
 
+// Outside repositories/ these are imported from here only (ESLint): repositories are built
+// only by `Repositories`, and their types travel with it.
+export type {
+  ApiKeyRepository,
+  BenchRunRepository,
+  BenchTaskRepository,
+  IdempotencyRecordRepository,
+  ModelRepository,
+  RunnerRepository,
+  ServiceSecretRepository,
+  SessionRepository,
+  UserRepository,
+  VideoRepository,
+  VideoUploadRepository,
+  WebSessionRepository,
+};
+export type { ArrivedVideo } from './video-uploads.repository.js';
 export type { ApiKeyRecord } from './api-keys.repository.js';
 export type { BenchLogRecord, BenchRunRecord, NewBenchLog } from './bench-runs.repository.js';
 export type { BenchTaskRecord } from './bench-tasks.repository.js';

@@ -178,6 +178,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   const users = new UserAdminService(repos, apiKeys, { inviteTtlMs: config.inviteTtlHours * 3600_000 });
   const deps: AppDeps = {
     config,
+    repos,
     db,
     blobs,
     jobs,

@@ -13,8 +13,6 @@ import { healthRoutes } from '../http/routes/ops/health.route.js';
 import { buildJobHandlers } from '../jobs/catalogue.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import { evaluateVideoJob } from '../jobs/evaluate-video.js';
-import { IdempotencyRecordRepository } from '../repositories/idempotency-records.repository.js';
-import { RateLimitStore } from '../repositories/rate-limits.repository.js';
 import { openCore, runProcess } from './core.js';
 import type { Core, Duty, RunningServer, StartOptions } from './core.js';
 
@@ -31,7 +29,7 @@ export function startWorkerDuties(
   extraJobs: ReadonlyArray<JobDefinition<unknown>> = [],
 ): Duty {
   const { config, deps } = core;
-  const { jobs, bench, db } = deps;
+  const { jobs, bench, repos } = deps;
   // What every job shares, as /readyz checks it: while one is down, jobs wait instead of failing.
   const shared = deps.readiness.filter((r) => r.name === 'database' || r.name === 'blobs');
   const dependencyUnavailable = async (): Promise<boolean> => {
@@ -67,11 +65,12 @@ export function startWorkerDuties(
     'prune',
     3600_000,
     async () => {
-      await new IdempotencyRecordRepository(db)
+      await repos.idempotency
         .pruneExpired()
         .catch((e: unknown) => log.warn({ err: e }, 'idempotency prune failed'));
       // Full buckets and forgotten sign-in counts (the shared rate_limits table).
-      await new RateLimitStore(db)
+      await repos
+        .rateLimits()
         .prune()
         .catch((e: unknown) => log.warn({ err: e }, 'rate-limit prune failed'));
     },

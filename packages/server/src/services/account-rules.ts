@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { validationFailed } from '../errors.js';
-import type { UserRepository } from '../repositories/users.repository.js';
+import type { UserRepository } from '../repositories/index.js';
 import { passwordProblem } from './passwords.js';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;

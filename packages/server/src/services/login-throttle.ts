@@ -7,7 +7,7 @@
  * holds across every API process of a deployment; a count is forgotten after `forgetAfterMs`
  * without a failure (and its row pruned).
  */
-import type { RateLimitStore } from '../repositories/rate-limits.repository.js';
+import type { RateLimitStore } from '../repositories/index.js';
 
 export interface ThrottleRule {
   free: number;

@@ -11,7 +11,7 @@
  *   with a letter or digit) and which the API never shows.
  * - For a user, an id names their private model if they have one, else the global model.
  */
-import type { ModelRepository } from '../repositories/models.repository.js';
+import type { ModelRepository } from '../repositories/index.js';
 
 /** The row key of `ownerId`'s private model `publicId`. */
 export function privateModelKey(ownerId: string, publicId: string): string {

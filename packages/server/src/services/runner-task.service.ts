@@ -21,7 +21,7 @@ import type {
 } from '../domain/views/runners.js';
 import type { UploadUrlInput, UploadUrlView } from '../domain/views/score-rank.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
-import type { BenchTaskRepository } from '../repositories/bench-tasks.repository.js';
+import type { BenchTaskRepository } from '../repositories/index.js';
 import type {
   BenchRunRecord,
   BenchTaskRecord,

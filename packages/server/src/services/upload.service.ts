@@ -20,7 +20,7 @@ import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStat, BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Repositories, SessionRecord, TransactionRepositories } from '../repositories/index.js';
-import type { ArrivedVideo } from '../repositories/video-uploads.repository.js';
+import type { ArrivedVideo } from '../repositories/index.js';
 import { SNIFF_BYTES, matchesContainer } from './container-sniff.js';
 import type { VideoService } from './video.service.js';
 
