@@ -1,0 +1,34 @@
+/** POST /api/v1/invites: invite a user (admin). */
+import type { RouteModule } from '../../app-deps.js';
+import { errorResponses } from '../../schemas/common.js';
+import { SESSION_ERRORS, SESSION_SECURITY, accountOf, noStore, requireAdmin } from './context.js';
+import { ACCOUNT_TAG, CreatedInvite, CreateInviteBody } from './schemas.js';
+
+export const createInviteRoute: RouteModule = (app, { deps }) => {
+  app.post(
+    '/api/v1/invites',
+    {
+      config: { auth: 'session', admin: true },
+      preHandler: requireAdmin,
+      schema: {
+        operationId: 'createInvite',
+        tags: [ACCOUNT_TAG],
+        security: SESSION_SECURITY,
+        summary: 'Invite a user (admin)',
+        description: `Returns a single-use invite link for this email, valid for VESTA_INVITE_TTL_HOURS (default 72). The token is shown once. An email that already has an account is 409 \`conflict\`.`,
+        body: CreateInviteBody,
+        response: {
+          201: CreatedInvite,
+          ...errorResponses('validation_failed', 'invalid_field', 'conflict', ...SESSION_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { invite, token } = await deps.services.users.createInvite(accountOf(request).id, request.body);
+      noStore(reply);
+      return reply
+        .code(201)
+        .send({ invite, token, url: `${deps.config.publicUrl}/dashboard/invite#token=${token}` });
+    },
+  );
+};

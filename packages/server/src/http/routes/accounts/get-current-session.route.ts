@@ -1,0 +1,35 @@
+/** GET /api/v1/auth/session: the signed-in account and its CSRF token. */
+import { csrfTokenFor } from '../../../services/account.service.js';
+import type { RouteModule } from '../../app-deps.js';
+import { sessionTokenOf } from '../../auth.js';
+import { errorResponses } from '../../schemas/common.js';
+import { SESSION_ERRORS, SESSION_SECURITY, accountOf, noStore } from './context.js';
+import { ACCOUNT_TAG, SignedIn as SignedInSchema } from './schemas.js';
+
+export const getCurrentSessionRoute: RouteModule = (app) => {
+  app.get(
+    '/api/v1/auth/session',
+    {
+      config: { auth: 'session' },
+      schema: {
+        operationId: 'getCurrentSession',
+        tags: [ACCOUNT_TAG],
+        security: SESSION_SECURITY,
+        summary: 'The signed-in account and its CSRF token',
+        description:
+          'Session cookie only (an X-API-Key is 401). 401 `unauthorized` when not signed in or the session expired.',
+        response: { 200: SignedInSchema, ...errorResponses(...SESSION_ERRORS) },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      noStore(reply);
+      const { sessionId: _s, sessionExpiresAt, ...user } = account;
+      return {
+        user,
+        csrfToken: csrfTokenFor(sessionTokenOf(request) ?? ''),
+        expiresAt: new Date(sessionExpiresAt).toISOString(),
+      };
+    },
+  );
+};

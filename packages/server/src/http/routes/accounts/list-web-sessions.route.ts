@@ -1,0 +1,25 @@
+/** GET /api/v1/account/sessions: Your signed-in dashboard sessions. */
+import type { RouteModule } from '../../app-deps.js';
+import { errorResponses } from '../../schemas/common.js';
+import { SESSION_ERRORS, SESSION_SECURITY, accountOf } from './context.js';
+import { ACCOUNT_TAG, WebSessionList } from './schemas.js';
+
+export const listWebSessionsRoute: RouteModule = (app, { deps }) => {
+  app.get(
+    '/api/v1/account/sessions',
+    {
+      config: { auth: 'session' },
+      schema: {
+        operationId: 'listWebSessions',
+        tags: [ACCOUNT_TAG],
+        security: SESSION_SECURITY,
+        summary: 'Your signed-in dashboard sessions',
+        response: { 200: WebSessionList, ...errorResponses(...SESSION_ERRORS) },
+      },
+    },
+    async (request) => {
+      const account = accountOf(request);
+      return { items: await deps.services.accounts.listSessions(account.id, account.sessionId) };
+    },
+  );
+};

@@ -1,0 +1,36 @@
+/** DELETE /api/v1/api-keys/:id: revoke an API key. */
+import { Type } from 'typebox';
+import { forbidden, notFound } from '../../../errors.js';
+import type { RouteModule } from '../../app-deps.js';
+import { errorResponses } from '../../schemas/common.js';
+import { SESSION_ERRORS, SESSION_SECURITY, accountOf } from './context.js';
+import { IdParams, KEYS_TAG } from './schemas.js';
+
+export const revokeApiKeyRoute: RouteModule = (app, { deps }) => {
+  app.delete(
+    '/api/v1/api-keys/:id',
+    {
+      config: { auth: 'session', noBody: true },
+      schema: {
+        operationId: 'revokeApiKey',
+        tags: [KEYS_TAG],
+        security: SESSION_SECURITY,
+        summary: 'Revoke an API key',
+        description:
+          "The key answers 401 `unauthorized` from now on. Another user's key is 403 `forbidden`; an unknown or already revoked one 404 `not_found`. Session cookie and X-CSRF-Token only.",
+        params: IdParams,
+        response: {
+          204: Type.Null({ description: 'Revoked.' }),
+          ...errorResponses('invalid_field', 'not_found', ...SESSION_ERRORS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = await deps.services.apiKeys.ownerOf(request.params.id);
+      if (owner === undefined) throw notFound('API key');
+      if (owner !== accountOf(request).id) throw forbidden('this API key is not yours');
+      await deps.services.apiKeys.revokeById(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};
