@@ -249,4 +249,22 @@ describe('PUT upload URL', () => {
     expect((await pending).status).toBe(200);
     expect(await videoState(streaming.videoId)).toBe('uploaded');
   });
+
+  it("keeps a clip whose bytes were stored but not recorded (its PUT's process stopped): the sweep makes it uploaded", async () => {
+    const up = await newUpload();
+    // What a PUT leaves when its process stops between storing the object and recording it.
+    const bytes = readFileSync(SMALL_CLIP).subarray(0, 1500);
+    const write = await server.deps.blobs.createWrite(`videos/${up.videoId}`);
+    write.stream.end(bytes);
+    await new Promise((resolve) => write.stream.once('finish', resolve));
+    await write.commit();
+
+    await server.deps.services.uploads.sweepExpiredUploads(Date.now() + 900_000 + 60_000);
+    const row = await server.deps.db
+      .selectFrom('videos')
+      .select(['state', 'size_bytes'])
+      .where('id', '=', up.videoId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'uploaded', size_bytes: bytes.length });
+  });
 });

@@ -67,7 +67,7 @@ export interface UploadTarget {
 }
 
 export interface BlobStore {
-  /** Which adapter this is (`local` or `s3`), for logs and readiness. */
+  /** Which adapter this is (`local` or `s3`), for logs and readiness only: no service branches on it. */
   readonly kind: string;
   /** Mints the URL a client `PUT`s the object's bytes to. */
   uploadTarget(grant: UploadGrant): Promise<UploadTarget>;

@@ -181,21 +181,6 @@ export class VideoUploadRepository {
 
   // ---- expiry ----------------------------------------------------------------------------------
 
-  /**
-   * Deletes the unclaimed videos whose upload URL expired by `at`, in one statement (so it cannot
-   * race a PUT that claims one); returns their blob keys.
-   */
-  async deleteExpired(at: number): Promise<string[]> {
-    const removed = await this.db
-      .deleteFrom('videos')
-      .where('state', '=', 'awaiting_upload')
-      .where('upload_started_at', 'is', null)
-      .where('upload_expires_at', '<=', at)
-      .returning(['blob_key'])
-      .execute();
-    return removed.map((r) => r.blob_key);
-  }
-
   /** The unclaimed videos whose upload URL expired by `at`. */
   async expired(at: number): Promise<Array<{ id: string; blob_key: string }>> {
     return this.db

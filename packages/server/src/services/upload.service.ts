@@ -132,36 +132,26 @@ export class UploadService {
   }
 
   /**
-   * Removes the videos whose upload URL expired before any `PUT` finished: such a clip can no
-   * longer arrive, so it leaves its session instead of staying `awaiting_upload` for ever. A video
-   * with a `PUT` streaming at that moment is left to it (the `PUT` releases or completes it). One
-   * statement, so it cannot race a `PUT` that claims the video. Returns how many were removed.
+   * The videos whose upload URL expired with no `PUT` streaming. One whose object is in the store
+   * (sent straight to the bucket, or committed by a `PUT` whose process stopped before it could
+   * record it) becomes `uploaded`, as a finished `PUT` makes it; the others can no longer arrive and
+   * leave their session instead of staying `awaiting_upload` for ever. A video whose object cannot
+   * be checked (store down) waits for the next sweep. Each move is a compare-and-set on an
+   * unclaimed `awaiting_upload`, so it cannot race a `PUT` that claims the video. Returns how many
+   * were removed.
    */
   async sweepExpiredUploads(at: number = this.now()): Promise<number> {
-    if (this.blobs.kind !== 'local') return this.sweepExpiredDirectUploads(at);
-    const removed = await this.repos.uploads.deleteExpired(at);
-    // Nothing was committed for these; a failed PUT already threw its partial bytes away.
-    for (const blobKey of removed) await this.blobs.delete(blobKey);
-    return removed.length;
-  }
-
-  /**
-   * The sweep where clients upload to the store directly (S3): an expired video whose object did
-   * arrive (uploaded, never confirmed) becomes `uploaded`, as the service's own PUT route would
-   * have made it; the others are removed. A video whose object cannot be checked (store down)
-   * waits for the next sweep.
-   */
-  private async sweepExpiredDirectUploads(at: number): Promise<number> {
-    const expired = await this.repos.uploads.expired(at);
     let removed = 0;
-    for (const video of expired) {
+    for (const video of await this.repos.uploads.expired(at)) {
       const stat = await this.blobs.stat(video.blob_key).catch(() => undefined);
       if (stat === undefined) continue;
-      if (stat) {
-        await this.arrived(video.id, video.blob_key);
-        continue;
-      }
-      if (await this.repos.uploads.deleteIfUnclaimed(video.id)) removed++;
+      if (stat)
+        await this.repos.uploads.markArrived(video.id, {
+          state: 'uploaded',
+          size_bytes: stat.sizeBytes,
+          uploaded_at: this.now(),
+        });
+      else if (await this.repos.uploads.deleteIfUnclaimed(video.id)) removed++;
     }
     return removed;
   }
