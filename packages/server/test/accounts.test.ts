@@ -292,7 +292,7 @@ describe('API keys', () => {
     const created = await call('POST', '/api/v1/api-keys', { as: admin, payload: { name: 'leaked' } });
     const key: string = created.json().key;
     const sessionRoutes = server.app.vestaRoutes.filter(
-      (r) => r.config.auth === 'session' && r.method !== 'HEAD',
+      (r) => r.config.auth === 'web-session' && r.method !== 'HEAD',
     );
     expect(sessionRoutes.map((r) => `${r.method} ${r.url}`)).toEqual(
       expect.arrayContaining([

@@ -183,7 +183,7 @@ describe('authentication on every /api/v1 route', () => {
 
   it("answers 403 forbidden with another user's key on every route that names a resource (404 where its existence is hidden)", async () => {
     // Session-only routes (dashboard keys, accounts) refuse every key: accounts.test.ts covers them.
-    const withId = apiRoutes().filter((r) => r.url.includes('/:') && r.config.auth !== 'session');
+    const withId = apiRoutes().filter((r) => r.url.includes('/:') && r.config.auth !== 'web-session');
     expect(withId.length).toBeGreaterThanOrEqual(9);
     const ids = new Map<string, string>();
     for (const route of withId) {

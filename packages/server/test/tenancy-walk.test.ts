@@ -523,24 +523,27 @@ const WALK: Record<string, () => Promise<void>> = {
     expect(r.status).toBe(401);
     expectNothingOfA(r, 'acceptInvite');
   },
-  getCurrentSession: () => sessionOnly('GET', '/api/v1/auth/session'),
-  signOut: () => sessionOnly('POST', '/api/v1/auth/sign-out'),
+  getCurrentSession: () => webSessionOnly('GET', '/api/v1/auth/session'),
+  signOut: () => webSessionOnly('POST', '/api/v1/auth/sign-out'),
   changePassword: () =>
-    sessionOnly('POST', '/api/v1/account/password', { currentPassword: 'x', newPassword: 'long enough pw' }),
-  listWebSessions: () => sessionOnly('GET', '/api/v1/account/sessions'),
-  revokeWebSession: () => sessionOnly('DELETE', `/api/v1/account/sessions/${a.userId}`),
-  listApiKeys: () => sessionOnly('GET', '/api/v1/api-keys'),
-  createApiKey: () => sessionOnly('POST', '/api/v1/api-keys', { name: 'b' }),
-  revokeApiKey: () => sessionOnly('DELETE', `/api/v1/api-keys/${a.userId}`),
-  listUsers: () => sessionOnly('GET', '/api/v1/users'),
-  disableUser: () => sessionOnly('POST', `/api/v1/users/${a.userId}/disable`),
-  listInvites: () => sessionOnly('GET', '/api/v1/invites'),
-  createInvite: () => sessionOnly('POST', '/api/v1/invites', { email: 'b2@example.com' }),
-  revokeInvite: () => sessionOnly('DELETE', `/api/v1/invites/${a.userId}`),
+    webSessionOnly('POST', '/api/v1/account/password', {
+      currentPassword: 'x',
+      newPassword: 'long enough pw',
+    }),
+  listWebSessions: () => webSessionOnly('GET', '/api/v1/account/sessions'),
+  revokeWebSession: () => webSessionOnly('DELETE', `/api/v1/account/sessions/${a.userId}`),
+  listApiKeys: () => webSessionOnly('GET', '/api/v1/api-keys'),
+  createApiKey: () => webSessionOnly('POST', '/api/v1/api-keys', { name: 'b' }),
+  revokeApiKey: () => webSessionOnly('DELETE', `/api/v1/api-keys/${a.userId}`),
+  listUsers: () => webSessionOnly('GET', '/api/v1/users'),
+  disableUser: () => webSessionOnly('POST', `/api/v1/users/${a.userId}/disable`),
+  listInvites: () => webSessionOnly('GET', '/api/v1/invites'),
+  createInvite: () => webSessionOnly('POST', '/api/v1/invites', { email: 'b2@example.com' }),
+  revokeInvite: () => webSessionOnly('DELETE', `/api/v1/invites/${a.userId}`),
 };
 
 /** A session-only route refuses B's key (401) and says nothing of A. */
-async function sessionOnly(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<void> {
+async function webSessionOnly(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<void> {
   const r = await call(method, url, keyB, body);
   expect(r.status, `${method} ${url}: ${r.text}`).toBe(401);
   expect(r.json().code).toBe('unauthorized');

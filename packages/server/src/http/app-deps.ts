@@ -80,9 +80,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * false: no X-API-Key (health, metrics, docs, the token-authenticated upload PUT);
-     * 'session': only a signed-in dashboard session (key management, account, users).
+     * 'web-session': only a signed-in dashboard (web) session (key management, account, users).
      */
-    auth?: boolean | 'session';
+    auth?: boolean | 'web-session';
     /** true: refuse cross-origin browsers (public dashboard routes: setup, sign-in, invites). */
     sameOrigin?: boolean;
     /** true: only an admin's dashboard session. */

@@ -8,15 +8,15 @@
  *   through the browser SDK). A cookie is accepted only from the dashboard's own origin (`Origin`
  *   and `Sec-Fetch-Site` are checked), and a state-changing request (anything but GET/HEAD) must
  *   carry the session's CSRF token in `X-CSRF-Token`; otherwise 403 `forbidden`.
- * - Routes marked `config.auth: 'session'` (key management, account, users) accept only the
+ * - Routes marked `config.auth: 'web-session'` (key management, account, users) accept only the
  *   cookie: an `X-API-Key` there is 401 `unauthorized`, so a leaked key can never mint keys.
  * - Public account routes (`config.sameOrigin: true`: setup, sign-in, accepting an invite) need no
  *   credential but refuse cross-origin browsers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { AccountService, SessionAccount } from '../services/account.service.js';
-import { SESSION_COOKIE, csrfMatches } from '../services/account.service.js';
+import type { AccountService, WebSessionAccount } from '../services/account.service.js';
+import { WEB_SESSION_COOKIE, csrfMatches } from '../services/account.service.js';
 import type { ApiKeyService } from '../services/api-key.service.js';
 import { appendRouteHook } from './route-hooks.js';
 
@@ -26,7 +26,7 @@ export const CSRF_HEADER = 'x-csrf-token';
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set when the request was authenticated by a dashboard session cookie. */
-    account: SessionAccount | null;
+    account: WebSessionAccount | null;
   }
 }
 
@@ -55,10 +55,10 @@ export function crossOrigin(request: FastifyRequest, publicOrigin: string): bool
   }
 }
 
-export function sessionTokenOf(request: FastifyRequest): string | undefined {
+export function webSessionTokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;
-  if (header === undefined || !header.includes(SESSION_COOKIE)) return undefined;
-  const value = request.server.parseCookie(header)[SESSION_COOKIE];
+  if (header === undefined || !header.includes(WEB_SESSION_COOKIE)) return undefined;
+  const value = request.server.parseCookie(header)[WEB_SESSION_COOKIE];
   return value === undefined || value === '' ? undefined : value;
 }
 
@@ -67,10 +67,10 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.decorateRequest('user', null);
   app.decorateRequest('account', null);
 
-  const bySession = (request: FastifyRequest, done: Done): void => {
+  const byWebSession = (request: FastifyRequest, done: Done): void => {
     if (crossOrigin(request, publicOrigin))
       return done(new AppError('forbidden', 'cross-origin requests cannot use the dashboard session'));
-    const token = sessionTokenOf(request);
+    const token = webSessionTokenOf(request);
     if (token === undefined)
       return done(new AppError('unauthorized', 'missing X-API-Key header (or dashboard session)'));
     accounts.authenticate(token).then(
@@ -98,7 +98,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     // CORS preflights carry no key.
     if (request.method === 'OPTIONS') return done();
     const header = request.headers['x-api-key'];
-    if (header === undefined) return bySession(request, done);
+    if (header === undefined) return byWebSession(request, done);
     const presented = Array.isArray(header) ? undefined : header;
     if (presented === undefined || presented === '')
       return done(new AppError('unauthorized', 'missing X-API-Key header'));
@@ -117,7 +117,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     );
   };
 
-  const sessionOnly = (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
+  const webSessionOnly = (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
     if (request.method === 'OPTIONS') return done();
     if (request.headers['x-api-key'] !== undefined)
       return done(
@@ -126,7 +126,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
           'this route accepts only a signed-in dashboard session: API keys cannot manage keys or accounts',
         ),
       );
-    bySession(request, done);
+    byWebSession(request, done);
   };
 
   const sameOrigin = (request: FastifyRequest, _reply: FastifyReply, done: Done): void => {
@@ -139,7 +139,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(API_PREFIX)) return;
     const mode = route.config?.auth;
-    if (mode === 'session') appendRouteHook(route, 'onRequest', sessionOnly);
+    if (mode === 'web-session') appendRouteHook(route, 'onRequest', webSessionOnly);
     else if (mode !== false) appendRouteHook(route, 'onRequest', authenticate);
     if (route.config?.sameOrigin === true) appendRouteHook(route, 'onRequest', sameOrigin);
   });

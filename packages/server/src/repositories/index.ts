@@ -5,7 +5,7 @@
  * A repository runs its statements on the executor it was built with: the database, or an open
  * transaction of it. `Repositories.transaction` hands its work a `TransactionRepositories` whose
  * every repository runs in that one transaction, so a change that spans aggregates (a Bench run
- * and its clips' holder session, a task and the clip it delivered, a confirmed video and the job
+ * and its clips' holder, a task and the clip it delivered, a confirmed video and the job
  * that scores it) commits or rolls back as one.
  *
  * Hot-path queries are compiled once per repository instance (`db/prepared-query.ts`), on first

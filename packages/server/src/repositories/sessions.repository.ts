@@ -1,6 +1,6 @@
 /**
- * Sessions: the Score and Rank sessions (one current per user and kind) and the holder session of
- * each Bench run's clips (kind `bench`, id = run id, never current). Part of the Score/Rank
+ * Sessions: the Score and Rank sessions (one current per user and kind) and the holder of each Bench
+ * run's clips (kind `bench`, id = run id, never current; not a session). Part of the Score/Rank
  * aggregate with `videos.repository.ts`.
  */
 import type { Db } from '../db/connection.js';
@@ -70,7 +70,7 @@ export class SessionRepository {
   }
 
   /** The session holding a Bench run's clips. */
-  async benchHolder(runId: string): Promise<SessionRecord | undefined> {
+  async holderOfRun(runId: string): Promise<SessionRecord | undefined> {
     return this.db
       .selectFrom('sessions')
       .selectAll()
@@ -79,7 +79,7 @@ export class SessionRepository {
       .executeTakeFirst();
   }
 
-  async deleteBenchHolder(runId: string): Promise<void> {
+  async deleteHolderOfRun(runId: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('id', '=', runId).where('kind', '=', 'bench').execute();
   }
 }

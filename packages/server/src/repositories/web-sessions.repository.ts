@@ -9,8 +9,8 @@ import type { UserRole, WebSessionsTable } from '../db/schema.js';
 export type WebSessionRecord = WebSessionsTable;
 
 /** A session with the user it signs in. */
-export interface SessionWithUser {
-  sessionId: string;
+export interface WebSessionWithUser {
+  webSessionId: string;
   last_seen_at: number;
   expires_at: number;
   id: string;
@@ -27,12 +27,12 @@ export class WebSessionRepository {
     await this.db.insertInto('web_sessions').values(row).execute();
   }
 
-  async byTokenHash(tokenHash: string): Promise<SessionWithUser | undefined> {
+  async byTokenHash(tokenHash: string): Promise<WebSessionWithUser | undefined> {
     return this.db
       .selectFrom('web_sessions')
       .innerJoin('users', 'users.id', 'web_sessions.user_id')
       .select([
-        'web_sessions.id as sessionId',
+        'web_sessions.id as webSessionId',
         'web_sessions.last_seen_at',
         'web_sessions.expires_at',
         'users.id',

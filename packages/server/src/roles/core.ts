@@ -172,8 +172,8 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   });
   const apiKeys = new ApiKeyService(repos, Date.now, { events });
   const accounts = new AccountService(repos, {
-    sessionIdleMs: config.sessionIdleMinutes * 60_000,
-    sessionMaxMs: config.sessionMaxHours * 3600_000,
+    webSessionIdleMs: config.sessionIdleMinutes * 60_000,
+    webSessionMaxMs: config.sessionMaxHours * 3600_000,
   });
   const users = new UserAdminService(repos, apiKeys, { inviteTtlMs: config.inviteTtlHours * 3600_000 });
   const deps: AppDeps = {

@@ -13,15 +13,15 @@ import { freeUserName, iso, normaliseEmail, requirePassword, sha256 } from './ac
 import { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
-export const SESSION_COOKIE = 'vesta_session';
+export const WEB_SESSION_COOKIE = 'vesta_session';
 /** last_seen_at is written at most this often per session (not on every dashboard request). */
 const TOUCH_EVERY_MS = 60_000;
 
 export interface AccountOptions {
   /** A session not used for this long is signed out. */
-  sessionIdleMs: number;
+  webSessionIdleMs: number;
   /** A session ends this long after sign-in, used or not. */
-  sessionMaxMs: number;
+  webSessionMaxMs: number;
 }
 
 export interface SignedIn {
@@ -29,13 +29,13 @@ export interface SignedIn {
   /** The cookie's value: shown to the browser once, never stored. */
   token: string;
   csrfToken: string;
-  sessionId: string;
+  webSessionId: string;
   expiresAt: number;
 }
 
-export interface SessionAccount extends Account {
-  sessionId: string;
-  sessionExpiresAt: number;
+export interface WebSessionAccount extends Account {
+  webSessionId: string;
+  webSessionExpiresAt: number;
 }
 
 export interface ClientInfo {
@@ -100,7 +100,7 @@ export class AccountService {
       });
       return id;
     });
-    return this.startSession(userId, client);
+    return this.startWebSession(userId, client);
   }
 
   /** Signs in; wrong email, wrong password and a disabled user all answer the same 401. */
@@ -118,11 +118,11 @@ export class AccountService {
       throw new AppError('unauthorized', 'wrong email or password');
     }
     await this.throttle.succeeded(email);
-    return this.startSession(user.id, client);
+    return this.startWebSession(user.id, client);
   }
 
   /** The signed-in account behind a cookie token, or null (unknown, expired, idle, disabled). */
-  async authenticate(token: string): Promise<SessionAccount | null> {
+  async authenticate(token: string): Promise<WebSessionAccount | null> {
     if (token.length < 20 || token.length > 200) return null;
     const row = await this.repos.webSessions.byTokenHash(sha256(token));
     if (!row) return null;
@@ -132,25 +132,25 @@ export class AccountService {
     if (
       row.disabled_at !== null ||
       expiresAt <= t ||
-      t - lastSeen >= this.options.sessionIdleMs ||
+      t - lastSeen >= this.options.webSessionIdleMs ||
       !row.email
     ) {
-      await this.repos.webSessions.delete(row.sessionId);
+      await this.repos.webSessions.delete(row.webSessionId);
       return null;
     }
-    if (t - lastSeen >= TOUCH_EVERY_MS) await this.repos.webSessions.touch(row.sessionId, t);
+    if (t - lastSeen >= TOUCH_EVERY_MS) await this.repos.webSessions.touch(row.webSessionId, t);
     return {
       id: row.id,
       name: row.name,
       email: row.email,
       role: row.role,
-      sessionId: row.sessionId,
-      sessionExpiresAt: Math.min(expiresAt, t + this.options.sessionIdleMs),
+      webSessionId: row.webSessionId,
+      webSessionExpiresAt: Math.min(expiresAt, t + this.options.webSessionIdleMs),
     };
   }
 
-  async signOut(sessionId: string): Promise<void> {
-    await this.repos.webSessions.delete(sessionId);
+  async signOut(webSessionId: string): Promise<void> {
+    await this.repos.webSessions.delete(webSessionId);
   }
 
   async account(userId: string): Promise<Account> {
@@ -158,31 +158,31 @@ export class AccountService {
     return { id: row.id, name: row.name, email: row.email ?? '', role: row.role };
   }
 
-  async listSessions(userId: string, currentSessionId: string): Promise<WebSessionView[]> {
+  async listWebSessions(userId: string, currentWebSessionId: string): Promise<WebSessionView[]> {
     const t = this.now();
-    const rows = await this.repos.webSessions.liveOf(userId, t, t - this.options.sessionIdleMs);
+    const rows = await this.repos.webSessions.liveOf(userId, t, t - this.options.webSessionIdleMs);
     return rows.map((r) => ({
       id: r.id,
       createdAt: iso(r.created_at)!,
       lastSeenAt: iso(r.last_seen_at)!,
-      expiresAt: iso(Math.min(Number(r.expires_at), Number(r.last_seen_at) + this.options.sessionIdleMs))!,
+      expiresAt: iso(Math.min(Number(r.expires_at), Number(r.last_seen_at) + this.options.webSessionIdleMs))!,
       userAgent: r.user_agent,
       ip: r.ip,
-      current: r.id === currentSessionId,
+      current: r.id === currentWebSessionId,
     }));
   }
 
-  async revokeSession(userId: string, sessionId: string): Promise<void> {
-    const owner = await this.repos.webSessions.ownerOf(sessionId);
+  async revokeWebSession(userId: string, webSessionId: string): Promise<void> {
+    const owner = await this.repos.webSessions.ownerOf(webSessionId);
     if (owner === undefined) throw notFound('session');
     if (owner !== userId) throw forbidden('this session is not yours');
-    await this.repos.webSessions.delete(sessionId);
+    await this.repos.webSessions.delete(webSessionId);
   }
 
   /** Changes the caller's password; every other session of theirs is signed out. */
   async changePassword(
     userId: string,
-    currentSessionId: string,
+    currentWebSessionId: string,
     input: { currentPassword: string; newPassword: string },
   ): Promise<void> {
     requirePassword(input.newPassword);
@@ -192,7 +192,7 @@ export class AccountService {
     const passwordHash = await hashPassword(input.newPassword);
     await this.repos.transaction(async (tx) => {
       await tx.users.setPasswordHash(userId, passwordHash);
-      await tx.webSessions.deleteOthersOf(userId, currentSessionId);
+      await tx.webSessions.deleteOthersOf(userId, currentWebSessionId);
     });
   }
 
@@ -225,14 +225,14 @@ export class AccountService {
       });
       return id;
     });
-    return this.startSession(userId, client);
+    return this.startWebSession(userId, client);
   }
 
-  private async startSession(userId: string, client: ClientInfo): Promise<SignedIn> {
+  private async startWebSession(userId: string, client: ClientInfo): Promise<SignedIn> {
     const token = randomBytes(32).toString('base64url');
     const t = this.now();
     const id = randomUUID();
-    const expiresAt = t + this.options.sessionMaxMs;
+    const expiresAt = t + this.options.webSessionMaxMs;
     await this.repos.webSessions.insert({
       id,
       token_hash: sha256(token),
@@ -247,8 +247,8 @@ export class AccountService {
       account: await this.account(userId),
       token,
       csrfToken: csrfTokenFor(token),
-      sessionId: id,
-      expiresAt: Math.min(expiresAt, t + this.options.sessionIdleMs),
+      webSessionId: id,
+      expiresAt: Math.min(expiresAt, t + this.options.webSessionIdleMs),
     };
   }
 }

@@ -154,7 +154,7 @@ export class BenchRunService {
     }
     await this.repos.transaction(async (tx) => {
       await tx.benchRuns.insert(row);
-      // The holder of the run's clips (videos belong to a session); never current, never reset.
+      // The run's holder: videos hang off a row of `sessions`; this one is never current, never reset.
       await tx.sessions.insert({
         id: row.id,
         user_id: userId,
@@ -234,15 +234,15 @@ export class BenchRunService {
     const row = await this.owned(userId, id);
     const check = checkDelete(row.status);
     if (!check.ok) throw conflict(check.reason);
-    // Every clip minted for the run (completed or not) lives in its holder session.
+    // Every clip minted for the run (completed or not) lives in the run's holder.
     const clips = await this.repos.videos.blobsOfSession(id);
     const deleted = await this.repos.transaction(async (tx) => {
       if (!(await tx.benchRuns.deleteIfStatus(id, row.status))) return false;
       await tx.benchRuns.deleteLog(id);
       await tx.benchTasks.deleteOfRun(id);
-      // Videos (and their scores) go with their holder session.
+      // Videos (and their scores) go with the run's holder.
       await tx.videos.deleteOfSession(id);
-      await tx.sessions.deleteBenchHolder(id);
+      await tx.sessions.deleteHolderOfRun(id);
       return true;
     });
     if (!deleted) throw conflict('the run changed state while it was being deleted; read it and try again');

@@ -167,10 +167,10 @@ export class RunnerTaskService {
     input: { fileName: string; contentType: string; sizeBytes?: number },
   ): Promise<UploadUrlView> {
     const { task, run } = await this.leased(userId, taskId, leaseId);
-    const session = await this.holder(run);
+    const holder = await this.holder(run);
     const auxiliary =
       task.auxiliary === null ? undefined : (JSON.parse(task.auxiliary) as UploadUrlInput['auxiliary']);
-    const ticket = await this.uploads.createUploadUrl(session, {
+    const ticket = await this.uploads.createUploadUrl(holder, {
       fileName: input.fileName,
       contentType: input.contentType,
       prompt: task.prompt,
@@ -205,7 +205,7 @@ export class RunnerTaskService {
       throw validationFailed(
         `videoId ${videoId} was not minted for task ${task.id}; upload the clip with POST /api/v1/runner-tasks/${task.id}/upload-url`,
       );
-    const session = await this.holder(run);
+    const holder = await this.holder(run);
     const dimensions = JSON.parse(task.dimensions) as string[];
     // The task moves to `evaluating` in the transaction that queues the clip and enqueues its
     // evaluation: all three happen, or (the lease ended while the clip was verified) none does.
@@ -214,7 +214,7 @@ export class RunnerTaskService {
     };
     let taskMoved = false;
     try {
-      await this.uploads.confirm(session, videoId, {
+      await this.uploads.confirm(holder, videoId, {
         dimensions,
         inTransaction: async (tx) => {
           await moveTask(tx.benchTasks);
@@ -388,11 +388,11 @@ export class RunnerTaskService {
     return task;
   }
 
-  /** The session holding the run's clips (created with the run). */
+  /** The run's holder: the row of `sessions` its clips hang off (created with the run). */
   private async holder(run: BenchRunRecord): Promise<SessionRecord> {
-    const session = await this.repos.sessions.benchHolder(run.id);
-    if (!session) throw conflict(`run ${run.id} has no clip store; it was created before runners existed`);
-    return session;
+    const holder = await this.repos.sessions.holderOfRun(run.id);
+    if (!holder) throw conflict(`run ${run.id} has no clip store; it was created before runners existed`);
+    return holder;
   }
 
   private async completed(

@@ -16,7 +16,7 @@ export const ErrorBody = Type.Object(
   { title: 'ErrorBody', description: 'Every error response.' },
 );
 
-export const RunIdParams = Type.Object(
+export const SessionIdParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64, description: 'The run id of the session.' }) },
   { additionalProperties: false },
 );

@@ -9,7 +9,7 @@ export const changePasswordRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/account/password',
     {
-      config: { auth: 'session' },
+      config: { auth: 'web-session' },
       schema: {
         operationId: 'changePassword',
         tags: [ACCOUNT_TAG],
@@ -26,7 +26,7 @@ export const changePasswordRoute: RouteModule = (app, { deps }) => {
     },
     async (request, reply) => {
       const account = accountOf(request);
-      await deps.services.accounts.changePassword(account.id, account.sessionId, request.body);
+      await deps.services.accounts.changePassword(account.id, account.webSessionId, request.body);
       return reply.code(204).send(null);
     },
   );

@@ -6,8 +6,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, forbidden } from '../../../errors.js';
-import { SESSION_COOKIE } from '../../../services/account.service.js';
-import type { SessionAccount, SignedIn } from '../../../services/account.service.js';
+import { WEB_SESSION_COOKIE } from '../../../services/account.service.js';
+import type { WebSessionAccount, SignedIn } from '../../../services/account.service.js';
 import type { AppDeps, TypedApp } from '../../app-deps.js';
 
 /** Session-only routes: the cookie (plus X-CSRF-Token on changes), never X-API-Key. */
@@ -15,7 +15,7 @@ export const SESSION_SECURITY = [{ DashboardSession: [] }];
 
 export const SESSION_ERRORS = ['unauthorized', 'forbidden'] as const;
 
-export function accountOf(request: FastifyRequest): SessionAccount {
+export function accountOf(request: FastifyRequest): WebSessionAccount {
   if (!request.account) throw new AppError('unauthorized', 'sign in to the dashboard first');
   return request.account;
 }
@@ -40,7 +40,7 @@ export function signedInReply(app: TypedApp, reply: FastifyReply, deps: AppDeps,
   // Serialised here: the cookie plugin's hooks are off (no cookie work on key requests).
   reply.header(
     'set-cookie',
-    app.serializeCookie(SESSION_COOKIE, signed.token, {
+    app.serializeCookie(WEB_SESSION_COOKIE, signed.token, {
       httpOnly: true,
       sameSite: 'lax',
       secure: deps.config.publicUrl.startsWith('https:'),
@@ -59,7 +59,7 @@ export function signedInReply(app: TypedApp, reply: FastifyReply, deps: AppDeps,
 export function clearSessionCookie(app: TypedApp, reply: FastifyReply, deps: AppDeps): void {
   reply.header(
     'set-cookie',
-    app.serializeCookie(SESSION_COOKIE, '', {
+    app.serializeCookie(WEB_SESSION_COOKIE, '', {
       httpOnly: true,
       sameSite: 'lax',
       secure: deps.config.publicUrl.startsWith('https:'),

@@ -8,7 +8,7 @@ export const createApiKeyRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/api-keys',
     {
-      config: { auth: 'session' },
+      config: { auth: 'web-session' },
       schema: {
         operationId: 'createApiKey',
         tags: [KEYS_TAG],

@@ -8,7 +8,7 @@ export const createInviteRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/invites',
     {
-      config: { auth: 'session', admin: true },
+      config: { auth: 'web-session', admin: true },
       preHandler: requireAdmin,
       schema: {
         operationId: 'createInvite',

@@ -8,7 +8,7 @@ export const disableUserRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/users/:id/disable',
     {
-      config: { auth: 'session', admin: true, noBody: true },
+      config: { auth: 'web-session', admin: true, noBody: true },
       preHandler: requireAdmin,
       schema: {
         operationId: 'disableUser',

@@ -1,7 +1,7 @@
 /** GET /api/v1/auth/session: the signed-in account and its CSRF token. */
 import { csrfTokenFor } from '../../../services/account.service.js';
 import type { RouteModule } from '../../app-deps.js';
-import { sessionTokenOf } from '../../auth.js';
+import { webSessionTokenOf } from '../../auth.js';
 import { errorResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, SESSION_SECURITY, accountOf, noStore } from './context.js';
 import { ACCOUNT_TAG, SignedIn as SignedInSchema } from './schemas.js';
@@ -10,7 +10,7 @@ export const getCurrentSessionRoute: RouteModule = (app) => {
   app.get(
     '/api/v1/auth/session',
     {
-      config: { auth: 'session' },
+      config: { auth: 'web-session' },
       schema: {
         operationId: 'getCurrentSession',
         tags: [ACCOUNT_TAG],
@@ -24,11 +24,11 @@ export const getCurrentSessionRoute: RouteModule = (app) => {
     async (request, reply) => {
       const account = accountOf(request);
       noStore(reply);
-      const { sessionId: _s, sessionExpiresAt, ...user } = account;
+      const { webSessionId: _s, webSessionExpiresAt, ...user } = account;
       return {
         user,
-        csrfToken: csrfTokenFor(sessionTokenOf(request) ?? ''),
-        expiresAt: new Date(sessionExpiresAt).toISOString(),
+        csrfToken: csrfTokenFor(webSessionTokenOf(request) ?? ''),
+        expiresAt: new Date(webSessionExpiresAt).toISOString(),
       };
     },
   );

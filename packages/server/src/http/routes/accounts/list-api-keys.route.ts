@@ -9,7 +9,7 @@ export const listApiKeysRoute: RouteModule = (app, { deps }) => {
   app.get(
     '/api/v1/api-keys',
     {
-      config: { auth: 'session' },
+      config: { auth: 'web-session' },
       schema: {
         operationId: 'listApiKeys',
         tags: [KEYS_TAG],

@@ -8,7 +8,7 @@ export const listInvitesRoute: RouteModule = (app, { deps }) => {
   app.get(
     '/api/v1/invites',
     {
-      config: { auth: 'session', admin: true },
+      config: { auth: 'web-session', admin: true },
       preHandler: requireAdmin,
       schema: {
         operationId: 'listInvites',

@@ -9,7 +9,7 @@ export const listUsersRoute: RouteModule = (app, { deps }) => {
   app.get(
     '/api/v1/users',
     {
-      config: { auth: 'session', admin: true },
+      config: { auth: 'web-session', admin: true },
       preHandler: requireAdmin,
       schema: {
         operationId: 'listUsers',

@@ -8,7 +8,7 @@ export const listWebSessionsRoute: RouteModule = (app, { deps }) => {
   app.get(
     '/api/v1/account/sessions',
     {
-      config: { auth: 'session' },
+      config: { auth: 'web-session' },
       schema: {
         operationId: 'listWebSessions',
         tags: [ACCOUNT_TAG],
@@ -19,7 +19,7 @@ export const listWebSessionsRoute: RouteModule = (app, { deps }) => {
     },
     async (request) => {
       const account = accountOf(request);
-      return { items: await deps.services.accounts.listSessions(account.id, account.sessionId) };
+      return { items: await deps.services.accounts.listWebSessions(account.id, account.webSessionId) };
     },
   );
 };

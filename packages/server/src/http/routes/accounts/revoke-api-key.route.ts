@@ -10,7 +10,7 @@ export const revokeApiKeyRoute: RouteModule = (app, { deps }) => {
   app.delete(
     '/api/v1/api-keys/:id',
     {
-      config: { auth: 'session', noBody: true },
+      config: { auth: 'web-session', noBody: true },
       schema: {
         operationId: 'revokeApiKey',
         tags: [KEYS_TAG],

@@ -9,7 +9,7 @@ export const revokeInviteRoute: RouteModule = (app, { deps }) => {
   app.delete(
     '/api/v1/invites/:id',
     {
-      config: { auth: 'session', admin: true, noBody: true },
+      config: { auth: 'web-session', admin: true, noBody: true },
       preHandler: requireAdmin,
       schema: {
         operationId: 'revokeInvite',

@@ -9,7 +9,7 @@ export const revokeWebSessionRoute: RouteModule = (app, { deps }) => {
   app.delete(
     '/api/v1/account/sessions/:id',
     {
-      config: { auth: 'session', noBody: true },
+      config: { auth: 'web-session', noBody: true },
       schema: {
         operationId: 'revokeWebSession',
         tags: [ACCOUNT_TAG],
@@ -24,7 +24,7 @@ export const revokeWebSessionRoute: RouteModule = (app, { deps }) => {
       },
     },
     async (request, reply) => {
-      await deps.services.accounts.revokeSession(accountOf(request).id, request.params.id);
+      await deps.services.accounts.revokeWebSession(accountOf(request).id, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -9,7 +9,7 @@ export const signOutRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/auth/sign-out',
     {
-      config: { auth: 'session', noBody: true },
+      config: { auth: 'web-session', noBody: true },
       schema: {
         operationId: 'signOut',
         tags: [ACCOUNT_TAG],
@@ -23,7 +23,7 @@ export const signOutRoute: RouteModule = (app, { deps }) => {
       },
     },
     async (request, reply) => {
-      await deps.services.accounts.signOut(accountOf(request).sessionId);
+      await deps.services.accounts.signOut(accountOf(request).webSessionId);
       clearSessionCookie(app, reply, deps);
       return reply.code(204).send(null);
     },

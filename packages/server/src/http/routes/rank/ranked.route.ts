@@ -1,6 +1,6 @@
 /** GET /api/v1/rank/{id}/ranked: the Rank leaderboard. */
 import type { RouteModule } from '../../app-deps.js';
-import { AUTH_ERRORS, RunIdParams, errorResponses } from '../../schemas/common.js';
+import { AUTH_ERRORS, SessionIdParams, errorResponses } from '../../schemas/common.js';
 import { Leaderboard } from '../../schemas/sessions.js';
 import { buildLeaderboard, LEADERBOARD_FORMULA } from '../../../services/leaderboard.js';
 import { userOf } from '../sessions/session-routes.js';
@@ -15,7 +15,7 @@ export const getRankLeaderboardRoute: RouteModule = (app, { deps }) => {
         tags: ['Rank'],
         summary: 'The ranked leaderboard of a Rank session',
         description: `Every candidate with rank, videoId, fileName, overall score, per-dimension scores and state, best first. ${LEADERBOARD_FORMULA}`,
-        params: RunIdParams,
+        params: SessionIdParams,
         response: {
           200: Leaderboard,
           ...errorResponses(...AUTH_ERRORS, 'forbidden', 'not_found', 'conflict'),

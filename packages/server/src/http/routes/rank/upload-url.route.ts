@@ -1,6 +1,6 @@
 /** POST /api/v1/rank/{id}/videos/upload-url: create a video and mint its upload URL. */
 import type { RouteModule } from '../../app-deps.js';
-import { AUTH_ERRORS, RunIdParams, errorResponses } from '../../schemas/common.js';
+import { AUTH_ERRORS, SessionIdParams, errorResponses } from '../../schemas/common.js';
 import { RankUploadUrlBody, UploadUrlResponse } from '../../schemas/sessions.js';
 import { createUploadUrl } from '../sessions/session-routes.js';
 
@@ -15,7 +15,7 @@ export const createRankUploadUrlRoute: RouteModule = (app, { deps }) => {
         summary: 'Create a video and get its upload URL',
         description:
           'Step 1 of the upload flow. Validates fileName (1-255 characters, no path separators, no "..", no control characters), contentType (a video media type from the allow-list) and prompt (1-2000 characters); the first accepted upload-url of a Rank session locks it to its prompt, after which prompt is optional and a different one is 400 RANK_PROMPT_MISMATCH (prompts are compared after trimming surrounding white space), and an optional `auxiliary` object for the semantic dimensions. Returns `videoId`, `uploadUrl` (signed, single use, valid until `expiresAt`), `method: PUT`, the `headers` to send and `maxBytes`. Step 2: PUT the raw bytes to uploadUrl with exactly those headers (no X-API-Key needed: the URL token is the credential). Step 3: confirm-upload with videoId.',
-        params: RunIdParams,
+        params: SessionIdParams,
         body: RankUploadUrlBody,
         response: {
           201: UploadUrlResponse,

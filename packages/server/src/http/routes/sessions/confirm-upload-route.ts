@@ -3,7 +3,7 @@
  * scoring. Score and Rank confirm the same way; only the path, resource, operationId and tag differ.
  */
 import type { RouteModule } from '../../app-deps.js';
-import { AUTH_ERRORS, RunIdParams, errorResponses } from '../../schemas/common.js';
+import { AUTH_ERRORS, SessionIdParams, errorResponses } from '../../schemas/common.js';
 import { ConfirmUploadBody, Video } from '../../schemas/sessions.js';
 import { confirmUpload } from './session-routes.js';
 
@@ -25,7 +25,7 @@ export function confirmUploadRoute(kind: keyof typeof WORKFLOWS): RouteModule {
           summary: 'Confirm an upload; scoring follows',
           description:
             "Step 3 of the upload flow. Verifies the stored object (present, non-empty, within the size limit, container magic bytes matching the declared contentType, probed by the engine's decoder), moves the video to `queued` and enqueues scoring. Idempotent: confirming again returns the video in its current state. Before the PUT: 409 conflict. A file that is not a usable video: 400 invalid_video, and the video becomes `failed` with the engine's error code (empty_file, not_a_video, truncated, unsupported_codec, …).",
-          params: RunIdParams,
+          params: SessionIdParams,
           body: ConfirmUploadBody,
           response: {
             200: Video,
