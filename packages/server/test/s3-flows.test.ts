@@ -432,3 +432,31 @@ describe('Bench with the S3 blob store', () => {
     expect(copies()).toEqual([]);
   });
 });
+
+describe('a bucket that does not exist', () => {
+  it('the service starts, but says at start, in /readyz and in its log which bucket is missing and what to do', async () => {
+    const missing = await startCoreServer({
+      listen: true,
+      env: { ...s3.env, VESTA_S3_BUCKET: 'vesta-no-such-bucket' },
+    });
+    try {
+      const cause = `bucket "vesta-no-such-bucket" at ${s3.endpoint} does not exist: create it`;
+      // As it reads inside a JSON log line.
+      const logged = JSON.stringify(cause).slice(1, -1);
+      const started = await waitFor(
+        () => Promise.resolve(missing.logs.join('')),
+        (logs) => logs.includes('not ready at start'),
+        10_000,
+      );
+      expect(started).toContain(`not ready at start: blobs unavailable: ${logged}`);
+      const ready = await fetch(`${missing.base}/readyz`);
+      expect(ready.status).toBe(503);
+      const body = (await ready.json()) as { code: string; detail: string };
+      expect(body.code).toBe('upstream_unavailable');
+      expect(body.detail).toContain(`blobs unavailable (${cause}`);
+      expect(missing.logs.join('')).toContain(`"msg":"not ready: blobs unavailable: ${logged}`);
+    } finally {
+      await missing.stop();
+    }
+  });
+});

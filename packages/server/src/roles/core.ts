@@ -17,6 +17,7 @@ import { openDatabase } from '../db/connection.js';
 import type { OpenedDatabase } from '../db/connection.js';
 import type { AppDeps } from '../http/app-deps.js';
 import { registerJobQueueMetrics } from '../http/metrics.js';
+import { checkReadiness } from '../http/readiness.js';
 import type { JobDefinition } from '../jobs/catalogue.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
@@ -240,7 +241,18 @@ export async function runProcess(
     url = await app.listen({ port: config.port, host: config.host });
     app.log.info({ url, role: config.role, dataDir: config.dataDir }, 'vesta listening');
   }
+  // Serving starts regardless (a dependency may come up later; /readyz says 503 meanwhile), but
+  // what is missing is said at once, in words, rather than at the first probe.
   let closing: Promise<void> | null = null;
+  void checkReadiness(deps.readiness).then(({ failures }) => {
+    // A process closed meanwhile (a short-lived test server) fails its checks for that reason.
+    if (closing === null)
+      for (const f of failures)
+        app.log.warn(
+          { check: f.name, reason: f.reason },
+          `not ready at start: ${f.name} unavailable: ${f.reason}`,
+        );
+  });
   const close = (): Promise<void> => {
     closing ??= (async () => {
       // Long-polling runner claims answer now (204) instead of holding the close open.

@@ -74,9 +74,13 @@ export class S3BlobStore implements BlobStore {
   private readonly bucket: string;
   private readonly prefix: string;
   private readonly tempDir: string;
+  private readonly endpoint: string | null;
+  private readonly region: string;
 
   constructor(options: S3BlobStoreOptions) {
     this.bucket = options.bucket;
+    this.endpoint = options.endpoint;
+    this.region = options.region;
     this.prefix = options.keyPrefix ?? '';
     this.tempDir = options.tempDir ?? os.tmpdir();
     const config: S3ClientConfig = {
@@ -275,10 +279,29 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
+  /**
+   * `HeadBucket`. A bucket that does not exist, or that the credentials may not use, is named with
+   * the cause (S3 answers both with an empty body, which the SDK reports as `NotFound: UnknownError`).
+   */
   async checkReady(): Promise<void> {
-    await this.call(`reach bucket ${this.bucket}`, () =>
-      this.client.send(new HeadBucketCommand({ Bucket: this.bucket })),
-    );
+    const where = `bucket "${this.bucket}" at ${this.endpoint ?? `AWS S3 (${this.region})`}`;
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (e) {
+      if (e instanceof Error && e.name === 'AbortError') throw e;
+      const status = statusOf(e);
+      if (status === 404 || isNotFound(e))
+        throw new BlobStoreUnavailableError(
+          `${where} does not exist: create it (Vesta does not create buckets), or set VESTA_S3_BUCKET to an existing one`,
+          { cause: e },
+        );
+      if (status === 403 || status === 401)
+        throw new BlobStoreUnavailableError(
+          `${where} refused access (HTTP ${status}): check the credentials (the standard AWS chain) and the bucket's policy`,
+          { cause: e },
+        );
+      throw unavailable(`reach ${where}`, e);
+    }
   }
 
   close(): void {

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
 import { AppError } from '../../../errors.js';
+import { checkReadiness, describeFailures } from '../../readiness.js';
 
 export const healthRoutes: RouteModule = (app, { deps }) => {
   app.get(
@@ -33,27 +34,16 @@ export const healthRoutes: RouteModule = (app, { deps }) => {
       },
     },
     async (request) => {
-      const checks: Record<string, string> = {};
-      let failed: string | null = null;
-      for (const c of deps.readiness) {
-        try {
-          await c.check();
-          checks[c.name] = 'ok';
-        } catch (e) {
-          checks[c.name] = 'unavailable';
-          failed ??= c.name;
-          request.log.warn({ err: e, check: c.name }, 'readiness check failed');
-        }
-      }
-      if (failed !== null)
-        throw new AppError(
-          'upstream_unavailable',
-          `not ready: ${Object.entries(checks)
-            .filter(([, v]) => v !== 'ok')
-            .map(([k]) => k)
-            .join(', ')} unavailable`,
-          { retryAfterSeconds: 5 },
+      const { checks, failures } = await checkReadiness(deps.readiness);
+      for (const f of failures)
+        request.log.warn(
+          { err: f.error, check: f.name, reason: f.reason },
+          `not ready: ${f.name} unavailable: ${f.reason}`,
         );
+      if (failures.length > 0)
+        throw new AppError('upstream_unavailable', `not ready: ${describeFailures(failures)}`, {
+          retryAfterSeconds: 5,
+        });
       return { status: 'ready' as const, checks };
     },
   );
