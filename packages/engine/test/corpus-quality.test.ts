@@ -1,23 +1,15 @@
 /**
  * The seven quality dimensions (this build's default methods) on every corpus clip: every value
- * finite and inside its dimension's range. The slowest engine test (the real clips hold up to
- * 800 frames); two clips at a time, one per worker.
+ * finite and inside its dimension's range, and equal (within 1e-6) to the kept values of
+ * `fixtures/corpus-quality-scores.json`, so that work on speed or memory cannot move a score
+ * unnoticed. The slowest engine test (the real clips hold up to 800 frames); two clips at a time,
+ * one per worker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DimensionId, Engine } from '../src/contract.js';
+import type { Engine } from '../src/contract.js';
 import { createEngine } from '../src/engine.js';
-import { mapLimit, readManifest } from './helpers/corpus.js';
+import { compareScores, QUALITY, readKeptScores, scoreCorpus } from './helpers/corpus-scores.js';
 
-const QUALITY: DimensionId[] = [
-  'subject_consistency',
-  'background_consistency',
-  'temporal_flickering',
-  'motion_smoothness',
-  'dynamic_degree',
-  'aesthetic_quality',
-  'imaging_quality',
-];
-const clips = readManifest();
 let engine: Engine;
 
 beforeAll(() => {
@@ -34,25 +26,27 @@ describe('corpus × quality dimensions', () => {
   });
 
   it(
-    'scores each clip on all seven, with finite values inside each range',
+    'scores each clip on all seven: finite values inside each range, the kept values to 1e-6',
     { timeout: 300_000 },
     async () => {
       const ranges = new Map(engine.dimensions().map((d) => [d.id, d.range]));
+      const scores = await scoreCorpus(engine);
       const problems: string[] = [];
-      await mapLimit(clips, 2, async (e) => {
-        const r = await engine.evaluate(e.path, { dimensions: QUALITY });
-        for (const f of r.failures)
-          problems.push(`${e.file}: ${f.dimension} failed (${f.code}): ${f.detail}`);
-        for (const s of r.scores) {
-          const range = ranges.get(s.dimension)!;
-          if (!Number.isFinite(s.value) || s.value < range.min || s.value > range.max) {
-            problems.push(`${e.file}: ${s.dimension} = ${s.value} outside [${range.min}, ${range.max}]`);
+      for (const [file, row] of Object.entries(scores)) {
+        for (const d of QUALITY) {
+          const s = row[d]!;
+          if ('failed' in s) {
+            problems.push(`${file}: ${d} failed (${s.failed})`);
+            continue;
           }
-          if (s.frames.count === 0) problems.push(`${e.file}: ${s.dimension} used no frames`);
+          const range = ranges.get(d)!;
+          if (!Number.isFinite(s.value) || s.value < range.min || s.value > range.max)
+            problems.push(`${file}: ${d} = ${s.value} outside [${range.min}, ${range.max}]`);
+          if (s.frames === 0) problems.push(`${file}: ${d} used no frames`);
         }
-        if (r.scores.length !== QUALITY.length) problems.push(`${e.file}: ${r.scores.length} scores`);
-      });
+      }
       expect(problems).toEqual([]);
+      expect(compareScores(readKeptScores(), scores)).toEqual([]);
     },
   );
 });
