@@ -385,12 +385,19 @@ class FramesUsedSampling(TypedDict):
     kind: str
 
 
-class FramesUsed(TypedDict):
+class _FramesUsedRequired(TypedDict):
     count: int
     width: int
     height: int
     #: How frames were sampled (all, every, uniform, fps).
     sampling: FramesUsedSampling
+
+
+class FramesUsed(_FramesUsedRequired, total=False):
+    #: The clip's frame rate, in frames per second, that the sampling and the frames' times were computed with: the container's mean rate, or an assumed one (`fpsAssumed`). Absent on scores stored before the rate was recorded.
+    fps: float
+    #: True when the clip states no usable frame rate and `fps` is assumed: a GIF whose frames carry no delay or one under 2 hundredths of a second is read at 10 cs per such frame (the convention browsers follow), a stream with neither a rate nor a duration at 25 fps. Dimensions that sample by time (dynamic_degree) read this rate. Absent on scores stored before it was recorded.
+    fpsAssumed: bool
 
 
 class _HeartbeatBodyRequired(TypedDict):

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gifBytes } from '@vesta/engine/testing';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerEvalCommand, runEval } from '../src/commands/eval.js';
@@ -69,6 +70,31 @@ describe('vesta eval', () => {
     expect(h.out).toContain('lavie__panda-selfie.gif');
     expect(h.out).toMatch(/dimension\s+value\s+method/);
     expect(h.out).toMatch(/temporal_flickering\s+0\.\d{4}\s+\S+/);
+  });
+
+  it("says when a clip's frame rate is assumed (a GIF without frame delays)", async () => {
+    const file = join(dir, 'no-delays.gif');
+    const frames = Array.from({ length: 8 }, (_, i) => ({
+      pixels: Uint8Array.from({ length: 32 * 32 }, (_, k) => (((k % 32) + 3 * i) >> 2) % 2),
+      delayCs: null,
+    }));
+    await writeFile(
+      file,
+      gifBytes({
+        width: 32,
+        height: 32,
+        palette: [
+          [0, 0, 0],
+          [255, 255, 255],
+        ],
+        frames,
+      }),
+    );
+    const h = host();
+    expect(await runEval([file, gif], { dimensions: 'temporal_flickering', threads: '1' }, h)).toBe(0);
+    const [assumed, stated] = h.out.split('\n').filter((l) => l.includes(' fps'));
+    expect(assumed).toContain('10 fps (assumed: the clip states no usable rate), 8 frames, 0.80 s');
+    expect(stated).not.toContain('assumed');
   });
 
   it('reports a bad file as a JSON error on stderr with exit code 1, and still scores the others', async () => {

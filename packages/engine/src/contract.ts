@@ -93,7 +93,17 @@ export interface VideoProbe {
   /** Size after applying rotation (what a viewer sees, what frames are delivered in). */
   displayWidth: number;
   displayHeight: number;
+  /**
+   * Frames per second: the container's mean rate (what VBench's fps-based samplers read), or the
+   * rate the engine assumed when the clip states none it can use (`fpsAssumed`).
+   */
   fps: number;
+  /**
+   * True when `fps` (and so `durationSeconds` and each frame's time) is an assumption: a GIF with
+   * frames that carry no delay or one under 2 cs (read as 10 cs, browsers' convention), or a
+   * stream with no rate and no duration (25 fps, FFmpeg's convention). docs/decoding.md.
+   */
+  fpsAssumed: boolean;
   /** Exact when the container says so or when counted; see `frameCountExact`. */
   frameCount: number;
   frameCountExact: boolean;
@@ -126,6 +136,10 @@ export interface FramesUsed {
   width: number;
   height: number;
   indices?: number[];
+  /** The clip's frame rate the sampling and the frames' times were computed with (`VideoProbe.fps`). */
+  fps: number;
+  /** True when that rate is an assumption (`VideoProbe.fpsAssumed`): the clip states no usable one. */
+  fpsAssumed: boolean;
 }
 
 export interface ModelRef {

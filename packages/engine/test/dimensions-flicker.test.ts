@@ -22,6 +22,7 @@ const probe: VideoProbe = {
   displayHeight: 6,
   fps: 8,
   frameCount: 3,
+  fpsAssumed: false,
   frameCountExact: true,
   durationSeconds: 3 / 8,
   bitRate: null,

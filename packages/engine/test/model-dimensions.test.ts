@@ -58,6 +58,7 @@ function probe(width: number, height: number, frames: number, fps = 8): VideoPro
     displayHeight: height,
     fps,
     frameCount: frames,
+    fpsAssumed: false,
     frameCountExact: true,
     durationSeconds: frames / fps,
     bitRate: null,

@@ -94,6 +94,7 @@ export function probeFor(frames: number, fps = 24): VideoProbe {
     displayHeight: H,
     fps,
     frameCount: frames,
+    fpsAssumed: false,
     frameCountExact: true,
     durationSeconds: frames / fps,
     bitRate: null,

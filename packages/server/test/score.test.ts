@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ENGINE_ERROR_CODES } from '@vesta/engine';
+import { gifBytes } from '@vesta/engine/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
@@ -211,6 +212,7 @@ describe('Score session', () => {
       expect(d.methods.map((m) => m.id)).toContain(s.method);
       expect(typeof s.methodVersion).toBe('string');
       expect(s.frames.count).toBeGreaterThan(0);
+      expect(s.frames).toMatchObject({ fps: 6, fpsAssumed: false });
     }
     // The stored scores are exactly what the engine computes for these bytes.
     const direct = await server.deps.engine.evaluate(clip('zeroscope-v2__toad-karate.mp4'), {
@@ -222,6 +224,36 @@ describe('Score session', () => {
         s.value,
         10,
       );
+  });
+
+  it('a GIF whose frames carry no delay: scored at the assumed 10 fps, and every score says so', async () => {
+    const { runId } = await getSession();
+    const [w, h] = [64, 48];
+    const frames = Array.from({ length: 12 }, (_, i) => ({
+      pixels: Uint8Array.from({ length: w * h }, (_, k) => (((k % w) + 4 * i) >> 3) % 2),
+      delayCs: null,
+    }));
+    const bytes = gifBytes({
+      width: w,
+      height: h,
+      palette: [
+        [20, 20, 20],
+        [230, 200, 40],
+      ],
+      frames,
+    });
+    const videoId = await upload(runId, bytes, 'image/gif', { fileName: 'no-delays.gif' });
+    expect((await confirm(runId, videoId)).statusCode).toBe(200);
+    const session = await waitFor(
+      getSession,
+      (s) => s.videos.find((v: { videoId: string }) => v.videoId === videoId)?.state === 'scored',
+      90_000,
+    );
+    const video = session.videos.find((v: { videoId: string }) => v.videoId === videoId);
+    expect(video.scores.length).toBeGreaterThan(0);
+    for (const s of video.scores) expect(s.frames).toMatchObject({ fps: 10, fpsAssumed: true });
+    const dd = video.scores.find((s: { dimension: string }) => s.dimension === 'dynamic_degree');
+    expect(dd?.frames.count).toBe(12);
   });
 
   it('marks a truncated video failed with an engine error code', async () => {

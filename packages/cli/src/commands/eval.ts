@@ -131,7 +131,8 @@ function fmt(n: number, digits = 4): string {
 
 function describeProbe(p: VideoProbe): string {
   const rot = p.rotation ? `, rotated ${p.rotation}°` : '';
-  return `${p.codec} ${p.displayWidth}x${p.displayHeight}${rot}, ${fmt(p.fps, 2)} fps, ${p.frameCount} frames, ${fmt(p.durationSeconds, 2)} s`;
+  const assumed = p.fpsAssumed ? ' (assumed: the clip states no usable rate)' : '';
+  return `${p.codec} ${p.displayWidth}x${p.displayHeight}${rot}, ${fmt(p.fps, 2)} fps${assumed}, ${p.frameCount} frames, ${fmt(p.durationSeconds, 2)} s`;
 }
 
 /** Human output: one table per clip. */

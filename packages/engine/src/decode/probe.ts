@@ -14,6 +14,8 @@ import {
   checkFrameLimit,
   checkSizeLimits,
 } from './limits.js';
+import { readGifTiming } from './gif-timing.js';
+import type { GifTiming } from './gif-timing.js';
 import { runProcess } from './run-process.js';
 
 export interface ProbeOptions {
@@ -74,6 +76,47 @@ function num(s: string | undefined): number | null {
 function guessFrameRate(s: FfprobeStream): number {
   const avg = parseRational(s.avg_frame_rate);
   return avg > 0 ? avg : parseRational(s.r_frame_rate);
+}
+
+/** The rate FFmpeg gives a stream that states none (its raw demuxers' default), assumed likewise. */
+export const ASSUMED_STREAM_FPS = 25;
+
+/** A clip's rate and duration, and whether the rate is an assumption. */
+export interface ClipTiming {
+  fps: number;
+  durationSeconds: number;
+  fpsAssumed: boolean;
+}
+
+/**
+ * Timing from what the container states: its rate (duration from the container, else frames /
+ * rate); with no usable rate, frames / duration; with neither, 25 fps, assumed.
+ */
+export function statedTiming(fps: number, durationSeconds: number, frameCount: number): ClipTiming {
+  if (Number.isFinite(fps) && fps > 0)
+    return {
+      fps,
+      durationSeconds: durationSeconds > 0 ? durationSeconds : frameCount / fps,
+      fpsAssumed: false,
+    };
+  if (durationSeconds > 0 && frameCount > 0)
+    return { fps: frameCount / durationSeconds, durationSeconds, fpsAssumed: false };
+  return { fps: ASSUMED_STREAM_FPS, durationSeconds: frameCount / ASSUMED_STREAM_FPS, fpsAssumed: true };
+}
+
+/**
+ * A GIF's timing as browsers play it, when some frame's delay is missing or under 2 cs (FFmpeg
+ * then reads 1 cs, or no timing at all); null when every delay is usable, so the container's rate
+ * stands (what OpenCV, and so VBench, reads for such a GIF).
+ */
+export function gifClipTiming(t: GifTiming, frameCount: number): ClipTiming | null {
+  if (t.frames === 0 || t.assumedFrames === 0) return null;
+  const fps = (100 * t.frames) / t.totalCs;
+  return {
+    fps,
+    durationSeconds: t.frames === frameCount ? t.totalCs / 100 : frameCount / fps,
+    fpsAssumed: true,
+  };
 }
 
 /** Display rotation, clockwise degrees in {0, 90, 180, 270}. */
@@ -175,9 +218,8 @@ export async function probeVideo(path: string, options: ProbeOptions): Promise<P
 
   const rotation = displayRotation(stream);
   const swap = rotation === 90 || rotation === 270;
-  const fps = guessFrameRate(stream);
-  let durationSeconds = num(stream.duration) ?? num(parsed.format.duration) ?? 0;
-  checkDurationLimit({ durationSeconds }, limits);
+  const statedDuration = num(stream.duration) ?? num(parsed.format.duration) ?? 0;
+  checkDurationLimit({ durationSeconds: statedDuration }, limits);
 
   let frameCount = num(stream.nb_frames) ?? 0;
   let frameCountExact = frameCount > 0;
@@ -185,14 +227,17 @@ export async function probeVideo(path: string, options: ProbeOptions): Promise<P
     frameCount = await countPackets(path, stream.index, options.ffprobePath, signal, timeoutMs);
     frameCountExact = true;
   }
-  if (durationSeconds <= 0 && fps > 0) durationSeconds = frameCount / fps;
+  const container = parsed.format.format_name ?? 'unknown';
+  const { fps, durationSeconds, fpsAssumed } =
+    (container === 'gif' ? gifClipTiming(await readGifTiming(path), frameCount) : null) ??
+    statedTiming(guessFrameRate(stream), statedDuration, frameCount);
   checkDurationLimit({ durationSeconds }, limits);
   checkFrameLimit(frameCount, limits);
   checkDecodedWork(width, height, frameCount, limits);
   if (frameCount === 0) throw new EngineError('too_few_frames', 'the video stream holds no frames');
 
   return {
-    container: parsed.format.format_name ?? 'unknown',
+    container,
     codec,
     width,
     height,
@@ -200,6 +245,7 @@ export async function probeVideo(path: string, options: ProbeOptions): Promise<P
     displayWidth: swap ? height : width,
     displayHeight: swap ? width : height,
     fps,
+    fpsAssumed,
     frameCount,
     frameCountExact,
     durationSeconds,

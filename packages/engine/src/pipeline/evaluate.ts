@@ -287,7 +287,7 @@ export async function evaluateClip(
   throwIfAborted(options.signal);
   const limits = deps.decoder.limits;
   const probe =
-    options.probe !== undefined && (await sameSize(path, options.probe))
+    options.probe !== undefined && keptByThisEngine(options.probe) && (await sameSize(path, options.probe))
       ? checkProbeLimits(options.probe, limits)
       : await deps.decoder.probe(path, options.signal);
   throwIfAborted(options.signal);
@@ -315,6 +315,14 @@ export async function evaluateClip(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', forward);
   }
+}
+
+/**
+ * True when a kept probe has every field this engine's probe has: one kept by an earlier engine
+ * (before `fpsAssumed`, when a GIF without frame delays read as 100 fps) is taken again.
+ */
+function keptByThisEngine(probe: ProbedVideo): boolean {
+  return typeof (probe as Partial<ProbedVideo>).fpsAssumed === 'boolean';
 }
 
 /** True when the file still has the size the given probe saw (else it is probed again). */
@@ -411,6 +419,8 @@ async function evaluateProbed(
           width: size.width,
           height: size.height,
           indices: outcome.indices,
+          fps: probe.fps,
+          fpsAssumed: probe.fpsAssumed,
         },
         models: outcome.models ?? [],
         ...(outcome.details || resolution.fallbacks.has(dimension)

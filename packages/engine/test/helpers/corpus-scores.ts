@@ -19,7 +19,9 @@ export const QUALITY: DimensionId[] = [
   'imaging_quality',
 ];
 
-export const SCORES_FIXTURE = fileURLToPath(new URL('../fixtures/corpus-quality-scores.json', import.meta.url));
+export const SCORES_FIXTURE = fileURLToPath(
+  new URL('../fixtures/corpus-quality-scores.json', import.meta.url),
+);
 
 /** Values are equal when they differ by at most this much. */
 export const SCORE_TOLERANCE = 1e-6;
@@ -86,7 +88,10 @@ export function compareScores(kept: CorpusScores, now: CorpusScores, tolerance =
 }
 
 /** Largest |difference| per dimension between two sets of scores (for the script's report). */
-export function largestDifferences(kept: CorpusScores, now: CorpusScores): Partial<Record<DimensionId, number>> {
+export function largestDifferences(
+  kept: CorpusScores,
+  now: CorpusScores,
+): Partial<Record<DimensionId, number>> {
   const out: Partial<Record<DimensionId, number>> = {};
   for (const [file, row] of Object.entries(now)) {
     for (const d of QUALITY) {

@@ -1144,6 +1144,10 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description The clip's frame rate, in frames per second, that the sampling and the frames' times were computed with: the container's mean rate, or an assumed one (`fpsAssumed`). Absent on scores stored before the rate was recorded. */
+            fps?: number;
+            /** @description True when the clip states no usable frame rate and `fps` is assumed: a GIF whose frames carry no delay or one under 2 hundredths of a second is read at 10 cs per such frame (the convention browsers follow), a stream with neither a rate nor a duration at 25 fps. Dimensions that sample by time (dynamic_degree) read this rate. Absent on scores stored before it was recorded. */
+            fpsAssumed?: boolean;
         };
         HeartbeatBody: {
             /** @description The lease id from the claim. */

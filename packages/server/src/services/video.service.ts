@@ -192,6 +192,8 @@ export class VideoService {
             width: s.frames.width,
             height: s.frames.height,
             sampling: s.frames.sampling,
+            fps: s.frames.fps,
+            fpsAssumed: s.frames.fpsAssumed,
           }),
           models: JSON.stringify(s.models.map((m) => ({ id: m.id, revision: m.revision }))),
           details: s.details === undefined ? null : JSON.stringify(s.details),

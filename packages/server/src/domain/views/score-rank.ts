@@ -39,6 +39,10 @@ export interface FramesUsedView {
   height: number;
   /** How frames were sampled (all, every, uniform, fps); the object carries that sampling's own fields too. */
   sampling: { kind: string };
+  /** The clip's frame rate the sampling used (absent on scores stored before it was recorded). */
+  fps?: number;
+  /** True when that rate was assumed: the clip states none the engine can use. */
+  fpsAssumed?: boolean;
 }
 
 export interface ScoreView {
