@@ -474,7 +474,7 @@ class RankSession(TypedDict):
     #: The run id used in paths; a reset gives a new one.
     runId: str
     kind: Literal["rank"]
-    #: The locked prompt; null until the first accepted upload-url.
+    #: The locked prompt; null until the first candidate is stored (its upload confirmed): an upload-url whose bytes never arrive locks nothing.
     prompt: Optional[str]
     promptLocked: bool
     createdAt: str
@@ -489,7 +489,7 @@ class _RankUploadUrlBodyRequired(TypedDict):
 
 
 class RankUploadUrlBody(_RankUploadUrlBodyRequired, total=False):
-    #: Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).
+    #: Required until the session is locked (by the first confirmed candidate); afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).
     prompt: str
     auxiliary: Auxiliary
     #: The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.
@@ -635,7 +635,7 @@ class UploadPutResponse(TypedDict):
 
 class UploadUrlResponse(TypedDict):
     videoId: str
-    #: PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.
+    #: PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token; it is minted under VESTA_PUBLIC_URL, or, where that is unset, under the origin this request was sent to (so a page loaded from http://127.0.0.1:8080 uploads there), whose Host must name this machine (loopback, the listen address or an address of the machine, its host name) or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed`. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.
     uploadUrl: str
     method: Literal["PUT"]
     #: Headers to send with the PUT, exactly as given.
@@ -858,7 +858,7 @@ class CreateInviteResponse(TypedDict):
     invite: CreateInviteResponseInvite
     #: Single-use token; shown once (only a hash is stored).
     token: str
-    #: The invite link to send: `<public URL>/dashboard/invite#token=…`.
+    #: The invite link to send: `<base>/dashboard/invite#token=…`, the base VESTA_PUBLIC_URL or, where that is unset, the origin this request was sent to (its Host must name this machine or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed` and no invite is made).
     url: str
 
 

@@ -187,7 +187,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerAuth(app, {
     apiKeys: deps.services.apiKeys,
     accounts: deps.services.accounts,
-    publicOrigin: new URL(config.publicUrl).origin,
+    publicOrigin: config.publicUrl === null ? null : new URL(config.publicUrl).origin,
   });
   registerRateLimits(app, deps.repos.rateLimits(), config.rateLimits);
   registerIdempotency(app, deps.repos.idempotency);

@@ -7,6 +7,9 @@ import { inferenceOptionsFromEnv, modelStoreOptionsFromEnv, resolveInference } f
 import type { InferenceOptions, ModelStoreOptions } from '@vesta/engine';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** A host name, IPv4 address or bracketed IPv6 address (as a URL's hostname spells it). */
+const HOST_NAME =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])$/;
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export interface EngineConfig {
@@ -80,8 +83,15 @@ export interface ServerConfig {
    * standard AWS chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE, web identity, instance role).
    */
   blobStore: BlobStoreConfig;
-  /** Base URL clients reach the service at; upload URLs are minted under it. */
-  publicUrl: string;
+  /**
+   * Base URL clients reach the service at (VESTA_PUBLIC_URL): upload URLs and invite links are
+   * minted under it. Null (unset): they are minted under the origin each request came to, when its
+   * Host names this machine (loopback, the listen address or any address of the machine when
+   * listening on all, the machine's host name) or one of `allowedHosts` (http/public-base.ts).
+   */
+  publicUrl: string | null;
+  /** Further host names requests may name when VESTA_PUBLIC_URL is unset (VESTA_ALLOWED_HOSTS). */
+  allowedHosts: string[];
   /** Largest clip accepted by an upload PUT, in bytes. */
   uploadMaxBytes: number;
   /** Lifetime of an upload URL, in seconds. */
@@ -183,15 +193,25 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     );
   const databasePoolSize = int('VESTA_DATABASE_POOL_SIZE', 10, 1, 1000);
 
-  let publicUrl = str('VESTA_PUBLIC_URL') ?? `http://localhost:${port}`;
-  try {
-    const u = new URL(publicUrl);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
-      problems.push(`VESTA_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
-    publicUrl = publicUrl.replace(/\/+$/, '');
-  } catch {
-    problems.push(`VESTA_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
-  }
+  let publicUrl = str('VESTA_PUBLIC_URL') ?? null;
+  if (publicUrl !== null)
+    try {
+      const u = new URL(publicUrl);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        problems.push(`VESTA_PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+      publicUrl = publicUrl.replace(/\/+$/, '');
+    } catch {
+      problems.push(`VESTA_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+    }
+  const allowedHosts = (str('VESTA_ALLOWED_HOSTS') ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  for (const name of allowedHosts)
+    if (!HOST_NAME.test(name))
+      problems.push(
+        `VESTA_ALLOWED_HOSTS entry "${name}" must be a bare host name or address (no scheme, port or path), such as vesta.lan or 192.168.1.20`,
+      );
 
   const blobStore = parseBlobStore(str, problems);
 
@@ -289,6 +309,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     databasePoolSize,
     blobStore,
     publicUrl,
+    allowedHosts,
     uploadMaxBytes,
     uploadUrlTtlSeconds,
     bodyLimitBytes,

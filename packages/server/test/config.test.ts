@@ -11,7 +11,9 @@ describe('loadConfig', () => {
       port: 8080,
       host: '0.0.0.0',
       dataDir: path.resolve('/srv/app', '.vesta'),
-      publicUrl: 'http://localhost:8080',
+      // Unset: links are minted under the origin each request came to (http/public-base.ts).
+      publicUrl: null,
+      allowedHosts: [],
       uploadUrlTtlSeconds: 900,
       corsOrigins: ['*'],
       logLevel: 'info',
@@ -27,6 +29,7 @@ describe('loadConfig', () => {
         PORT: '9090',
         VESTA_DATA_DIR: 'data',
         VESTA_PUBLIC_URL: 'https://vesta.example.com/',
+        VESTA_ALLOWED_HOSTS: 'Vesta.LAN, 192.168.1.20,[fd00::5]',
         VESTA_CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
         VESTA_LOG_LEVEL: 'WARN',
         VESTA_ENGINE_THREADS: '3',
@@ -38,6 +41,7 @@ describe('loadConfig', () => {
       port: 9090,
       dataDir: '/srv/data',
       publicUrl: 'https://vesta.example.com',
+      allowedHosts: ['vesta.lan', '192.168.1.20', '[fd00::5]'],
       corsOrigins: ['https://a.example.com', 'https://b.example.com'],
       logLevel: 'warn',
       uploadMaxBytes: 2048,
@@ -55,13 +59,17 @@ describe('loadConfig', () => {
         VESTA_UPLOAD_MAX_BYTES: '-5',
         VESTA_CORS_ORIGINS: 'https://ok.example.com/path',
         VESTA_JOB_CONCURRENCY: '0',
+        VESTA_ALLOWED_HOSTS: 'ok.example.com, http://vesta.lan:8080',
       });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(7);
+    expect(problems).toContain(
+      'VESTA_ALLOWED_HOSTS entry "http://vesta.lan:8080" must be a bare host name or address (no scheme, port or path), such as vesta.lan or 192.168.1.20',
+    );
     for (const name of [
       'PORT',
       'VESTA_PUBLIC_URL',

@@ -1,8 +1,8 @@
 /**
- * The Rank workflow: the prompt lock (first accepted upload-url), RANK_PROMPT_MISMATCH, prompt
- * optional after the lock, and the leaderboard on real scores (formula, order, unscored last).
+ * The Rank workflow: the prompt lock (the first confirmed candidate; an upload that never arrives
+ * locks nothing), RANK_PROMPT_MISMATCH at upload-url and at confirm, prompt optional after the lock, and the leaderboard on real scores (formula, order, unscored last).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLeaderboard } from '../src/services/leaderboard.js';
@@ -69,7 +69,7 @@ async function uploadAndConfirm(
 }
 
 describe('Rank prompt lock', () => {
-  it('needs a prompt before the lock, locks on the first accepted upload-url, then makes it optional', async () => {
+  it('needs a prompt until a candidate is stored; an upload that never arrives locks nothing; the first confirmed candidate locks its prompt', async () => {
     const s = await getSession();
     expect(s).toMatchObject({ kind: 'rank', prompt: null, promptLocked: false, videos: [] });
     const noPrompt = await requestUpload(s.runId, { fileName: 'a.mp4', contentType: 'video/mp4' });
@@ -87,11 +87,42 @@ describe('Rank prompt lock', () => {
     ).toBe(400);
     expect((await getSession()).promptLocked).toBe(false);
 
-    expect(
-      (await requestUpload(s.runId, { fileName: 'a.mp4', contentType: 'video/mp4', prompt: `  ${PROMPT} ` }))
-        .statusCode,
-    ).toBe(201);
+    // An upload URL whose bytes never arrive (the browser's PUT failed) locks nothing: another
+    // prompt is still accepted.
+    const abandoned = await requestUpload(s.runId, {
+      fileName: 'abandoned.mp4',
+      contentType: 'video/mp4',
+      prompt: 'A red tiger',
+    });
+    expect(abandoned.statusCode).toBe(201);
+    expect(await getSession()).toMatchObject({ prompt: null, promptLocked: false });
+
+    const file = clip('modelscope-t2v__blue-tiger-butterflies.mp4');
+    const first = await uploadAndConfirm(s.runId, file, { prompt: `  ${PROMPT} ` });
     expect(await getSession()).toMatchObject({ prompt: PROMPT, promptLocked: true });
+
+    // The abandoned upload arrives after all: it was for another prompt, so confirm refuses it and
+    // removes it (no candidate left waiting, no bytes kept).
+    const u = new URL(abandoned.json().uploadUrl);
+    const put = await server.app.inject({
+      method: 'PUT',
+      url: u.pathname + u.search,
+      headers: { 'content-type': 'video/mp4' },
+      payload: readFileSync(file),
+    });
+    expect(put.statusCode).toBe(200);
+    const late = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/rank/${s.runId}/videos/confirm-upload`,
+      headers: h(),
+      payload: { videoId: abandoned.json().videoId },
+    });
+    expect(late.statusCode).toBe(400);
+    expect(late.json().code).toBe('RANK_PROMPT_MISMATCH');
+    expect(late.json().detail).toContain(JSON.stringify(PROMPT));
+    expect((await getSession()).videos.map((v: { videoId: string }) => v.videoId)).toEqual([first]);
+    expect(existsSync(path.join(server.dataDir, 'blobs', 'videos', abandoned.json().videoId))).toBe(false);
+
     const same = await requestUpload(s.runId, {
       fileName: 'b.mp4',
       contentType: 'video/mp4',
@@ -114,6 +145,42 @@ describe('Rank prompt lock', () => {
     const reset = await server.app.inject({ method: 'POST', url: '/api/v1/rank/reset', headers: h() });
     expect(reset.json()).toMatchObject({ prompt: null, promptLocked: false, videos: [] });
     expect((await ranked(s.runId)).statusCode).toBe(409);
+  });
+
+  it('two candidates for different prompts confirmed at once: one locks the session, the other is refused and removed', async () => {
+    const { runId } = await getSession();
+    const bytes = readFileSync(clip('modelscope-t2v__snail-macro.mp4'));
+    const tickets = [];
+    for (const prompt of ['a snail, macro shot', 'a slug, macro shot']) {
+      const res = await requestUpload(runId, { fileName: 'snail.mp4', contentType: 'video/mp4', prompt });
+      expect(res.statusCode).toBe(201);
+      const u = new URL(res.json().uploadUrl);
+      const put = await server.app.inject({
+        method: 'PUT',
+        url: u.pathname + u.search,
+        headers: { 'content-type': 'video/mp4' },
+        payload: bytes,
+      });
+      expect(put.statusCode).toBe(200);
+      tickets.push({ videoId: res.json().videoId as string, prompt });
+    }
+    const answers = await Promise.all(
+      tickets.map((t) =>
+        server.app.inject({
+          method: 'POST',
+          url: `/api/v1/rank/${runId}/videos/confirm-upload`,
+          headers: h(),
+          payload: { videoId: t.videoId },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    const winner = tickets[answers.findIndex((a) => a.statusCode === 200)]!;
+    expect(answers.find((a) => a.statusCode === 400)!.json().code).toBe('RANK_PROMPT_MISMATCH');
+    const s = await getSession();
+    expect(s).toMatchObject({ prompt: winner.prompt, promptLocked: true });
+    expect(s.videos.map((v: { videoId: string }) => v.videoId)).toEqual([winner.videoId]);
+    await server.app.inject({ method: 'POST', url: '/api/v1/rank/reset', headers: h() });
   });
 });
 

@@ -31,7 +31,8 @@ beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'vesta-s3-flows-'));
   process.env.TMPDIR = tmp;
   s3 = await startTestS3();
-  server = await startCoreServer({ worker: true, listen: true, env: s3.env });
+  // VESTA_PUBLIC_URL unset: presigned URLs stay on the bucket's endpoint whatever the request's Host.
+  server = await startCoreServer({ worker: true, listen: true, env: { ...s3.env, VESTA_PUBLIC_URL: '' } });
   // Watches what the worker hands the real engine (the engine itself is untouched).
   const engine = server.deps.engine;
   const evaluate = engine.evaluate.bind(engine);
@@ -144,6 +145,22 @@ describe('Score with the S3 blob store', () => {
     expect(evaluations.at(-1)?.probe).toEqual(stored);
     // The decoder's copy is gone.
     expect(copies()).toEqual([]);
+  });
+
+  it("mints on the bucket's endpoint whatever the request's Host; the dashboard page may send there", async () => {
+    const { runId } = await session('score');
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/score/${runId}/videos/upload-url`,
+      // A name this server would mint no link of its own under: the bucket's URL needs none.
+      headers: { host: 'elsewhere.example', 'x-api-key': key },
+      payload: { fileName: 'clip.mp4', contentType: 'video/mp4', prompt: 'a snail', sizeBytes: 1000 },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const origin = new URL(res.json<{ uploadUrl: string }>().uploadUrl).origin;
+    expect(origin).toBe(new URL(s3.endpoint).origin);
+    const page = await server.app.inject({ method: 'GET', url: '/dashboard/score' });
+    expect(page.headers['content-security-policy']).toContain(`connect-src 'self' ${origin};`);
   });
 
   it('refuses a PUT of another type or size (the store checks the signature); confirm before any PUT is 409', async () => {

@@ -31,7 +31,7 @@ export function registerServeCommand(program: Command, host: CommandHost = proce
     )
     .addHelpText(
       'after',
-      '\nEnvironment: PORT, HOST, VESTA_ROLE, VESTA_DATA_DIR, VESTA_DATABASE_URL, VESTA_PUBLIC_URL, VESTA_UPLOAD_MAX_BYTES, VESTA_UPLOAD_URL_TTL_SECONDS,\nVESTA_BODY_LIMIT_BYTES, VESTA_JSON_MAX_DEPTH, VESTA_CORS_ORIGINS, VESTA_LOG_LEVEL, VESTA_ENGINE_THREADS, VESTA_JOB_CONCURRENCY,\nVESTA_SHUTDOWN_GRACE_SECONDS, VESTA_RUNNER_LEASE_SECONDS, VESTA_RUNNER_MAX_ATTEMPTS (docs/api.md lists them all).\n\nExamples:\n  $ PORT=9090 VESTA_DATA_DIR=/var/lib/vesta vesta serve\n  $ VESTA_DATABASE_URL=postgres://vesta@db/vesta vesta serve --role api       # docs/deploy.md\n  $ VESTA_DATABASE_URL=postgres://vesta@db/vesta PORT=9100 vesta serve --role worker\n',
+      '\nEnvironment: PORT, HOST, VESTA_ROLE, VESTA_DATA_DIR, VESTA_DATABASE_URL, VESTA_PUBLIC_URL, VESTA_ALLOWED_HOSTS, VESTA_UPLOAD_MAX_BYTES, VESTA_UPLOAD_URL_TTL_SECONDS,\nVESTA_BODY_LIMIT_BYTES, VESTA_JSON_MAX_DEPTH, VESTA_CORS_ORIGINS, VESTA_LOG_LEVEL, VESTA_ENGINE_THREADS, VESTA_JOB_CONCURRENCY,\nVESTA_SHUTDOWN_GRACE_SECONDS, VESTA_RUNNER_LEASE_SECONDS, VESTA_RUNNER_MAX_ATTEMPTS (docs/api.md lists them all).\n\nExamples:\n  $ PORT=9090 VESTA_DATA_DIR=/var/lib/vesta vesta serve\n  $ VESTA_DATABASE_URL=postgres://vesta@db/vesta vesta serve --role api       # docs/deploy.md\n  $ VESTA_DATABASE_URL=postgres://vesta@db/vesta PORT=9100 vesta serve --role worker\n',
     )
     .action(async (opts: { port?: string; host?: string; dataDir?: string; role?: string }) => {
       const env = { ...host.io.env };
@@ -56,7 +56,8 @@ export function registerServeCommand(program: Command, host: CommandHost = proce
         host.io.stderr.write(
           startBanner({
             role: config.role,
-            publicUrl: config.publicUrl,
+            // Unset, the service answers under any name of this machine: localhost is one.
+            publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
             dataDir: config.dataDir,
             postgres: config.databaseUrl !== null,
             s3Bucket: config.blobStore.kind === 's3' ? config.blobStore.bucket : null,

@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Get the caller's Rank session (created if absent)
-         * @description Returns the current Rank session with every video, its state (awaiting_upload → uploaded → queued → scoring → scored | failed, with an error code when failed) and its per-dimension scores (value, method, methodVersion, frames). A Rank session also shows its locked prompt (null until the first accepted upload-url).
+         * @description Returns the current Rank session with every video, its state (awaiting_upload → uploaded → queued → scoring → scored | failed, with an error code when failed) and its per-dimension scores (value, method, methodVersion, frames). A Rank session also shows its locked prompt (null until its first candidate is stored: uploaded and confirmed).
          */
         get: operations["getRankSession"];
         put?: never;
@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Create a video and get its upload URL
-         * @description Step 1 of the upload flow. Validates fileName (1-255 characters, no path separators, no "..", no control characters), contentType (a video media type from the allow-list) and prompt (1-2000 characters); the first accepted upload-url of a Rank session locks it to its prompt, after which prompt is optional and a different one is 400 RANK_PROMPT_MISMATCH (prompts are compared after trimming surrounding white space), and an optional `auxiliary` object for the semantic dimensions. Returns `videoId`, `uploadUrl` (signed, single use, valid until `expiresAt`), `method: PUT`, the `headers` to send and `maxBytes`. Step 2: PUT the raw bytes to uploadUrl with exactly those headers (no X-API-Key needed: the URL token is the credential). Step 3: confirm-upload with videoId.
+         * @description Step 1 of the upload flow. Validates fileName (1-255 characters, no path separators, no "..", no control characters), contentType (a video media type from the allow-list) and prompt (1-2000 characters); a Rank session is locked to a prompt by its first candidate that is stored (uploaded and confirmed), not by an upload-url: until then prompt is required and any prompt is accepted; afterwards prompt is optional and a different one is 400 RANK_PROMPT_MISMATCH (prompts are compared after trimming surrounding white space); a candidate uploaded for another prompt while a different one locked the session first is refused at confirm-upload with 400 RANK_PROMPT_MISMATCH and removed; and an optional `auxiliary` object for the semantic dimensions. Returns `videoId`, `uploadUrl` (signed, single use, valid until `expiresAt`), `method: PUT`, the `headers` to send and `maxBytes`. Step 2: PUT the raw bytes to uploadUrl with exactly those headers (no X-API-Key needed: the URL token is the credential). Step 3: confirm-upload with videoId.
          */
         post: operations["createRankUploadUrl"];
         delete?: never;
@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm an upload; scoring follows
-         * @description Step 3 of the upload flow. Verifies the stored object (present, non-empty, within the size limit, container magic bytes matching the declared contentType, probed by the engine's decoder), moves the video to `queued` and enqueues scoring. Idempotent: confirming again returns the video in its current state. Before the PUT: 409 conflict. A file that is not a usable video: 400 invalid_video, and the video becomes `failed` with the engine's error code (empty_file, not_a_video, truncated, unsupported_codec, …).
+         * @description Step 3 of the upload flow. Verifies the stored object (present, non-empty, within the size limit, container magic bytes matching the declared contentType, probed by the engine's decoder), moves the video to `queued` and enqueues scoring. Idempotent: confirming again returns the video in its current state. Before the PUT: 409 conflict. A file that is not a usable video: 400 invalid_video, and the video becomes `failed` with the engine's error code (empty_file, not_a_video, truncated, unsupported_codec, …). The first candidate confirmed locks the Rank session to its prompt. A candidate uploaded for another prompt while a different one locked the session first: 400 RANK_PROMPT_MISMATCH, and the candidate is removed with its bytes.
          */
         post: operations["confirmRankUpload"];
         delete?: never;
@@ -1219,7 +1219,7 @@ export interface components {
             runId: string;
             /** @enum {string} */
             kind: "rank";
-            /** @description The locked prompt; null until the first accepted upload-url. */
+            /** @description The locked prompt; null until the first candidate is stored (its upload confirmed): an upload-url whose bytes never arrive locks nothing. */
             prompt: string | null;
             promptLocked: boolean;
             /** Format: date-time */
@@ -1231,7 +1231,7 @@ export interface components {
             fileName: string;
             /** @description Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif. */
             contentType: string;
-            /** @description Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space). */
+            /** @description Required until the session is locked (by the first confirmed candidate); afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space). */
             prompt?: string;
             auxiliary?: components["schemas"]["Auxiliary"];
             /** @description The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed. */
@@ -1370,7 +1370,7 @@ export interface components {
             videoId: string;
             /**
              * Format: uri
-             * @description PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.
+             * @description PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token; it is minted under VESTA_PUBLIC_URL, or, where that is unset, under the origin this request was sent to (so a page loaded from http://127.0.0.1:8080 uploads there), whose Host must name this machine (loopback, the listen address or an address of the machine, its host name) or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed`. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.
              */
             uploadUrl: string;
             /** @enum {string} */
@@ -2067,7 +2067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Video"];
                 };
             };
-            /** @description Bad request (code: validation_failed | invalid_field | invalid_video) */
+            /** @description Bad request (code: validation_failed | invalid_field | invalid_video | RANK_PROMPT_MISMATCH) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5500,7 +5500,7 @@ export interface operations {
                         };
                         /** @description Single-use token; shown once (only a hash is stored). */
                         token: string;
-                        /** @description The invite link to send: `<public URL>/dashboard/invite#token=…`. */
+                        /** @description The invite link to send: `<base>/dashboard/invite#token=…`, the base VESTA_PUBLIC_URL or, where that is unset, the origin this request was sent to (its Host must name this machine or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed` and no invite is made). */
                         url: string;
                     };
                 };

@@ -35,12 +35,12 @@ type Done = (e?: Error) => void;
 export interface AuthOptions {
   apiKeys: ApiKeyService;
   accounts: AccountService;
-  /** The origin the dashboard is served from (VESTA_PUBLIC_URL's). */
-  publicOrigin: string;
+  /** The origin the dashboard is served from (VESTA_PUBLIC_URL's); null: the one each request came to. */
+  publicOrigin: string | null;
 }
 
 /** True when the browser says the request comes from another site or origin. */
-export function crossOrigin(request: FastifyRequest, publicOrigin: string): boolean {
+export function crossOrigin(request: FastifyRequest, publicOrigin: string | null): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
   const origin = request.headers.origin;

@@ -47,6 +47,12 @@ export interface UploadGrant {
   sizeBytes: number | null;
   /** Epoch ms. */
   expiresAt: number;
+  /**
+   * The base URL the client reaches this service at (VESTA_PUBLIC_URL, or the origin its request
+   * came to): where a store whose uploads go through the service's own route points the URL. Called
+   * only by such a store; one that presigns URLs on its own endpoint (S3) never asks.
+   */
+  serviceBase: () => string;
 }
 
 /**
@@ -71,6 +77,11 @@ export interface BlobStore {
   readonly kind: string;
   /** Mints the URL a client `PUT`s the object's bytes to. */
   uploadTarget(grant: UploadGrant): Promise<UploadTarget>;
+  /**
+   * The origin of the upload URLs this store mints on its own endpoint (S3's bucket), which a web
+   * page must be allowed to send to; null where uploads go through the service's own route.
+   */
+  directUploadOrigin(): Promise<string | null>;
   createWrite(key: string): Promise<BlobWrite>;
   stat(key: string): Promise<BlobStat | null>;
   /** Reads `[start, end]` inclusive, or the whole object. */

@@ -65,8 +65,19 @@ export class SessionRepository {
       .executeTakeFirstOrThrow();
   }
 
-  async lockPrompt(id: string, prompt: string): Promise<void> {
-    await this.db.updateTable('sessions').set({ prompt }).where('id', '=', id).execute();
+  /**
+   * Locks a Rank session to `prompt` unless it is locked already (one conditional statement, so two
+   * candidates confirmed at once cannot both lock it); returns the prompt it is locked to now.
+   */
+  async lockPrompt(id: string, prompt: string): Promise<string> {
+    const locked = await this.db
+      .updateTable('sessions')
+      .set({ prompt })
+      .where('id', '=', id)
+      .where('prompt', 'is', null)
+      .executeTakeFirst();
+    if (Number(locked.numUpdatedRows) > 0) return prompt;
+    return (await this.promptLock(id)).prompt ?? prompt;
   }
 
   /** The session holding a Bench run's clips. */

@@ -165,18 +165,23 @@ export class RunnerTaskService {
     taskId: string,
     leaseId: string,
     input: { fileName: string; contentType: string; sizeBytes?: number },
+    serviceBase: () => string,
   ): Promise<UploadUrlView> {
     const { task, run } = await this.leased(userId, taskId, leaseId);
     const holder = await this.holder(run);
     const auxiliary =
       task.auxiliary === null ? undefined : (JSON.parse(task.auxiliary) as UploadUrlInput['auxiliary']);
-    const ticket = await this.uploads.createUploadUrl(holder, {
-      fileName: input.fileName,
-      contentType: input.contentType,
-      prompt: task.prompt,
-      ...(auxiliary === undefined ? {} : { auxiliary }),
-      ...(input.sizeBytes === undefined ? {} : { sizeBytes: input.sizeBytes }),
-    });
+    const ticket = await this.uploads.createUploadUrl(
+      holder,
+      {
+        fileName: input.fileName,
+        contentType: input.contentType,
+        prompt: task.prompt,
+        ...(auxiliary === undefined ? {} : { auxiliary }),
+        ...(input.sizeBytes === undefined ? {} : { sizeBytes: input.sizeBytes }),
+      },
+      serviceBase,
+    );
     await this.repos.benchTasks.recordMinted(ticket.videoId, task.id, this.now());
     await this.runners.touch(task.runner_id);
     return ticket;

@@ -40,8 +40,17 @@ export class UploadService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Validates the upload request, locks the Rank prompt, creates the video and mints its URL. */
-  async createUploadUrl(session: SessionRecord, input: UploadUrlInput): Promise<UploadUrlView> {
+  /**
+   * Validates the upload request, creates the video and mints its URL. A Rank session's prompt is
+   * checked against its lock here but locked only when a candidate is confirmed (`confirm`): an
+   * upload that never arrives leaves the session free for another prompt. `serviceBase`: where the
+   * client reaches this service (asked only by a store whose uploads go through its own route).
+   */
+  async createUploadUrl(
+    session: SessionRecord,
+    input: UploadUrlInput,
+    serviceBase: () => string,
+  ): Promise<UploadUrlView> {
     checkFileName(input.fileName);
     const contentType = checkContentType(input.contentType);
     const prompt = input.prompt === undefined ? undefined : input.prompt.trim();
@@ -66,14 +75,10 @@ export class UploadService {
         if (current.prompt === null) {
           if (prompt === undefined)
             throw validationFailed(
-              'prompt is required for the first upload of a Rank session (it locks the session to that prompt)',
+              'prompt is required until a candidate of the Rank session is stored (the first one locks the session to its prompt)',
             );
-          await tx.sessions.lockPrompt(session.id, prompt);
         } else if (prompt !== undefined && prompt !== current.prompt) {
-          throw new AppError(
-            'RANK_PROMPT_MISMATCH',
-            `this Rank session is locked to the prompt ${JSON.stringify(current.prompt)}; reset the session to rank clips for another prompt`,
-          );
+          throw promptMismatch(current.prompt);
         }
         effectivePrompt = current.prompt ?? prompt ?? null;
       } else if (prompt === undefined) {
@@ -115,6 +120,7 @@ export class UploadService {
         maxBytes,
         sizeBytes,
         expiresAt,
+        serviceBase,
       });
     } catch (e) {
       // No URL, no upload: the row goes (the expired-upload sweep would remove it later anyway).
@@ -248,28 +254,43 @@ export class UploadService {
         video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>),
       );
     const t = this.now();
-    await this.repos.transaction(async (tx) => {
-      const moved = await tx.uploads.confirm(videoId, {
-        probe: JSON.stringify(probe),
-        blob_version: version,
-        dimensions: JSON.stringify(dimensions),
-        confirmed_at: t,
+    try {
+      await this.repos.transaction(async (tx) => {
+        const moved = await tx.uploads.confirm(videoId, {
+          probe: JSON.stringify(probe),
+          blob_version: version,
+          dimensions: JSON.stringify(dimensions),
+          confirmed_at: t,
+        });
+        // Confirmed by a concurrent call already: nothing more to do.
+        if (!moved) return;
+        // The first stored candidate locks a Rank session to its prompt; one uploaded for another
+        // prompt while a different candidate got there first is refused (and rolled back).
+        if (session.kind === 'rank' && video.prompt !== null) {
+          const locked = await tx.sessions.lockPrompt(session.id, video.prompt);
+          if (locked !== video.prompt) throw promptMismatch(locked, true);
+        }
+        await options.inTransaction?.(tx);
+        await enqueueJob(
+          this.jobs,
+          EVALUATE_VIDEO_JOB,
+          { videoId },
+          {
+            subject: `video:${videoId}`,
+            executor: tx.queueExecutor,
+            fairnessKey: video.user_id,
+            lane: session.kind === 'bench' ? 'batch' : 'interactive',
+          },
+        );
       });
-      // Confirmed by a concurrent call already: nothing more to do.
-      if (!moved) return;
-      await options.inTransaction?.(tx);
-      await enqueueJob(
-        this.jobs,
-        EVALUATE_VIDEO_JOB,
-        { videoId },
-        {
-          subject: `video:${videoId}`,
-          executor: tx.queueExecutor,
-          fairnessKey: video.user_id,
-          lane: session.kind === 'bench' ? 'batch' : 'interactive',
-        },
-      );
-    });
+    } catch (e) {
+      // A refused candidate leaves nothing behind: no card waiting in the session, no bytes.
+      if (e instanceof AppError && e.code === 'RANK_PROMPT_MISMATCH') {
+        await this.repos.uploads.delete(videoId);
+        await this.blobs.delete(video.blob_key).catch(() => undefined);
+      }
+      throw e;
+    }
     return this.view(videoId);
   }
 
@@ -300,6 +321,19 @@ export class UploadService {
     if (!v) throw new AppError('not_found', `video ${videoId} not found`);
     return v;
   }
+}
+
+/**
+ * 400 `RANK_PROMPT_MISMATCH`: the session is locked to `locked`. `atConfirm`: the candidate was
+ * uploaded for another prompt while a different candidate was stored first, and is removed.
+ */
+function promptMismatch(locked: string, atConfirm = false): AppError {
+  return new AppError(
+    'RANK_PROMPT_MISMATCH',
+    atConfirm
+      ? `another candidate was stored first and locked this Rank session to the prompt ${JSON.stringify(locked)}; this clip was uploaded for a different prompt and is removed. Reset the session to rank clips for another prompt`
+      : `this Rank session is locked to the prompt ${JSON.stringify(locked)}; reset the session to rank clips for another prompt`,
+  );
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -5,7 +5,7 @@ import type { BlobStore, UploadTicketSigner } from '../../ports/blob-store.js';
 import { LocalDirBlobStore } from './local-dir.js';
 
 export async function createBlobStore(
-  config: Pick<ServerConfig, 'dataDir' | 'publicUrl' | 'blobStore' | 'databaseUrl'>,
+  config: Pick<ServerConfig, 'dataDir' | 'blobStore' | 'databaseUrl'>,
   signer: UploadTicketSigner,
 ): Promise<BlobStore & { close?(): void }> {
   const { blobStore } = config;
@@ -22,10 +22,7 @@ export async function createBlobStore(
       keyPrefix: blobStore.keyPrefix,
     });
   }
-  const local = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'), {
-    publicUrl: config.publicUrl,
-    signer,
-  });
+  const local = new LocalDirBlobStore(path.join(config.dataDir, 'blobs'), { signer });
   // On PostgreSQL other api processes may share the directory and be writing: keep what was
   // written to within the hour (a live PUT sends more often: the HTTP request timeout is minutes).
   await local.init(config.databaseUrl === null ? {} : { keepRecentMs: 3600_000 });

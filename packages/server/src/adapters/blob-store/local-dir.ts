@@ -19,8 +19,6 @@ import type {
 } from '../../ports/blob-store.js';
 
 export interface LocalUploadRoute {
-  /** Base URL clients reach the service at. */
-  publicUrl: string;
   signer: UploadTicketSigner;
 }
 
@@ -49,10 +47,15 @@ export class LocalDirBlobStore implements BlobStore {
       expiresAt: grant.expiresAt,
     });
     return Promise.resolve({
-      url: `${this.upload.publicUrl}/api/v1/uploads/${grant.videoId}?token=${encodeURIComponent(token)}`,
+      url: `${grant.serviceBase()}/api/v1/uploads/${grant.videoId}?token=${encodeURIComponent(token)}`,
       headers: { 'Content-Type': grant.contentType },
       maxBytes: grant.maxBytes,
     });
+  }
+
+  /** Uploads go through the service's own route: no origin of its own. */
+  directUploadOrigin(): Promise<string | null> {
+    return Promise.resolve(null);
   }
 
   /**

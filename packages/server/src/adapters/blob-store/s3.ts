@@ -76,6 +76,7 @@ export class S3BlobStore implements BlobStore {
   private readonly tempDir: string;
   private readonly endpoint: string | null;
   private readonly region: string;
+  private uploadOrigin: Promise<string> | undefined;
 
   constructor(options: S3BlobStoreOptions) {
     this.bucket = options.bucket;
@@ -127,6 +128,25 @@ export class S3BlobStore implements BlobStore {
     const headers: Record<string, string> = { 'Content-Type': grant.contentType };
     if (sized) headers['Content-Length'] = String(grant.sizeBytes);
     return { url, headers, maxBytes: grant.sizeBytes ?? grant.maxBytes };
+  }
+
+  /** The origin presigned URLs point at (the bucket's endpoint), read off a presigned URL once. */
+  directUploadOrigin(): Promise<string | null> {
+    this.uploadOrigin ??= this.call('presign an upload URL', () =>
+      getSignedUrl(
+        this.client,
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf('videos/origin-probe') }),
+        { expiresIn: 60 },
+      ),
+    ).then(
+      (url) => new URL(url).origin,
+      (e: unknown) => {
+        // Asked again next time (credentials may come from a provider that was not reachable).
+        this.uploadOrigin = undefined;
+        throw e;
+      },
+    );
+    return this.uploadOrigin;
   }
 
   async createWrite(key: string): Promise<BlobWrite> {

@@ -4,6 +4,10 @@
  * year); every other `/dashboard/…` path answers the single-page app's `index.html` (no-cache, so a
  * new build is picked up at once), whose router shows the page. Nothing comes from a CDN. When the
  * dashboard has not been built, `/dashboard/` says so (404) instead of failing.
+ *
+ * The page may send requests to its own origin only, and to where its clips are uploaded when that
+ * is elsewhere: VESTA_PUBLIC_URL's origin (the page may be opened under another name) and an S3
+ * store's bucket endpoint (presigned uploads go straight there).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,18 +21,45 @@ export function defaultDashboardDir(): string {
   return fileURLToPath(new URL('../../../../dashboard/dist/', import.meta.url));
 }
 
-/** The dashboard's page policy: scripts, styles, media and API calls from this origin only. */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+/**
+ * The dashboard's page policy: scripts, styles and media from this origin only; requests to this
+ * origin and to `uploadOrigins` (where clips are uploaded when that is not this origin).
+ */
+export function dashboardCsp(uploadOrigins: readonly string[]): string {
+  const connect = ["'self'", ...new Set(uploadOrigins)].join(' ');
+  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src ${connect}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'`;
+}
 
-export function registerDashboard(app: Parameters<RouteModule>[0], options: { dir: string }): void {
+export interface DashboardOptions {
+  dir: string;
+  /** The origins clips are uploaded to besides the page's own (read when a page is first served). */
+  uploadOrigins?: () => Promise<string[]>;
+}
+
+export function registerDashboard(app: Parameters<RouteModule>[0], options: DashboardOptions): void {
   const indexFile = path.join(options.dir, 'index.html');
   const html = existsSync(indexFile) ? readFileSync(indexFile) : null;
   const common = { config: { auth: false }, schema: { hide: true } } as const;
+  // Worked out on the first page served and kept; asked again while it fails (an S3 store whose
+  // credentials could not be had yet), the page meanwhile allowed its own origin only.
+  let csp: string | null = options.uploadOrigins ? null : dashboardCsp([]);
+  const policy = async (): Promise<string> => {
+    if (csp !== null) return csp;
+    try {
+      csp = dashboardCsp((await options.uploadOrigins?.()) ?? []);
+      return csp;
+    } catch (e) {
+      app.log.warn(
+        { err: e },
+        'the upload origin for the dashboard page policy is unknown; asked again at the next page',
+      );
+      return dashboardCsp([]);
+    }
+  };
 
   app.get('/', common, (_request, reply) => reply.redirect('/dashboard/', 302));
 
-  const sendApp = (reply: FastifyReply): FastifyReply => {
+  const sendApp = async (reply: FastifyReply): Promise<FastifyReply> => {
     if (html === null)
       return reply
         .code(404)
@@ -38,7 +69,7 @@ export function registerDashboard(app: Parameters<RouteModule>[0], options: { di
         );
     return reply
       .header('Cache-Control', 'no-cache')
-      .header('Content-Security-Policy', CSP)
+      .header('Content-Security-Policy', csp ?? (await policy()))
       .header('X-Content-Type-Options', 'nosniff')
       .header('Referrer-Policy', 'no-referrer')
       .type('text/html; charset=utf-8')
@@ -69,6 +100,15 @@ export function registerDashboard(app: Parameters<RouteModule>[0], options: { di
     });
 }
 
-export const dashboardRoutes: RouteModule = (app) => {
-  registerDashboard(app, { dir: defaultDashboardDir() });
+export const dashboardRoutes: RouteModule = (app, { deps }) => {
+  registerDashboard(app, {
+    dir: defaultDashboardDir(),
+    uploadOrigins: async () => {
+      const direct = await deps.blobs.directUploadOrigin();
+      return [
+        ...(deps.config.publicUrl === null ? [] : [new URL(deps.config.publicUrl).origin]),
+        ...(direct === null ? [] : [direct]),
+      ];
+    },
+  });
 };

@@ -146,7 +146,8 @@ export const RankSession = Type.Object(
     runId: Type.String({ description: 'The run id used in paths; a reset gives a new one.' }),
     kind: Type.Literal('rank'),
     prompt: Type.Union([Type.String(), Type.Null()], {
-      description: 'The locked prompt; null until the first accepted upload-url.',
+      description:
+        'The locked prompt; null until the first candidate is stored (its upload confirmed): an upload-url whose bytes never arrive locks nothing.',
     }),
     promptLocked: Type.Boolean(),
     createdAt: Type.String({ format: 'date-time' }),
@@ -196,7 +197,7 @@ export const RankUploadUrlBody = Type.Object(
         minLength: 1,
         maxLength: MAX_PROMPT_LENGTH,
         description:
-          'Required until the session is locked; afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).',
+          'Required until the session is locked (by the first confirmed candidate); afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).',
       }),
     ),
     auxiliary: Type.Optional(Auxiliary),
@@ -211,7 +212,7 @@ export const UploadUrlResponse = Type.Object(
     uploadUrl: Type.String({
       format: 'uri',
       description:
-        "PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.",
+        "PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token; it is minted under VESTA_PUBLIC_URL, or, where that is unset, under the origin this request was sent to (so a page loaded from http://127.0.0.1:8080 uploads there), whose Host must name this machine (loopback, the listen address or an address of the machine, its host name) or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed`. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.",
     }),
     method: Type.Literal('PUT'),
     headers: Type.Object(

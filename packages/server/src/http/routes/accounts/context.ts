@@ -34,6 +34,9 @@ export function clientOf(request: FastifyRequest): { ip: string; userAgent: stri
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
+/** Cookies are Secure where the public URL is https (a service reached by its request's origin is plain http). */
+const secureCookies = (deps: AppDeps): boolean => deps.config.publicUrl?.startsWith('https:') ?? false;
+
 /** Sets the session cookie of a sign-in and returns the `SignedIn` body. */
 export function signedInReply(app: TypedApp, reply: FastifyReply, deps: AppDeps, signed: SignedIn) {
   noStore(reply);
@@ -43,7 +46,7 @@ export function signedInReply(app: TypedApp, reply: FastifyReply, deps: AppDeps,
     app.serializeCookie(WEB_SESSION_COOKIE, signed.token, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: deps.config.publicUrl.startsWith('https:'),
+      secure: secureCookies(deps),
       path: '/',
       maxAge: deps.config.sessionMaxHours * 3600,
     }),
@@ -62,7 +65,7 @@ export function clearSessionCookie(app: TypedApp, reply: FastifyReply, deps: App
     app.serializeCookie(WEB_SESSION_COOKIE, '', {
       httpOnly: true,
       sameSite: 'lax',
-      secure: deps.config.publicUrl.startsWith('https:'),
+      secure: secureCookies(deps),
       path: '/',
       expires: new Date(0),
       maxAge: 0,

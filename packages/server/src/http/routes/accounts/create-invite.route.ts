@@ -1,5 +1,6 @@
 /** POST /api/v1/invites: invite a user (admin). */
 import type { RouteModule } from '../../app-deps.js';
+import { publicBaseOf } from '../../public-base.js';
 import { errorResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, SESSION_SECURITY, accountOf, noStore, requireAdmin } from './context.js';
 import { ACCOUNT_TAG, CreatedInvite, CreateInviteBody } from './schemas.js';
@@ -24,11 +25,11 @@ export const createInviteRoute: RouteModule = (app, { deps }) => {
       },
     },
     async (request, reply) => {
+      // Before the invite is made: a Host that cannot carry the link refuses it whole.
+      const base = publicBaseOf(request, deps.config);
       const { invite, token } = await deps.services.users.createInvite(accountOf(request).id, request.body);
       noStore(reply);
-      return reply
-        .code(201)
-        .send({ invite, token, url: `${deps.config.publicUrl}/dashboard/invite#token=${token}` });
+      return reply.code(201).send({ invite, token, url: `${base}/dashboard/invite#token=${token}` });
     },
   );
 };

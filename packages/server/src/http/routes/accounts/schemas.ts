@@ -146,5 +146,8 @@ export const CreateInviteBody = Type.Object(
 export const CreatedInvite = Type.Object({
   invite: Invite,
   token: Type.String({ description: 'Single-use token; shown once (only a hash is stored).' }),
-  url: Type.String({ description: 'The invite link to send: `<public URL>/dashboard/invite#token=…`.' }),
+  url: Type.String({
+    description:
+      'The invite link to send: `<base>/dashboard/invite#token=…`, the base VESTA_PUBLIC_URL or, where that is unset, the origin this request was sent to (its Host must name this machine or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed` and no invite is made).',
+  }),
 });

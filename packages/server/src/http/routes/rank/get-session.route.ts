@@ -13,7 +13,7 @@ export const getRankSessionRoute: RouteModule = (app, { deps }) => {
         tags: ['Rank'],
         summary: "Get the caller's Rank session (created if absent)",
         description:
-          'Returns the current Rank session with every video, its state (awaiting_upload → uploaded → queued → scoring → scored | failed, with an error code when failed) and its per-dimension scores (value, method, methodVersion, frames). A Rank session also shows its locked prompt (null until the first accepted upload-url).',
+          'Returns the current Rank session with every video, its state (awaiting_upload → uploaded → queued → scoring → scored | failed, with an error code when failed) and its per-dimension scores (value, method, methodVersion, frames). A Rank session also shows its locked prompt (null until its first candidate is stored: uploaded and confirmed).',
         response: { 200: RankSession, ...errorResponses(...AUTH_ERRORS) },
       },
     },

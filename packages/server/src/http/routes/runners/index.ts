@@ -5,5 +5,5 @@ import { runnerRoutes } from './runners.route.js';
 
 export const runnerProtocolRoutes: RouteModule = (app, { deps }) => {
   runnerRoutes(app, deps.bench.runners, deps.bench.tasks);
-  runnerTaskRoutes(app, deps.bench.tasks);
+  runnerTaskRoutes(app, deps.bench.tasks, deps.config);
 };

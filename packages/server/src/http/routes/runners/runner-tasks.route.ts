@@ -3,7 +3,9 @@
  * carries the `leaseId` from the claim; a stale, expired or unknown lease is 409 `conflict`.
  */
 import type { RunnerTaskService } from '../../../services/runner-task.service.js';
+import type { ServerConfig } from '../../../config.js';
 import type { TypedApp } from '../../app-deps.js';
+import { publicBaseOf } from '../../public-base.js';
 import { errorResponses } from '../../schemas/common.js';
 import { UploadUrlResponse, Video } from '../../schemas/sessions.js';
 import { userOf } from '../sessions/session-routes.js';
@@ -24,7 +26,7 @@ import {
 const LEASE_409 =
   "409 `conflict` when `leaseId` is not the task's current lease, the lease expired, or the task is no longer claimed (stop working on it).";
 
-export function runnerTaskRoutes(app: TypedApp, runners: RunnerTaskService): void {
+export function runnerTaskRoutes(app: TypedApp, runners: RunnerTaskService, config: ServerConfig): void {
   app.post(
     '/api/v1/runner-tasks/:taskId/heartbeat',
     {
@@ -84,11 +86,13 @@ export function runnerTaskRoutes(app: TypedApp, runners: RunnerTaskService): voi
     },
     async (request, reply) => {
       const { leaseId, fileName, contentType, sizeBytes } = request.body;
-      const ticket = await runners.createUploadUrl(userOf(request).id, request.params.taskId, leaseId, {
-        fileName,
-        contentType,
-        ...(sizeBytes === undefined ? {} : { sizeBytes }),
-      });
+      const ticket = await runners.createUploadUrl(
+        userOf(request).id,
+        request.params.taskId,
+        leaseId,
+        { fileName, contentType, ...(sizeBytes === undefined ? {} : { sizeBytes }) },
+        () => publicBaseOf(request, config),
+      );
       return reply.code(201).send(ticket);
     },
   );

@@ -8,12 +8,18 @@ import { ConfirmUploadBody, Video } from '../../schemas/sessions.js';
 import { confirmUpload } from './session-routes.js';
 
 const WORKFLOWS = {
-  score: { operationId: 'confirmScoreUpload', tag: 'Score' },
-  rank: { operationId: 'confirmRankUpload', tag: 'Rank' },
+  score: { operationId: 'confirmScoreUpload', tag: 'Score', extra: '', errors: [] },
+  rank: {
+    operationId: 'confirmRankUpload',
+    tag: 'Rank',
+    extra:
+      ' The first candidate confirmed locks the Rank session to its prompt. A candidate uploaded for another prompt while a different one locked the session first: 400 RANK_PROMPT_MISMATCH, and the candidate is removed with its bytes.',
+    errors: ['RANK_PROMPT_MISMATCH'],
+  },
 } as const;
 
 export function confirmUploadRoute(kind: keyof typeof WORKFLOWS): RouteModule {
-  const { operationId, tag } = WORKFLOWS[kind];
+  const { operationId, tag, extra, errors } = WORKFLOWS[kind];
   return (app, { deps }) => {
     app.post(
       `/api/v1/${kind}/:id/videos/confirm-upload`,
@@ -24,7 +30,8 @@ export function confirmUploadRoute(kind: keyof typeof WORKFLOWS): RouteModule {
           tags: [tag],
           summary: 'Confirm an upload; scoring follows',
           description:
-            "Step 3 of the upload flow. Verifies the stored object (present, non-empty, within the size limit, container magic bytes matching the declared contentType, probed by the engine's decoder), moves the video to `queued` and enqueues scoring. Idempotent: confirming again returns the video in its current state. Before the PUT: 409 conflict. A file that is not a usable video: 400 invalid_video, and the video becomes `failed` with the engine's error code (empty_file, not_a_video, truncated, unsupported_codec, …).",
+            "Step 3 of the upload flow. Verifies the stored object (present, non-empty, within the size limit, container magic bytes matching the declared contentType, probed by the engine's decoder), moves the video to `queued` and enqueues scoring. Idempotent: confirming again returns the video in its current state. Before the PUT: 409 conflict. A file that is not a usable video: 400 invalid_video, and the video becomes `failed` with the engine's error code (empty_file, not_a_video, truncated, unsupported_codec, …)." +
+            extra,
           params: SessionIdParams,
           body: ConfirmUploadBody,
           response: {
@@ -39,6 +46,7 @@ export function confirmUploadRoute(kind: keyof typeof WORKFLOWS): RouteModule {
               'conflict',
               'idempotency_mismatch',
               'unsupported_media_type',
+              ...errors,
             ),
           },
         },

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionKind } from '../../../db/schema.js';
 import { AppError } from '../../../errors.js';
 import type { AppDeps } from '../../app-deps.js';
+import { publicBaseOf } from '../../public-base.js';
 import type { AuthenticatedUser } from '../../request-context.js';
 import type {
   RankSessionView,
@@ -56,7 +57,9 @@ export async function createUploadUrl(
   reply: FastifyReply,
 ): Promise<UploadUrlView> {
   const session = await deps.services.sessions.requireCurrent(userOf(request).id, kind, runId);
-  const view = await deps.services.uploads.createUploadUrl(session, body);
+  const view = await deps.services.uploads.createUploadUrl(session, body, () =>
+    publicBaseOf(request, deps.config),
+  );
   reply.code(201);
   return view;
 }
