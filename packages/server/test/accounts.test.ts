@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { waitInWords } from '../src/services/account.service.js';
 import { LoginThrottle } from '../src/services/login-throttle.js';
 import { RateLimitStore } from '../src/repositories/rate-limits.repository.js';
 import { startCoreServer } from './helpers/core-app.js';
@@ -179,7 +180,26 @@ describe('sign-in', () => {
     const locked = await attempt('target password 1');
     expect(locked.statusCode).toBe(429);
     expect(locked.json().code).toBe('rate_limited');
-    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    const wait = Number(locked.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(30);
+    // The wait in words, and when it ends.
+    const detail = locked.json().detail as string;
+    const match = /^too many failed sign-ins: try again in (\d+) seconds? \(after (\S+)\)$/.exec(detail);
+    expect(match, detail).not.toBeNull();
+    expect(Number(match![1])).toBe(wait);
+    expect(Math.abs(Date.parse(match![2]!) - (Date.now() + wait * 1000))).toBeLessThan(2000);
+  });
+
+  it('says a longer wait in minutes', () => {
+    expect([1, 30, 60, 120, 150, 900].map(waitInWords)).toEqual([
+      '1 second',
+      '30 seconds',
+      '1 minute',
+      '2 minutes',
+      '2 minutes 30 seconds',
+      '15 minutes',
+    ]);
   });
 
   it('backs off per account and per IP, doubling, and forgets an account after a success', async () => {

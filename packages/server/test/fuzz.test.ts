@@ -2,8 +2,9 @@
  * A bounded, seeded fuzz of the whole API: every operation of the OpenAPI document, called with
  * malformed bodies (deep nesting, huge arrays, long strings, wrong types, bytes that are not JSON),
  * odd headers (keys, Idempotency-Key, Content-Type, X-Request-Id), odd path parameters and query
- * strings. No answer may be a 5xx, and every error must be a catalogue body `{ code, detail,
- * requestId }` with the catalogue's status. Seed: VESTA_FUZZ_SEED (default fixed); count per
+ * strings. No answer may be a 5xx, every error must be a catalogue body `{ code, detail,
+ * requestId }` with the catalogue's status, and no validation failure may show the validator's
+ * own text. Seed: VESTA_FUZZ_SEED (default fixed); count per
  * operation: VESTA_FUZZ_CASES (default 40).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,10 @@ function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** The validator's own phrasing (and the words fallback for a rule without words of its own). */
+const VALIDATOR_TEXT =
+  /\b(body|querystring|params|headers)\/|must not have (fewer|more) than|must be (string|integer|number|object|array|boolean|null)\b|must match|must be equal to|must have required|anyOf| is not valid$/;
 
 let server: CoreTestServer;
 let key: string;
@@ -268,6 +273,12 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           problems.push(`${where}: ${res.statusCode} ${res.body.slice(0, 200)}`);
         if (res.body.length > 2000)
           problems.push(`${where}: an error body of ${res.body.length} bytes echoes input`);
+        // Validation failures are written in words, never in the validator's own phrasing.
+        if (
+          (code === 'validation_failed' || code === 'invalid_field') &&
+          VALIDATOR_TEXT.test(String(body.detail))
+        )
+          problems.push(`${where}: validator text in ${String(body.detail).slice(0, 200)}`);
       }
     }
     expect(sent).toBe(operations.length * CASES);

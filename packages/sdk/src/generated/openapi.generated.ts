@@ -595,7 +595,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the dashboard
-         * @description Checks the email and password and sets the session cookie. A wrong email, a wrong password and a disabled account all answer the same 401 `unauthorized` ("wrong email or password"). After 5 failures for one email (20 for one IP) each further failure locks sign-in for that email (IP) for 30 s, doubling up to 15 min: 429 `rate_limited` with Retry-After, without checking the password.
+         * @description Checks the email and password and sets the session cookie. A wrong email, a wrong password and a disabled account all answer the same 401 `unauthorized` ("wrong email or password"). After 5 failures for one email (20 for one IP) each further failure locks sign-in for that email (IP) for 30 s, doubling up to 15 min: 429 `rate_limited` with Retry-After (seconds) and the wait in words in `detail` (`too many failed sign-ins: try again in 30 seconds (after 2026-01-31T12:00:30Z)`), without checking the password.
          */
         post: operations["signIn"];
         delete?: never;

@@ -5,19 +5,20 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_CATALOGUE, ERROR_CODES, isUpstreamFailure } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
+import { describeValidation } from './validation-errors.js';
+import type { ValidationIssue } from './validation-errors.js';
 
-interface ValidationIssue {
-  keyword?: string;
-  instancePath?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-/** Turns anything thrown into an AppError. */
-export function toAppError(error: unknown): AppError {
+/**
+ * Turns anything thrown into an AppError. `request` gives a validation failure the values it is
+ * about (to say how long a too-long text was).
+ */
+export function toAppError(error: unknown, request?: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   const fe = error as Partial<FastifyError> & { validation?: ValidationIssue[]; validationContext?: string };
-  if (Array.isArray(fe.validation)) return fromValidation(fe.validation, fe.validationContext ?? 'body');
+  if (Array.isArray(fe.validation)) {
+    const context = fe.validationContext ?? 'body';
+    return fromValidation(fe.validation, context, request ? partOf(request, context) : undefined);
+  }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', 'Content-Type must be application/json');
@@ -50,27 +51,35 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal_error', 'unexpected server error; retry with backoff', { cause: error });
 }
 
-function fromValidation(issues: ValidationIssue[], context: string): AppError {
+function fromValidation(issues: ValidationIssue[], context: string, input: unknown): AppError {
   const extra = issues.filter((i) => i.keyword === 'additionalProperties');
   if (extra.length > 0 && context === 'body') {
     const names = extra.flatMap((i) => {
       const p = i.params?.additionalProperties ?? i.params?.additionalProperty;
       const list = Array.isArray(p) ? p.map((x) => String(x as string)) : typeof p === 'string' ? [p] : [];
-      return list.map((n) => `${i.instancePath ?? ''}/${n}`.replace(/^\//, ''));
+      return list.map((n) => `${i.instancePath ?? ''}/${n}`.replace(/^\//, '').replaceAll('/', '.'));
     });
     return new AppError(
       'invalid_field',
-      `the body has field${names.length === 1 ? '' : 's'} the route does not accept: ${names.join(', ')}`,
+      `the body has ${names.length === 1 ? 'a field' : 'fields'} the route does not accept: ${names.join(', ')}`,
     );
   }
-  const useful = issues.filter(
-    (i) => i.keyword !== 'boolean' && i.keyword !== 'anyOf' && i.keyword !== 'additionalProperties',
-  );
-  const shown = (useful.length > 0 ? useful : issues).slice(0, 5);
-  const detail = shown
-    .map((i) => `${context}${i.instancePath ?? ''} ${i.message ?? 'is invalid'}`)
-    .join('; ');
-  return new AppError('validation_failed', detail);
+  return new AppError('validation_failed', describeValidation(issues, context, input));
+}
+
+function partOf(request: FastifyRequest, context: string): unknown {
+  switch (context) {
+    case 'body':
+      return request.body;
+    case 'querystring':
+      return request.query;
+    case 'params':
+      return request.params;
+    case 'headers':
+      return request.headers;
+    default:
+      return undefined;
+  }
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
@@ -84,7 +93,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, request);
     if (appError.status >= 500) request.log.error({ err: error, code: appError.code }, 'request failed');
     else request.log.info({ code: appError.code, detail: appError.detail }, 'request rejected');
     if (

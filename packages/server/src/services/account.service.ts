@@ -107,10 +107,14 @@ export class AccountService {
   async signIn(input: { email: string; password: string }, client: ClientInfo): Promise<SignedIn> {
     const email = input.email.trim().toLowerCase();
     const wait = await this.throttle.retryAfterMs(email, client.ip);
-    if (wait > 0)
-      throw new AppError('rate_limited', 'too many failed sign-ins: wait before trying again', {
-        retryAfterSeconds: Math.ceil(wait / 1000),
-      });
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new AppError(
+        'rate_limited',
+        `too many failed sign-ins: try again in ${waitInWords(seconds)} (after ${new Date(this.now() + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')})`,
+        { retryAfterSeconds: seconds },
+      );
+    }
     const user = await this.repos.users.credentialsByEmail(email);
     const ok = await verifyPassword(input.password, user?.password_hash ?? null);
     if (!user || !ok || user.disabled_at !== null) {
@@ -251,4 +255,13 @@ export class AccountService {
       expiresAt: Math.min(expiresAt, t + this.options.webSessionIdleMs),
     };
   }
+}
+
+/** `30 seconds`, `1 minute`, `2 minutes 30 seconds`. */
+export function waitInWords(seconds: number): string {
+  const unit = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return unit(seconds, 'second');
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest === 0 ? unit(minutes, 'minute') : `${unit(minutes, 'minute')} ${unit(rest, 'second')}`;
 }

@@ -47,7 +47,7 @@ export function strictPageQuery(
   for (const name of ['page', 'limit']) {
     const raw = query[name];
     if (raw !== undefined && (typeof raw !== 'string' || !/^-?\d{1,12}$/.test(raw))) {
-      done(validationFailed(`querystring/${name} must be a whole number`));
+      done(validationFailed(`the query parameter ${name} must be a whole number`));
       return;
     }
   }
