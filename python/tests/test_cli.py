@@ -11,7 +11,7 @@ import sys
 import tempfile
 import unittest
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple, cast
 
 from tests.support.server import REPO, Server, corpus_clip
 
@@ -31,7 +31,10 @@ def setUpModule() -> None:
     client.rank.upload(corpus_clip("runway-gen2__toad-karate.mp4"), prompt="a toad doing karate", wait=True)
     with open(corpus_clip("show-1__toad-karate.mp4"), "rb") as f:
         clip = f.read()
-    run = client.bench.run_with_pipeline(lambda p, s, c: clip, dimensions=["subject_consistency"], run_name="cli",
+    def returns_clip(prompt: str) -> bytes:
+        return clip
+
+    run = client.bench.run_with_pipeline(returns_clip, dimensions=["subject_consistency"], run_name="cli",
                                          model_id="py-cli-model", samples_per_prompt=1, prompts_per_dimension=1)
     run_id = run["id"]
 
@@ -51,12 +54,15 @@ def run_cli(which: str, args: List[str], env: Dict[str, str]) -> Tuple[int, str,
 def parallel(jobs: List[Tuple[str, List[str], Dict[str, str]]]) -> List[Tuple[int, str, str]]:
     """Runs CLI invocations a few at a time (each is a process start), results in order."""
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(lambda job: run_cli(*job), jobs))
+        def one(job: Tuple[str, List[str], Dict[str, str]]) -> Tuple[int, str, str]:
+            return run_cli(job[0], job[1], job[2])
+
+        return list(pool.map(one, jobs))
 
 
 def subcommand(parser: argparse.ArgumentParser, dest: str, name: str) -> argparse.ArgumentParser:
     for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) and action.dest == dest:
+        if isinstance(action, argparse._SubParsersAction) and action.dest == dest:  # pyright: ignore[reportPrivateUsage]
             choices: Dict[str, argparse.ArgumentParser] = action.choices  # type: ignore[assignment]
             return choices[name]
     raise AssertionError(f"no {name} under {parser.prog}")
@@ -65,7 +71,7 @@ def subcommand(parser: argparse.ArgumentParser, dest: str, name: str) -> argpars
 def shape(value: Any) -> Any:
     """The JSON structure without the values: keys and value types (lists by their first item)."""
     if isinstance(value, dict):
-        return {k: shape(v) for k, v in sorted(value.items())}
+        return {str(k): shape(v) for k, v in sorted(cast(Dict[str, Any], value).items())}
     if isinstance(value, list):
         return [shape(value[0])] if value else []
     if isinstance(value, bool):

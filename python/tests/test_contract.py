@@ -7,11 +7,12 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import zipfile
 
 from tests.support.server import REPO
 
 import vesta
-from vesta import _generated
+from vesta import types as generated
 
 #: operationId -> the Python SDK method that performs it (dotted path on a Vesta instance).
 PYTHON_OPERATIONS = {
@@ -93,10 +94,10 @@ class Contract(unittest.TestCase):
             catalogue = f.read()
         for code in codes:
             self.assertIn(f"{code}:", catalogue)
-        self.assertEqual(list(_generated.ERROR_CODES), codes)
+        self.assertEqual(list(generated.ERROR_CODES), codes)
         self.assertEqual(set(vesta.ERROR_CLASSES), set(codes))
         for code, cls in vesta.ERROR_CLASSES.items():
-            self.assertTrue(issubclass(cls, vesta.ApiError))
+            self.assertIn(vesta.ApiError, cls.__mro__)
             self.assertIs(getattr(vesta, cls.__name__), cls, f"{cls.__name__} is not exported by vesta")
             self.assertIn(cls.__name__, vesta.__all__)
             err = cls(status=400, code=code, detail="d", request_id="r")
@@ -107,6 +108,34 @@ class Contract(unittest.TestCase):
             text = f.read()
         for code, cls in vesta.ERROR_CLASSES.items():
             self.assertIn(f"`{cls.__name__}`", text, f"docs/python.md lacks {cls.__name__} ({code})")
+
+    def test_the_offline_build_makes_a_compressed_wheel_with_full_metadata(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = subprocess.run([sys.executable, os.path.join(REPO, "python", "scripts", "build_dist.py"), tmp],
+                                  capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            version = vesta.__version__
+            wheel = os.path.join(tmp, f"vesta_sdk-{version}-py3-none-any.whl")
+            self.assertTrue(os.path.isfile(os.path.join(tmp, f"vesta_sdk-{version}.tar.gz")))
+            with zipfile.ZipFile(wheel) as zf:
+                self.assertEqual({i.compress_type for i in zf.infolist()}, {zipfile.ZIP_DEFLATED})
+                names = zf.namelist()
+                metadata = zf.read(f"vesta_sdk-{version}.dist-info/METADATA").decode()
+            self.assertIn("vesta/py.typed", names)
+            self.assertIn(f"vesta_sdk-{version}.dist-info/LICENSE", names)
+            for field in (f"Version: {version}", "License: MIT", "Author-email: The Vesta authors", "Requires-Python: >=3.9",
+                          "Classifier: Programming Language :: Python :: 3.9", "Classifier: Typing :: Typed",
+                          "Project-URL: Documentation, "):
+                self.assertIn(field, metadata)
+            # The wheel installs offline into a fresh venv.
+            venv = os.path.join(tmp, "venv")
+            subprocess.run([sys.executable, "-m", "venv", venv], check=True, capture_output=True)
+            py = os.path.join(venv, "bin", "python")
+            proc = subprocess.run([py, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", "-q", wheel],
+                                  capture_output=True, text=True, cwd=tmp)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            check = subprocess.run([py, "-c", "import vesta; print(vesta.__version__)"], capture_output=True, text=True, cwd=tmp)
+            self.assertEqual(check.stdout.strip(), version, check.stderr)
 
     def test_pip_installs_offline_into_a_fresh_venv(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import http.server
+import importlib
 import io
 import json
 import os
@@ -14,7 +15,7 @@ import time
 import traceback
 import unittest
 import urllib.request
-from typing import Any, List
+from typing import Any, Callable, Dict, List, Tuple
 from unittest import mock
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,8 +23,9 @@ from tests.support.server import CutProxy, FlakyProxy, Server, corpus_clip, free
 
 import vesta
 import vesta._runner
-from vesta._client import put_ticket
-from vesta._upload import open_source
+from vesta import _plans
+from vesta._drive import run
+from vesta._upload import Source, open_source
 
 server: Server
 
@@ -38,6 +40,12 @@ def tearDownModule() -> None:
     server.stop()
 
 
+def put_ticket(client: vesta.Vesta, ticket: Any, source: Source) -> None:
+    """Step 2 of the upload flow alone (the PUT with its retries), as score.upload runs it."""
+    cfg = client._config  # pyright: ignore[reportPrivateUsage]
+    run(_plans.put_ticket(cfg, vesta.UploadUrlResponse(ticket), source, None, client.max_retries), client._transport)  # pyright: ignore[reportPrivateUsage]
+
+
 def raw_get(path: str, key: str) -> Any:
     req = urllib.request.Request(server.base_url + path, headers={"X-API-Key": key})
     with urllib.request.urlopen(req, timeout=30) as res:
@@ -50,7 +58,7 @@ CLIP = "real__sam2-dog-walk.mp4"
 class ScoreAndRank(unittest.TestCase):
     def test_score_upload_wait_shows_real_scores_with_progress(self) -> None:
         client = vesta.Vesta(api_key=server.keys[0], base_url=server.base_url)
-        events: List[dict] = []
+        events: List[Dict[str, Any]] = []
         result = client.score.upload(corpus_clip(CLIP), prompt="a dog walking", wait=True, progress=events.append)
         self.assertEqual(result.state, "scored")
         video = result.video
@@ -125,7 +133,7 @@ class ScoreAndRank(unittest.TestCase):
         board = client.rank.get_ranked(first.run_id)
         raw = raw_get(f"/api/v1/rank/{first.run_id}/ranked", key)
         self.assertEqual([e["videoId"] for e in board["entries"]], [e["videoId"] for e in raw["entries"]])
-        self.assertEqual(board, raw)
+        self.assertEqual(board.to_dict(), raw)
         self.assertEqual({e["videoId"] for e in board["entries"]}, {first.video_id, second.video_id})
         self.assertEqual([e["rank"] for e in board["entries"]], [1, 2])
         self.assertEqual(client.rank.get_ranked(), board)  # the current session by default
@@ -136,9 +144,9 @@ class ScoreAndRank(unittest.TestCase):
 
 def frames(seed: int, count: int = 12, size: int = 64) -> List[vesta.Frame]:
     """A small rendered clip: a bright square moving over a gradient (deterministic per seed)."""
-    out = []
+    out: List[vesta.Frame] = []
     for t in range(count):
-        rows = []
+        rows: List[bytes] = []
         x0 = (seed + t * 3) % (size - 16)
         for y in range(size):
             row = bytearray()
@@ -148,6 +156,10 @@ def frames(seed: int, count: int = 12, size: int = 64) -> List[vesta.Frame]:
             rows.append(bytes(row))
         out.append(vesta.Frame(size, size, b"".join(rows)))
     return out
+
+
+def out_of_memory(prompt: str) -> bytes:
+    raise vesta.GenerationError("CUDA out of memory", retryable=False)
 
 
 class Pipelines(unittest.TestCase):
@@ -189,10 +201,14 @@ class Pipelines(unittest.TestCase):
 
     def test_raising_or_wrong_output_fails_the_task_with_its_message_in_the_logs(self) -> None:
         client = vesta.Vesta(api_key=server.keys[4], base_url=server.base_url)
-        cases = [
-            (lambda p, s, c: (_ for _ in ()).throw(vesta.GenerationError("CUDA out of memory", retryable=False)), "CUDA out of memory"),
-            (lambda p, s, c: None, "returned nothing"),
-            (lambda p, s, c: 42, "returned a int"),
+        def nothing(prompt: str) -> None:
+            return None
+
+        def a_number(prompt: str) -> int:
+            return 42
+
+        cases: List[Tuple[Callable[[str], Any], str]] = [
+            (out_of_memory, "CUDA out of memory"), (nothing, "returned nothing"), (a_number, "returned a int"),
         ]
         for fn, message in cases:
             run = client.bench.run_with_pipeline(fn, dimensions=["subject_consistency"], run_name="bad", model_id="py-bad",
@@ -321,7 +337,7 @@ class PipelineSignatures(unittest.TestCase):
             clip_from_output(DiffusersOutput([frames(2, count=4), frames(3, count=4)]), 8.0)
         self.assertIn("2 videos", str(caught.exception))
         try:
-            import numpy  # type: ignore[import-not-found]
+            numpy: Any = importlib.import_module("numpy")
         except ImportError:
             return  # NumPy is not installed for this interpreter; the frame lists above are what it checks
         # output_type="np": (batch, frames, H, W, C) floats in [0, 1]; output_type="pt" as NumPy:
@@ -550,7 +566,7 @@ class ApiOutage(unittest.TestCase):
             with self.assertLogs("vesta", "WARNING") as logged:
                 started = time.monotonic()
                 run = client.bench.run_with_pipeline(
-                    lambda p, s, c: self.fail("no task can be claimed"), dimensions=["subject_consistency"],
+                    self.fail, dimensions=["subject_consistency"],
                     run_name="py claims refused", model_id="py-claims-refused", samples_per_prompt=1,
                     prompts_per_dimension=1, on_progress=on_progress,
                 )
@@ -644,15 +660,13 @@ class UploadUrlsInErrors(unittest.TestCase):
         # The server's own upload URL (local blob store), its address unreachable (a wrong public URL).
         client = vesta.Vesta(api_key=server.keys[3], base_url=server.base_url, max_retries=1)
         run_id = client.score.get_or_create()["runId"]
-        ticket = client.score.create_upload_url(
-            run_id, {"fileName": "x.mp4", "contentType": "video/mp4", "prompt": "p", "sizeBytes": 4}
-        )
-        token = parse_qs(urlsplit(ticket["uploadUrl"]).query)["token"][0]
-        path = urlsplit(ticket["uploadUrl"]).path
+        ticket = client.score.create_upload_url(run_id, file_name="x.mp4", content_type="video/mp4", prompt="p", size_bytes=4)
+        token = parse_qs(urlsplit(ticket.upload_url).query)["token"][0]
+        path = urlsplit(ticket.upload_url).path
         dead = f"http://127.0.0.1:{free_port()}{path}"
         source = open_source(b"\0\0\0\0")
         with self.assertRaises(vesta.ApiConnectionError) as caught:
-            put_ticket(client._http, dict(ticket, uploadUrl=f"{dead}?{urlsplit(ticket['uploadUrl']).query}"), source, None)
+            put_ticket(client, dict(ticket.to_dict(), uploadUrl=f"{dead}?{urlsplit(ticket.upload_url).query}"), source)
         err = caught.exception
         self.assertEqual(err.url, dead)
         self.assertEqual(err.attempts, 2)
@@ -690,7 +704,7 @@ class UploadUrlsInErrors(unittest.TestCase):
             url = f"{base}?X-Amz-Credential=AKIDEXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature={signature}"
             client = vesta.Vesta(api_key="k", base_url=server.base_url)
             with self.assertRaises(vesta.ForbiddenError) as caught:
-                put_ticket(client._http, self.ticket(url), open_source(b"\0\0\0\0"), None)
+                put_ticket(client, self.ticket(url), open_source(b"\0\0\0\0"))
         finally:
             store.shutdown()
             store.server_close()
@@ -707,7 +721,7 @@ class UploadUrlsInErrors(unittest.TestCase):
         url = f"http://127.0.0.1:{free_port()}/bucket/clip.mp4?X-Amz-Signature={self.SIGNATURE}\x01&x-id=PutObject"
         client = vesta.Vesta(api_key="k", base_url=server.base_url, max_retries=0)
         with self.assertRaises(vesta.ApiConnectionError) as caught:
-            put_ticket(client._http, self.ticket(url), open_source(b"\0\0\0\0"), None)
+            put_ticket(client, self.ticket(url), open_source(b"\0\0\0\0"))
         err = caught.exception
         self.assertIn("control characters", str(err))
         self.assertNotIn(self.SIGNATURE[:8], everything_shown(err))

@@ -3,13 +3,82 @@
     import vesta
     client = vesta.Vesta()                      # key from VESTA_API_KEY
     result = client.score.upload("clip.mp4", prompt="a cat surfing", wait=True)
-    print(result.video["scores"])
+    print([(s.dimension, s.value) for s in result.video.scores])
+
+    async with vesta.AsyncVesta() as aclient:   # the same surface for asyncio
+        run = await aclient.bench.get("bench_...")
 
 See docs/python.md for every call.
 """
-from ._client import (
-    DEFAULT_API_KEY_ENV,
-    DEFAULT_BASE_URL,
+from ._client import DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, AsyncVesta, Vesta
+from ._core import Response, Timeout
+from ._exceptions import (
+    ApiConnectionError,
+    ApiError,
+    ApiTimeoutError,
+    AuthenticationError,
+    BadRequestError,
+    ClientClosedError,
+    ConflictError,
+    GenerationError,
+    InternalServerError,
+    InvalidArgumentError,
+    MissingApiKeyError,
+    NotFoundError,
+    PermissionDeniedError,
+    PipelineOutputError,
+    RateLimitError,
+    ScoringFailedError,
+    UploadSourceError,
+    VestaError,
+    VideoGoneError,
+    WaitTimeoutError,
+)
+from ._generated import (
+    ERROR_CLASSES,
+    ERROR_CODES,
+    BenchLogLine,
+    BenchLogPage,
+    BenchRun,
+    BenchRunPage,
+    BenchVideo,
+    BenchVideoPage,
+    Dimension,
+    DimensionList,
+    DimensionPrompts,
+    HeartbeatResponse,
+    HeadersTooLargeError,
+    IdempotencyMismatchError,
+    InternalError,
+    InvalidFieldError,
+    InvalidVideoError,
+    Leaderboard,
+    LeaderboardEntry,
+    Model,
+    ModelList,
+    PayloadTooLargeError,
+    RangeNotSatisfiableError,
+    RankPromptMismatchError,
+    RankSession,
+    RateLimitedError,
+    RequestTimeoutError,
+    Runner,
+    RunnerList,
+    RunnerTask,
+    Score,
+    ScoreSession,
+    UnauthorizedError,
+    ForbiddenError,
+    UnsupportedMediaTypeError,
+    UploadUrlResponse,
+    UpstreamUnavailableError,
+    UriTooLongError,
+    ValidationFailedError,
+    Video,
+)
+from ._models import ScoredUpload, UploadResult
+from ._object import ApiObject
+from ._resources import (
     BenchResource,
     DimensionsResource,
     ModelsResource,
@@ -17,36 +86,41 @@ from ._client import (
     RunnersResource,
     ScoreResource,
     VideosResource,
-    UploadResult,
-    Vesta,
 )
-from ._exceptions import (
-    ApiConnectionError,
-    ApiError,
-    ApiTimeoutError,
-    GenerationError,
-    InvalidArgumentError,
-    MissingApiKeyError,
-    PipelineOutputError,
-    ScoringFailedError,
-    UploadSourceError,
-    VestaError,
-    VideoGoneError,
-    WaitTimeoutError,
+from ._async_resources import (
+    AsyncBenchResource,
+    AsyncDimensionsResource,
+    AsyncModelsResource,
+    AsyncRankResource,
+    AsyncRunnersResource,
+    AsyncScoreResource,
+    AsyncVideosResource,
 )
-from . import _generated
-from ._generated import *  # noqa: F401,F403 - one exception class per code of the error catalogue
-from ._generated import ERROR_CLASSES, ERROR_CODES
 from ._runner import PipelineContext
+from ._version import __version__
 from ._video import Frame, encode_frames, find_ffmpeg
 
-__version__ = "0.1.0"
-
 __all__ = [
-    "DEFAULT_API_KEY_ENV", "DEFAULT_BASE_URL", "BenchResource", "DimensionsResource", "ModelsResource",
-    "RankResource", "RunnersResource", "ScoreResource", "VideosResource", "UploadResult", "Vesta",
-    "ApiConnectionError", "ApiError", "ApiTimeoutError", "GenerationError", "InvalidArgumentError", "MissingApiKeyError",
-    "PipelineOutputError", "ScoringFailedError", "UploadSourceError", "VestaError", "VideoGoneError", "WaitTimeoutError",
-    "ERROR_CLASSES", "ERROR_CODES", "PipelineContext", "Frame", "encode_frames", "find_ffmpeg",
+    "__version__", "DEFAULT_API_KEY_ENV", "DEFAULT_BASE_URL", "Vesta", "AsyncVesta", "Timeout", "Response",
+    # namespaces
+    "ScoreResource", "RankResource", "BenchResource", "DimensionsResource", "ModelsResource", "VideosResource",
+    "RunnersResource", "AsyncScoreResource", "AsyncRankResource", "AsyncBenchResource", "AsyncDimensionsResource",
+    "AsyncModelsResource", "AsyncVideosResource", "AsyncRunnersResource",
+    # results
+    "ApiObject", "UploadResult", "ScoredUpload", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunPage",
+    "BenchVideo", "BenchVideoPage", "Dimension", "DimensionList", "DimensionPrompts", "HeartbeatResponse",
+    "Leaderboard", "LeaderboardEntry", "Model", "ModelList", "RankSession", "Runner", "RunnerList", "RunnerTask",
+    "Score", "ScoreSession", "UploadUrlResponse", "Video",
+    # errors
+    "VestaError", "ApiError", "BadRequestError", "AuthenticationError", "PermissionDeniedError", "NotFoundError",
+    "ConflictError", "RateLimitError", "InternalServerError", "ApiConnectionError", "ApiTimeoutError",
+    "MissingApiKeyError", "UploadSourceError", "ScoringFailedError", "WaitTimeoutError", "VideoGoneError",
+    "InvalidArgumentError", "ClientClosedError", "PipelineOutputError", "GenerationError",
+    "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError",
+    "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError",
+    "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError",
+    "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError",
+    "ERROR_CLASSES", "ERROR_CODES",
+    # pipelines
+    "PipelineContext", "Frame", "encode_frames", "find_ffmpeg",
 ]
-__all__ += _generated.__all__

@@ -1,19 +1,30 @@
 """Exceptions of the Vesta SDK.
 
-Every error the SDK raises is a :class:`VestaError` with a stable ``code``. Error answers of the
-API are :class:`ApiError` subclasses, one per code of the server's catalogue (generated from
-openapi/openapi.json into ``vesta._generated``), carrying ``status``, ``detail`` and
-``request_id``. The API key never appears in a message, a repr or an attribute.
+Every error the SDK raises is a :class:`VestaError` with a stable ``code`` and, where they apply,
+``status``, ``request_id`` and (inside ``run_with_pipeline``) ``task_id`` / ``run_id``. Error
+answers of the API are :class:`ApiError` subclasses in two layers: one class per HTTP status
+family (:class:`BadRequestError`, :class:`AuthenticationError`, :class:`PermissionDeniedError`,
+:class:`NotFoundError`, :class:`ConflictError`, :class:`RateLimitError`,
+:class:`InternalServerError`), and one class per code of the server's catalogue (generated from
+openapi/openapi.json into ``vesta._generated``) inheriting its family. Network failures are
+:class:`ApiConnectionError`; :class:`ApiTimeoutError` is one of them. The API key never appears in
+a message, a repr or an attribute.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Type
 
 
 class VestaError(Exception):
-    """Base class of every SDK error; branch on ``code``, never on the message."""
+    """Base class of every SDK error; branch on ``code`` (or the class), never on the message."""
 
+    #: Stable code: the API's error code, or the SDK's own (``connection_failed``, ``timeout``, …).
     code: str
+    #: The request id of the answer that caused it (``X-Request-Id``), for the server's logs.
+    request_id: Optional[str] = None
+    #: Inside ``run_with_pipeline``: the runner task and run the error happened in.
+    task_id: Optional[str] = None
+    run_id: Optional[str] = None
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -21,17 +32,24 @@ class VestaError(Exception):
 
     @property
     def message(self) -> str:
+        """The message (``str(err)``)."""
         return str(self.args[0]) if self.args else ""
+
+    @property
+    def status(self) -> Optional[int]:
+        """The HTTP status of the answer that caused it; None when no answer was received."""
+        return None
 
 
 class ApiError(VestaError):
     """The service answered with an error status (``{code, detail, requestId}``)."""
 
-    status: int
+    #: The answer's explanation (may change between releases; branch on ``code``).
     detail: str
-    request_id: Optional[str]
     method: str
+    #: The URL called (an upload URL without its query, which is its credential).
     url: str
+    #: The answer's headers, lower-cased names.
     headers: Mapping[str, str]
 
     def __init__(
@@ -47,12 +65,63 @@ class ApiError(VestaError):
     ) -> None:
         suffix = f" (request {request_id})" if request_id else ""
         super().__init__(code, f"{status} {code}: {detail}{suffix}")
-        self.status = status
+        self._status = status
         self.detail = detail
         self.request_id = request_id
         self.method = method
         self.url = url
         self.headers = dict(headers or {})
+
+    @property
+    def status(self) -> int:
+        """The answer's HTTP status."""
+        return self._status
+
+
+class BadRequestError(ApiError):
+    """400: the request is invalid (its body, a field, a clip the server cannot use)."""
+
+
+class AuthenticationError(ApiError):
+    """401: no key, or a key the service does not accept."""
+
+
+class PermissionDeniedError(ApiError):
+    """403: the key may not do this (the resource is someone else's)."""
+
+
+class NotFoundError(ApiError):
+    """404 (code ``not_found``): the resource does not exist or is not the caller's."""
+
+
+class ConflictError(ApiError):
+    """409 (code ``conflict``): the resource's state does not allow the call."""
+
+
+class RateLimitError(ApiError):
+    """429: too many requests; retried after ``Retry-After`` while retries remain."""
+
+
+class InternalServerError(ApiError):
+    """5xx: the service failed; retried while retries remain."""
+
+
+#: The family class of each status (5xx: :class:`InternalServerError`).
+STATUS_FAMILIES: Dict[int, Type[ApiError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    429: RateLimitError,
+}
+
+
+def family_of(status: int) -> Type[ApiError]:
+    """The class for an error answer whose code this release does not know."""
+    if status >= 500:
+        return InternalServerError
+    return STATUS_FAMILIES.get(status, ApiError)
 
 
 class MissingApiKeyError(VestaError):
@@ -70,24 +139,32 @@ class ApiConnectionError(VestaError):
     """The service (or, for an upload PUT, its blob store) could not be reached (DNS, refused,
     reset), after every retry. ``url`` of an upload is shown without its query (its credential)."""
 
+    #: The low-level error of the last attempt (an ``OSError`` or ``http.client`` error); None
+    #: for a timeout.
+    cause: Optional[BaseException]
+
     def __init__(self, url: str, attempts: int, cause: BaseException) -> None:
         plural = "" if attempts == 1 else "s"
         super().__init__("connection_failed", f"Could not reach {url} after {attempts} attempt{plural}: {describe(cause)}")
         self.url = url
         self.attempts = attempts
-        #: The low-level error of the last attempt (an ``OSError`` or ``http.client`` error).
         self.cause = cause
 
 
-class ApiTimeoutError(VestaError):
-    """A request did not answer within its timeout, after every retry."""
+class ApiTimeoutError(ApiConnectionError):
+    """A request did not answer within its timeout, after every retry (a kind of
+    :class:`ApiConnectionError`). ``phase``: ``connect``, ``read`` or ``write``."""
 
-    def __init__(self, url: str, timeout: float, attempts: int) -> None:
+    def __init__(self, url: str, timeout: float, attempts: int, phase: str = "read") -> None:
         plural = "" if attempts == 1 else "s"
-        super().__init__("timeout", f"Request to {url} timed out after {timeout:g} s ({attempts} attempt{plural}).")
+        VestaError.__init__(
+            self, "timeout", f"Request to {url} timed out after {timeout:g} s ({phase}; {attempts} attempt{plural})."
+        )
         self.url = url
         self.timeout = timeout
         self.attempts = attempts
+        self.phase = phase
+        self.cause: Optional[BaseException] = None
 
 
 class UploadSourceError(VestaError):
@@ -98,7 +175,7 @@ class UploadSourceError(VestaError):
 
 
 class ScoringFailedError(VestaError):
-    """``wait=True`` was asked and the clip ended ``failed``."""
+    """``wait=True`` was asked and the clip ended ``failed``; ``video`` is the clip as listed."""
 
     def __init__(self, video_id: str, video: Any, reason: Optional[str]) -> None:
         super().__init__("scoring_failed", f"Scoring of video {video_id} failed" + (f": {reason}" if reason else "."))
@@ -130,17 +207,24 @@ class VideoGoneError(VestaError):
         super().__init__("video_gone", message)
         self.video_id = video_id
         #: The session run the clip was uploaded to, and the session's run id now.
-        self.run_id = run_id
+        self.run_id: Optional[str] = run_id
         self.current_run_id = current_run_id
 
 
 class InvalidArgumentError(VestaError, ValueError):
     """An argument the SDK refuses before sending anything (an empty prompt, a base URL without
-    http:// or https://); ``argument`` names it. Also a ``ValueError``."""
+    http:// or https://, a timeout of 0 or less); ``argument`` names it. Also a ``ValueError``."""
 
     def __init__(self, argument: str, message: str) -> None:
         super().__init__("invalid_argument", message)
         self.argument = argument
+
+
+class ClientClosedError(VestaError, RuntimeError):
+    """The client was used after ``close()`` / ``aclose()``. Also a ``RuntimeError``."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__("client_closed", f"This {name} is closed: create a new client (or use it in a with block).")
 
 
 class PipelineOutputError(VestaError):
@@ -159,5 +243,6 @@ class GenerationError(Exception):
 
 
 def describe(cause: BaseException) -> str:
+    """A low-level error in words: its text, prefixed by its type unless the text names it."""
     text = str(cause) or type(cause).__name__
     return text if type(cause).__name__ in text else f"{type(cause).__name__}: {text}"

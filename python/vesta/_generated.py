@@ -1,22 +1,30 @@
 """Types generated from openapi/openapi.json by python/scripts/generate_types.py.
 
-Do not edit: run `npm run generate:sdk` after the API changes (a test fails on drift).
+Do not edit: run `npm run generate:sdk` after the API changes (a test fails on drift). Every
+object schema of the API is a read-only class with snake_case attributes (``to_dict()`` gives
+the API's own JSON back); every code of the error catalogue an exception class under its
+status family.
 """
 # fmt: off
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Tuple, Type, TypedDict, Union
+from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type, Union
 
-from ._exceptions import ApiError
+from ._exceptions import ApiError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError
+from ._object import ApiObject
 
-#: The error classes, re-exported by the vesta package.
-__all__ = ["ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "Auxiliary", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelList", "ModelRunnersItem", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+
+#: The error classes of the catalogue's codes, re-exported by the vesta package.
+ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
 
 API_VERSION = "1.0.0"
 
 #: Every error code of the server's catalogue (ErrorBody.code).
 ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
 ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
+#: The HTTP status of each code (packages/server/src/errors.ts).
+ERROR_STATUSES: Dict[str, int] = {"validation_failed": 400, "invalid_field": 400, "RANK_PROMPT_MISMATCH": 400, "invalid_video": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404, "request_timeout": 408, "conflict": 409, "idempotency_mismatch": 409, "payload_too_large": 413, "uri_too_long": 414, "unsupported_media_type": 415, "range_not_satisfiable": 416, "rate_limited": 429, "headers_too_large": 431, "internal_error": 500, "upstream_unavailable": 503}
 
 #: operationId -> (HTTP method, path) of every operation.
 OPERATIONS: Dict[str, Tuple[str, str]] = {
@@ -74,865 +82,1893 @@ BenchStatus = Literal["queued", "generating", "evaluating", "completed", "failed
 VideoState = Union[Literal["awaiting_upload"], Literal["uploaded"], Literal["queued"], Literal["scoring"], Literal["scored"], Literal["failed"]]
 
 
-class Auxiliary(TypedDict, total=False):
+class Auxiliary(ApiObject):
     """Optional auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`): object, color, relationship, scene, appearance_style, action; object_a/object_b for multiple_objects."""
-    object: str
-    color: str
-    relationship: str
-    scene: str
-    appearance_style: str
-    action: str
-    object_a: str
-    object_b: str
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("object", "color", "relationship", "scene", "appearance_style", "action", "object_a", "object_b", )
+
+    @property
+    def object(self) -> Optional[str]:
+        return self._data.get("object")
+
+    @property
+    def color(self) -> Optional[str]:
+        return self._data.get("color")
+
+    @property
+    def relationship(self) -> Optional[str]:
+        return self._data.get("relationship")
+
+    @property
+    def scene(self) -> Optional[str]:
+        return self._data.get("scene")
+
+    @property
+    def appearance_style(self) -> Optional[str]:
+        return self._data.get("appearance_style")
+
+    @property
+    def action(self) -> Optional[str]:
+        return self._data.get("action")
+
+    @property
+    def object_a(self) -> Optional[str]:
+        return self._data.get("object_a")
+
+    @property
+    def object_b(self) -> Optional[str]:
+        return self._data.get("object_b")
 
 
-class BenchLogLine(TypedDict):
-    #: Position in the log.
-    seq: int
-    #: ISO 8601, UTC.
-    time: str
-    source: Union[Literal["server"], Literal["runner"], Literal["evaluator"]]
-    level: Union[Literal["info"], Literal["warn"], Literal["error"]]
-    message: str
+class BenchLogLine(ApiObject):
+    """`BenchLogLine` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("seq", "time", "source", "level", "message", )
+
+    @property
+    def seq(self) -> int:
+        """Position in the log."""
+        return self._data["seq"]
+
+    @property
+    def time(self) -> str:
+        """ISO 8601, UTC."""
+        return self._data["time"]
+
+    @property
+    def source(self) -> Union[Literal["server"], Literal["runner"], Literal["evaluator"]]:
+        return self._data["source"]
+
+    @property
+    def level(self) -> Union[Literal["info"], Literal["warn"], Literal["error"]]:
+        return self._data["level"]
+
+    @property
+    def message(self) -> str:
+        return self._data["message"]
 
 
-class BenchLogPage(TypedDict):
+class BenchLogPage(ApiObject):
     """A page of the run's log lines, oldest first."""
-    items: List[BenchLogLine]
-    page: int
-    limit: int
-    #: Items in the whole list.
-    total: int
-    #: True when a later page has items.
-    hasMore: bool
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", "page", "limit", "total", "has_more", )
+
+    @property
+    def items(self) -> List[BenchLogLine]:
+        return [BenchLogLine(x) for x in self._data["items"]]
+
+    @property
+    def page(self) -> int:
+        return self._data["page"]
+
+    @property
+    def limit(self) -> int:
+        return self._data["limit"]
+
+    @property
+    def total(self) -> int:
+        """Items in the whole list."""
+        return self._data["total"]
+
+    @property
+    def has_more(self) -> bool:
+        """True when a later page has items."""
+        return self._data["hasMore"]
 
 
-class BenchRunProgress(TypedDict):
+class BenchRunProgress(ApiObject):
     """Progress of the run, counted over its tasks (one task = one clip)."""
-    #: Clips to generate (prompt × sample), planned when the run is created.
-    tasks_total: int
-    #: Clips uploaded by runners and accepted.
-    tasks_generated: int
-    #: Clips generated and evaluated.
-    tasks_done: int
-    #: Clips that failed for good (generation or upload).
-    tasks_failed: int
-    #: Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks.
-    clips_total: int
-    #: Clips whose evaluation finished (scored, or its scoring failed).
-    clips_evaluated: int
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("tasks_total", "tasks_generated", "tasks_done", "tasks_failed", "clips_total", "clips_evaluated", )
+
+    @property
+    def tasks_total(self) -> int:
+        """Clips to generate (prompt × sample), planned when the run is created."""
+        return self._data["tasks_total"]
+
+    @property
+    def tasks_generated(self) -> int:
+        """Clips uploaded by runners and accepted."""
+        return self._data["tasks_generated"]
+
+    @property
+    def tasks_done(self) -> int:
+        """Clips generated and evaluated."""
+        return self._data["tasks_done"]
+
+    @property
+    def tasks_failed(self) -> int:
+        """Clips that failed for good (generation or upload)."""
+        return self._data["tasks_failed"]
+
+    @property
+    def clips_total(self) -> int:
+        """Clips the run expects to evaluate: tasks_total minus failed and cancelled tasks."""
+        return self._data["clips_total"]
+
+    @property
+    def clips_evaluated(self) -> int:
+        """Clips whose evaluation finished (scored, or its scoring failed)."""
+        return self._data["clips_evaluated"]
 
 
-class BenchRunError(TypedDict):
-    code: str
-    detail: str
+class BenchRunError(ApiObject):
+    """`BenchRunError` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("code", "detail", )
+
+    @property
+    def code(self) -> str:
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        return self._data["detail"]
 
 
-class BenchRun(TypedDict):
+class BenchRun(ApiObject):
     """A Bench run."""
-    id: str
-    name: str
-    #: The run's dimensions in VBench order.
-    dimensions: List[str]
-    model_id: str
-    #: The only runner allowed to take the run, or null for any runner serving the model.
-    runner_id: Optional[str]
-    #: Clips generated per prompt.
-    samples_per_prompt: int
-    #: The per-clip-group prompt limit; null: every prompt of the suite.
-    prompts_per_dimension: Optional[int]
-    #: The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts).
-    suite_version: Optional[str]
-    status: BenchStatus
-    #: Progress of the run, counted over its tasks (one task = one clip).
-    progress: BenchRunProgress
-    #: Why the run failed; null otherwise.
-    error: Optional[BenchRunError]
-    #: ISO 8601, UTC.
-    created_at: str
-    #: ISO 8601, UTC.
-    updated_at: str
-    #: When the run left queued.
-    started_at: Optional[str]
-    #: When the run reached a terminal status.
-    finished_at: Optional[str]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "dimensions", "model_id", "runner_id", "samples_per_prompt", "prompts_per_dimension", "suite_version", "status", "progress", "error", "created_at", "updated_at", "started_at", "finished_at", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def dimensions(self) -> List[str]:
+        """The run's dimensions in VBench order."""
+        return list(self._data["dimensions"])
+
+    @property
+    def model_id(self) -> str:
+        return self._data["model_id"]
+
+    @property
+    def runner_id(self) -> Optional[str]:
+        """The only runner allowed to take the run, or null for any runner serving the model."""
+        return self._data["runner_id"]
+
+    @property
+    def samples_per_prompt(self) -> int:
+        """Clips generated per prompt."""
+        return self._data["samples_per_prompt"]
+
+    @property
+    def prompts_per_dimension(self) -> Optional[int]:
+        """The per-clip-group prompt limit; null: every prompt of the suite."""
+        return self._data["prompts_per_dimension"]
+
+    @property
+    def suite_version(self) -> Optional[str]:
+        """The prompt suite the tasks were planned from (GET /api/v1/dimensions/{id}/prompts)."""
+        return self._data["suite_version"]
+
+    @property
+    def status(self) -> BenchStatus:
+        return self._data["status"]
+
+    @property
+    def progress(self) -> BenchRunProgress:
+        """Progress of the run, counted over its tasks (one task = one clip)."""
+        return BenchRunProgress(self._data["progress"])
+
+    @property
+    def error(self) -> Optional[BenchRunError]:
+        """Why the run failed; null otherwise."""
+        v = self._data["error"]
+        return None if v is None else BenchRunError(v)
+
+    @property
+    def created_at(self) -> str:
+        """ISO 8601, UTC."""
+        return self._data["created_at"]
+
+    @property
+    def updated_at(self) -> str:
+        """ISO 8601, UTC."""
+        return self._data["updated_at"]
+
+    @property
+    def started_at(self) -> Optional[str]:
+        """When the run left queued."""
+        return self._data["started_at"]
+
+    @property
+    def finished_at(self) -> Optional[str]:
+        """When the run reached a terminal status."""
+        return self._data["finished_at"]
 
 
-class BenchRunPage(TypedDict):
+class BenchRunPage(ApiObject):
     """A page of the caller's Bench runs, newest first."""
-    items: List[BenchRun]
-    page: int
-    limit: int
-    #: Items in the whole list.
-    total: int
-    #: True when a later page has items.
-    hasMore: bool
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", "page", "limit", "total", "has_more", )
+
+    @property
+    def items(self) -> List[BenchRun]:
+        return [BenchRun(x) for x in self._data["items"]]
+
+    @property
+    def page(self) -> int:
+        return self._data["page"]
+
+    @property
+    def limit(self) -> int:
+        return self._data["limit"]
+
+    @property
+    def total(self) -> int:
+        """Items in the whole list."""
+        return self._data["total"]
+
+    @property
+    def has_more(self) -> bool:
+        """True when a later page has items."""
+        return self._data["hasMore"]
 
 
-class BenchVideoError(TypedDict):
-    code: str
-    detail: str
+class BenchVideoError(ApiObject):
+    """`BenchVideoError` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("code", "detail", )
+
+    @property
+    def code(self) -> str:
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        return self._data["detail"]
 
 
-class BenchVideoScoresItem(TypedDict):
-    dimension: str
-    value: float
-    method: str
-    method_version: str
+class BenchVideoScoresItem(ApiObject):
+    """`BenchVideoScoresItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "value", "method", "method_version", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def value(self) -> float:
+        return float(self._data["value"])
+
+    @property
+    def method(self) -> str:
+        return self._data["method"]
+
+    @property
+    def method_version(self) -> str:
+        return self._data["method_version"]
 
 
-class BenchVideoFailuresItem(TypedDict):
-    dimension: str
-    code: str
-    detail: str
+class BenchVideoFailuresItem(ApiObject):
+    """`BenchVideoFailuresItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "code", "detail", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def code(self) -> str:
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        return self._data["detail"]
 
 
-class BenchVideo(TypedDict):
+class BenchVideo(ApiObject):
     """One clip of a Bench run and its per-dimension results."""
-    task_id: str
-    #: Position in the run's task list.
-    seq: int
-    prompt: str
-    #: Auxiliary prompt info (object, color, …) for semantic dimensions.
-    auxiliary: Optional[Dict[str, str]]
-    #: The suite prompt (`<clip group>-<nn>`).
-    prompt_id: Optional[str]
-    #: The clip group whose dimensions this clip is scored on.
-    clip_group: Optional[str]
-    #: The run's dimensions this clip is scored on.
-    dimensions: List[str]
-    sample_index: int
-    seed: int
-    #: pending → claimed → uploaded → evaluating → done, or failed / cancelled.
-    state: Literal["pending", "claimed", "uploaded", "evaluating", "done", "failed", "cancelled"]
-    runner_id: Optional[str]
-    attempts: int
-    #: The uploaded clip, once there is one.
-    video_id: Optional[str]
-    error: Optional[BenchVideoError]
-    scores: List[BenchVideoScoresItem]
-    failures: List[BenchVideoFailuresItem]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("task_id", "seq", "prompt", "auxiliary", "prompt_id", "clip_group", "dimensions", "sample_index", "seed", "state", "runner_id", "attempts", "video_id", "error", "scores", "failures", )
+
+    @property
+    def task_id(self) -> str:
+        return self._data["task_id"]
+
+    @property
+    def seq(self) -> int:
+        """Position in the run's task list."""
+        return self._data["seq"]
+
+    @property
+    def prompt(self) -> str:
+        return self._data["prompt"]
+
+    @property
+    def auxiliary(self) -> Optional[Dict[str, str]]:
+        """Auxiliary prompt info (object, color, …) for semantic dimensions."""
+        v = self._data["auxiliary"]
+        return None if v is None else dict(v)
+
+    @property
+    def prompt_id(self) -> Optional[str]:
+        """The suite prompt (`<clip group>-<nn>`)."""
+        return self._data["prompt_id"]
+
+    @property
+    def clip_group(self) -> Optional[str]:
+        """The clip group whose dimensions this clip is scored on."""
+        return self._data["clip_group"]
+
+    @property
+    def dimensions(self) -> List[str]:
+        """The run's dimensions this clip is scored on."""
+        return list(self._data["dimensions"])
+
+    @property
+    def sample_index(self) -> int:
+        return self._data["sample_index"]
+
+    @property
+    def seed(self) -> int:
+        return self._data["seed"]
+
+    @property
+    def state(self) -> Literal["pending", "claimed", "uploaded", "evaluating", "done", "failed", "cancelled"]:
+        """pending → claimed → uploaded → evaluating → done, or failed / cancelled."""
+        return self._data["state"]
+
+    @property
+    def runner_id(self) -> Optional[str]:
+        return self._data["runner_id"]
+
+    @property
+    def attempts(self) -> int:
+        return self._data["attempts"]
+
+    @property
+    def video_id(self) -> Optional[str]:
+        """The uploaded clip, once there is one."""
+        return self._data["video_id"]
+
+    @property
+    def error(self) -> Optional[BenchVideoError]:
+        v = self._data["error"]
+        return None if v is None else BenchVideoError(v)
+
+    @property
+    def scores(self) -> List[BenchVideoScoresItem]:
+        return [BenchVideoScoresItem(x) for x in self._data["scores"]]
+
+    @property
+    def failures(self) -> List[BenchVideoFailuresItem]:
+        return [BenchVideoFailuresItem(x) for x in self._data["failures"]]
 
 
-class BenchVideoPage(TypedDict):
+class BenchVideoPage(ApiObject):
     """A page of the run's clips, in task order."""
-    items: List[BenchVideo]
-    page: int
-    limit: int
-    #: Items in the whole list.
-    total: int
-    #: True when a later page has items.
-    hasMore: bool
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", "page", "limit", "total", "has_more", )
+
+    @property
+    def items(self) -> List[BenchVideo]:
+        return [BenchVideo(x) for x in self._data["items"]]
+
+    @property
+    def page(self) -> int:
+        return self._data["page"]
+
+    @property
+    def limit(self) -> int:
+        return self._data["limit"]
+
+    @property
+    def total(self) -> int:
+        """Items in the whole list."""
+        return self._data["total"]
+
+    @property
+    def has_more(self) -> bool:
+        """True when a later page has items."""
+        return self._data["hasMore"]
 
 
-class ClaimBody(TypedDict, total=False):
-    """An empty body is the same as {}."""
-    #: How long to wait for a task (long-poll), 0–30 s, default 20. 0 answers at once.
-    waitSeconds: int
+class ClaimResponse(ApiObject):
+    """`ClaimResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("task", )
+
+    @property
+    def task(self) -> RunnerTask:
+        return RunnerTask(self._data["task"])
 
 
-class ClaimResponse(TypedDict):
-    task: RunnerTask
-
-
-class _CompleteBodyRequired(TypedDict):
-    #: The lease id from the claim.
-    leaseId: str
-    #: The videoId from upload-url, after the PUT.
-    videoId: str
-
-
-class CompleteBody(_CompleteBodyRequired, total=False):
-    #: Log lines to add to the run's log (source `runner`), at most 100 per call.
-    logs: List[RunnerLogLine]
-
-
-class ConfirmUploadBody(TypedDict):
-    videoId: str
-
-
-class _CreateBenchRunBodyRequired(TypedDict):
-    #: A label for the run: 1–200 characters, no control characters.
-    name: str
-    #: Dimension ids from GET /api/v1/dimensions; each must be used by Bench and have a method available now (defaultMethod not null). Stored in VBench order. An unknown id is 400 validation_failed naming it.
-    dimensions: List[str]
-    #: A model id from GET /api/v1/models. An unknown id is 400 validation_failed naming it.
-    model_id: str
-
-
-class CreateBenchRunBody(_CreateBenchRunBodyRequired, total=False):
-    #: Optional. When given, one of the caller's registered runners serving model_id, and only it may generate the clips; when left out, any of the caller's runners serving the model may. An unknown runner, another user's, or one not serving the model is 400 validation_failed.
-    runner_id: str
-    #: Clips generated per prompt, 1–10; default 5 as VBench samples (VBench samples 25 for temporal_flickering and keeps 5 after a static filter; Vesta uses this value for every dimension).
-    samples_per_prompt: int
-    #: At most this many prompts of each clip group (the first ones of the suite); default all. Small values make quick runs; scores from a subset are not comparable with full runs.
-    prompts_per_dimension: int
-
-
-class DimensionRange(TypedDict):
+class DimensionRange(ApiObject):
     """Range of a per-clip value."""
-    min: float
-    max: float
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("min", "max", )
+
+    @property
+    def min(self) -> float:
+        return float(self._data["min"])
+
+    @property
+    def max(self) -> float:
+        return float(self._data["max"])
 
 
-class DimensionMethodsItemRequires(TypedDict):
+class DimensionMethodsItemRequires(ApiObject):
     """What the method needs before it can run."""
-    #: Model ids the method needs (empty for model-free methods).
-    models: List[str]
-    #: Auxiliary prompt info keys it reads: object, color, relationship, scene, appearance_style, action.
-    auxiliary: List[str]
-    #: True when it reads the clip's text prompt.
-    prompt: bool
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("models", "auxiliary", "prompt", )
+
+    @property
+    def models(self) -> List[str]:
+        """Model ids the method needs (empty for model-free methods)."""
+        return list(self._data["models"])
+
+    @property
+    def auxiliary(self) -> List[str]:
+        """Auxiliary prompt info keys it reads: object, color, relationship, scene, appearance_style, action."""
+        return list(self._data["auxiliary"])
+
+    @property
+    def prompt(self) -> bool:
+        """True when it reads the clip's text prompt."""
+        return self._data["prompt"]
 
 
-class DimensionMethodsItem(TypedDict):
-    #: `vbench`: VBench protocol and model; `lite`: model-free.
-    id: str
-    version: str
-    description: str
-    #: What the method needs before it can run.
-    requires: DimensionMethodsItemRequires
-    #: True when this server can run it now.
-    available: bool
-    #: Why it is not available; null when it is.
-    unavailableReason: Optional[str]
+class DimensionMethodsItem(ApiObject):
+    """`DimensionMethodsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "version", "description", "requires", "available", "unavailable_reason", )
+
+    @property
+    def id(self) -> str:
+        """`vbench`: VBench protocol and model; `lite`: model-free."""
+        return self._data["id"]
+
+    @property
+    def version(self) -> str:
+        return self._data["version"]
+
+    @property
+    def description(self) -> str:
+        return self._data["description"]
+
+    @property
+    def requires(self) -> DimensionMethodsItemRequires:
+        """What the method needs before it can run."""
+        return DimensionMethodsItemRequires(self._data["requires"])
+
+    @property
+    def available(self) -> bool:
+        """True when this server can run it now."""
+        return self._data["available"]
+
+    @property
+    def unavailable_reason(self) -> Optional[str]:
+        """Why it is not available; null when it is."""
+        return self._data["unavailableReason"]
 
 
-class DimensionNormalisation(TypedDict):
+class DimensionNormalisation(ApiObject):
     """VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total."""
-    min: float
-    max: float
-    weight: float
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("min", "max", "weight", )
+
+    @property
+    def min(self) -> float:
+        return float(self._data["min"])
+
+    @property
+    def max(self) -> float:
+        return float(self._data["max"])
+
+    @property
+    def weight(self) -> float:
+        return float(self._data["weight"])
 
 
-class Dimension(TypedDict):
+class Dimension(ApiObject):
     """An evaluation dimension (VBench)."""
-    id: str
-    name: str
-    description: str
-    #: The leaderboard group it counts in.
-    category: Union[Literal["quality"], Literal["semantic"]]
-    higherIsBetter: bool
-    #: Range of a per-clip value.
-    range: DimensionRange
-    methods: List[DimensionMethodsItem]
-    #: The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension).
-    defaultMethod: Optional[str]
-    #: VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total.
-    normalisation: DimensionNormalisation
-    #: The workflows that score it; dimensions needing a prompt suite are bench only.
-    workflows: List[Union[Literal["score"], Literal["rank"], Literal["bench"]]]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "description", "category", "higher_is_better", "range", "methods", "default_method", "normalisation", "workflows", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def description(self) -> str:
+        return self._data["description"]
+
+    @property
+    def category(self) -> Union[Literal["quality"], Literal["semantic"]]:
+        """The leaderboard group it counts in."""
+        return self._data["category"]
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self._data["higherIsBetter"]
+
+    @property
+    def range(self) -> DimensionRange:
+        """Range of a per-clip value."""
+        return DimensionRange(self._data["range"])
+
+    @property
+    def methods(self) -> List[DimensionMethodsItem]:
+        return [DimensionMethodsItem(x) for x in self._data["methods"]]
+
+    @property
+    def default_method(self) -> Optional[str]:
+        """The method used when none is chosen: the best available (vbench before lite); null when none is available (Bench runs then refuse the dimension)."""
+        return self._data["defaultMethod"]
+
+    @property
+    def normalisation(self) -> DimensionNormalisation:
+        """VBench's leaderboard constants: a score x counts as weight·(x − min)/(max − min) in Quality, Semantic and Total."""
+        return DimensionNormalisation(self._data["normalisation"])
+
+    @property
+    def workflows(self) -> List[Union[Literal["score"], Literal["rank"], Literal["bench"]]]:
+        """The workflows that score it; dimensions needing a prompt suite are bench only."""
+        return list(self._data["workflows"])
 
 
-class DimensionFailure(TypedDict):
-    dimension: str
-    code: str
-    detail: str
+class DimensionFailure(ApiObject):
+    """`DimensionFailure` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "code", "detail", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def code(self) -> str:
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        return self._data["detail"]
 
 
-class DimensionList(TypedDict):
+class DimensionList(ApiObject):
     """VBench's 16 dimensions, in VBench's order."""
-    items: List[Dimension]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[Dimension]:
+        return [Dimension(x) for x in self._data["items"]]
 
 
-class DimensionPromptsPromptsItem(TypedDict):
-    #: `<clip group>-<nn>`, stable within a suite version.
-    id: str
-    text: str
-    #: What the dimension checks: object; object ("a and b") for multiple_objects; action; color (+ object); object_a, object_b, relationship; scene; appearance_style. {} when none.
-    auxiliary: Dict[str, str]
+class DimensionPromptsPromptsItem(ApiObject):
+    """`DimensionPromptsPromptsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "text", "auxiliary", )
+
+    @property
+    def id(self) -> str:
+        """`<clip group>-<nn>`, stable within a suite version."""
+        return self._data["id"]
+
+    @property
+    def text(self) -> str:
+        return self._data["text"]
+
+    @property
+    def auxiliary(self) -> Dict[str, str]:
+        """What the dimension checks: object; object ("a and b") for multiple_objects; action; color (+ object); object_a, object_b, relationship; scene; appearance_style. {} when none."""
+        return dict(self._data["auxiliary"])
 
 
-class DimensionPrompts(TypedDict):
+class DimensionPrompts(ApiObject):
     """Vesta's own prompts for one dimension (written for Vesta, not copied from VBench)."""
-    #: The prompt suite version (changes whenever a prompt does).
-    suiteVersion: str
-    dimension: str
-    #: The clip group this dimension is evaluated on; dimensions of one group share clips (VBench: subject_consistency with motion_smoothness and dynamic_degree; scene with background_consistency; overall_consistency with aesthetic_quality and imaging_quality).
-    clipGroup: str
-    prompts: List[DimensionPromptsPromptsItem]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("suite_version", "dimension", "clip_group", "prompts", )
+
+    @property
+    def suite_version(self) -> str:
+        """The prompt suite version (changes whenever a prompt does)."""
+        return self._data["suiteVersion"]
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def clip_group(self) -> str:
+        """The clip group this dimension is evaluated on; dimensions of one group share clips (VBench: subject_consistency with motion_smoothness and dynamic_degree; scene with background_consistency; overall_consistency with aesthetic_quality and imaging_quality)."""
+        return self._data["clipGroup"]
+
+    @property
+    def prompts(self) -> List[DimensionPromptsPromptsItem]:
+        return [DimensionPromptsPromptsItem(x) for x in self._data["prompts"]]
 
 
-class ErrorBody(TypedDict):
-    #: Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
-    code: Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
-    #: Human-readable explanation; may change over time.
-    detail: str
-    #: The request id, also sent in the X-Request-Id header.
-    requestId: str
+class FailResponse(ApiObject):
+    """`FailResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("task", )
+
+    @property
+    def task(self) -> RunnerTask:
+        return RunnerTask(self._data["task"])
 
 
-class _FailBodyRequired(TypedDict):
-    #: The lease id from the claim.
-    leaseId: str
-    #: Why the clip could not be generated.
-    error: str
-
-
-class FailBody(_FailBodyRequired, total=False):
-    #: false: fail the task now; true (default): re-queue it while attempts remain.
-    retryable: bool
-    #: Log lines to add to the run's log (source `runner`), at most 100 per call.
-    logs: List[RunnerLogLine]
-
-
-class FailResponse(TypedDict):
-    task: RunnerTask
-
-
-class FramesUsedSampling(TypedDict):
+class FramesUsedSampling(ApiObject):
     """How frames were sampled (all, every, uniform, fps)."""
-    kind: str
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("kind", )
+
+    @property
+    def kind(self) -> str:
+        return self._data["kind"]
 
 
-class _FramesUsedRequired(TypedDict):
-    count: int
-    width: int
-    height: int
-    #: How frames were sampled (all, every, uniform, fps).
-    sampling: FramesUsedSampling
+class FramesUsed(ApiObject):
+    """`FramesUsed` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("count", "width", "height", "sampling", "fps", "fps_assumed", )
+
+    @property
+    def count(self) -> int:
+        return self._data["count"]
+
+    @property
+    def width(self) -> int:
+        return self._data["width"]
+
+    @property
+    def height(self) -> int:
+        return self._data["height"]
+
+    @property
+    def sampling(self) -> FramesUsedSampling:
+        """How frames were sampled (all, every, uniform, fps)."""
+        return FramesUsedSampling(self._data["sampling"])
+
+    @property
+    def fps(self) -> Optional[float]:
+        """The clip's frame rate, in frames per second, that the sampling and the frames' times were computed with: the container's mean rate, or an assumed one (`fpsAssumed`). Absent on scores stored before the rate was recorded."""
+        v = self._data.get("fps")
+        return None if v is None else float(v)
+
+    @property
+    def fps_assumed(self) -> Optional[bool]:
+        """True when the clip states no usable frame rate and `fps` is assumed: a GIF whose frames carry no delay or one under 2 hundredths of a second is read at 10 cs per such frame (the convention browsers follow), a stream with neither a rate nor a duration at 25 fps. Dimensions that sample by time (dynamic_degree) read this rate. Absent on scores stored before it was recorded."""
+        return self._data.get("fpsAssumed")
 
 
-class FramesUsed(_FramesUsedRequired, total=False):
-    #: The clip's frame rate, in frames per second, that the sampling and the frames' times were computed with: the container's mean rate, or an assumed one (`fpsAssumed`). Absent on scores stored before the rate was recorded.
-    fps: float
-    #: True when the clip states no usable frame rate and `fps` is assumed: a GIF whose frames carry no delay or one under 2 hundredths of a second is read at 10 cs per such frame (the convention browsers follow), a stream with neither a rate nor a duration at 25 fps. Dimensions that sample by time (dynamic_degree) read this rate. Absent on scores stored before it was recorded.
-    fpsAssumed: bool
+class HeartbeatResponse(ApiObject):
+    """`HeartbeatResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("expires_at", "cancelled", )
+
+    @property
+    def expires_at(self) -> str:
+        """ISO 8601, UTC."""
+        return self._data["expiresAt"]
+
+    @property
+    def cancelled(self) -> bool:
+        """True when the run was cancelled (or has ended): stop generating, do not upload or complete."""
+        return self._data["cancelled"]
 
 
-class _HeartbeatBodyRequired(TypedDict):
-    #: The lease id from the claim.
-    leaseId: str
+class Leaderboard(ApiObject):
+    """`Leaderboard` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("run_id", "prompt", "formula", "entries", )
+
+    @property
+    def run_id(self) -> str:
+        return self._data["runId"]
+
+    @property
+    def prompt(self) -> Optional[str]:
+        return self._data["prompt"]
+
+    @property
+    def formula(self) -> str:
+        """How `overall` is computed."""
+        return self._data["formula"]
+
+    @property
+    def entries(self) -> List[LeaderboardEntry]:
+        return [LeaderboardEntry(x) for x in self._data["entries"]]
 
 
-class HeartbeatBody(_HeartbeatBodyRequired, total=False):
-    #: Log lines to add to the run's log (source `runner`), at most 100 per call.
-    logs: List[RunnerLogLine]
+class LeaderboardEntry(ApiObject):
+    """`LeaderboardEntry` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("rank", "video_id", "file_name", "overall", "scores", "state", )
+
+    @property
+    def rank(self) -> Optional[int]:
+        """Position among scored candidates; null for unscored ones (listed last)."""
+        return self._data["rank"]
+
+    @property
+    def video_id(self) -> str:
+        return self._data["videoId"]
+
+    @property
+    def file_name(self) -> str:
+        return self._data["fileName"]
+
+    @property
+    def overall(self) -> Optional[float]:
+        v = self._data["overall"]
+        return None if v is None else float(v)
+
+    @property
+    def scores(self) -> List[Score]:
+        return [Score(x) for x in self._data["scores"]]
+
+    @property
+    def state(self) -> VideoState:
+        return self._data["state"]
 
 
-class HeartbeatResponse(TypedDict):
-    #: ISO 8601, UTC.
-    expiresAt: str
-    #: True when the run was cancelled (or has ended): stop generating, do not upload or complete.
-    cancelled: bool
-
-
-class Leaderboard(TypedDict):
-    runId: str
-    prompt: Optional[str]
-    #: How `overall` is computed.
-    formula: str
-    entries: List[LeaderboardEntry]
-
-
-class LeaderboardEntry(TypedDict):
-    #: Position among scored candidates; null for unscored ones (listed last).
-    rank: Optional[int]
-    videoId: str
-    fileName: str
-    overall: Optional[float]
-    scores: List[Score]
-    state: VideoState
-
-
-class Lease(TypedDict):
+class Lease(ApiObject):
     """The lease on a claimed task."""
-    #: The lease id: send it with every call about this task (a fencing token).
-    id: str
-    #: ISO 8601, UTC.
-    expiresAt: str
-    #: Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm).
-    ttlSeconds: int
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "expires_at", "ttl_seconds", )
+
+    @property
+    def id(self) -> str:
+        """The lease id: send it with every call about this task (a fencing token)."""
+        return self._data["id"]
+
+    @property
+    def expires_at(self) -> str:
+        """ISO 8601, UTC."""
+        return self._data["expiresAt"]
+
+    @property
+    def ttl_seconds(self) -> int:
+        """Lease length; heartbeat well within it (every ttlSeconds/3 is a good rhythm)."""
+        return self._data["ttlSeconds"]
 
 
-class ModelRunnersItem(TypedDict):
-    id: str
-    name: str
-    #: Seen in the last 60 seconds (2 × the longest claim wait).
-    online: bool
-    lastSeenAt: Optional[str]
+class ModelRunnersItem(ApiObject):
+    """`ModelRunnersItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "online", "last_seen_at", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def online(self) -> bool:
+        """Seen in the last 60 seconds (2 × the longest claim wait)."""
+        return self._data["online"]
+
+    @property
+    def last_seen_at(self) -> Optional[str]:
+        return self._data["lastSeenAt"]
 
 
-class Model(TypedDict):
+class Model(ApiObject):
     """A video generator that Bench runs can evaluate."""
-    id: str
-    name: str
-    description: str
-    #: The caller's registered runners serving the model, online ones first.
-    runners: List[ModelRunnersItem]
-    #: True when at least one runner serving it is online.
-    online: bool
-    createdAt: str
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "description", "runners", "online", "created_at", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def description(self) -> str:
+        return self._data["description"]
+
+    @property
+    def runners(self) -> List[ModelRunnersItem]:
+        """The caller's registered runners serving the model, online ones first."""
+        return [ModelRunnersItem(x) for x in self._data["runners"]]
+
+    @property
+    def online(self) -> bool:
+        """True when at least one runner serving it is online."""
+        return self._data["online"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
 
 
-class ModelList(TypedDict):
+class ModelList(ApiObject):
     """The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`."""
-    items: List[Model]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[Model]:
+        return [Model(x) for x in self._data["items"]]
 
 
-class RankSession(TypedDict):
-    #: The run id used in paths; a reset gives a new one.
-    runId: str
-    kind: Literal["rank"]
-    #: The locked prompt; null until the first candidate is stored (its upload confirmed): an upload-url whose bytes never arrive locks nothing.
-    prompt: Optional[str]
-    promptLocked: bool
-    createdAt: str
-    videos: List[Video]
+class RankSession(ApiObject):
+    """`RankSession` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("run_id", "kind", "prompt", "prompt_locked", "created_at", "videos", )
+
+    @property
+    def run_id(self) -> str:
+        """The run id used in paths; a reset gives a new one."""
+        return self._data["runId"]
+
+    @property
+    def kind(self) -> Literal["rank"]:
+        return self._data["kind"]
+
+    @property
+    def prompt(self) -> Optional[str]:
+        """The locked prompt; null until the first candidate is stored (its upload confirmed): an upload-url whose bytes never arrive locks nothing."""
+        return self._data["prompt"]
+
+    @property
+    def prompt_locked(self) -> bool:
+        return self._data["promptLocked"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def videos(self) -> List[Video]:
+        return [Video(x) for x in self._data["videos"]]
 
 
-class _RankUploadUrlBodyRequired(TypedDict):
-    #: Name of the clip file: 1-255 characters, no path separators, no "..", no control characters.
-    fileName: str
-    #: Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif.
-    contentType: str
-
-
-class RankUploadUrlBody(_RankUploadUrlBodyRequired, total=False):
-    #: Required until the session is locked (by the first confirmed candidate); afterwards optional, and when sent it must equal the locked prompt (compared after trimming surrounding white space).
-    prompt: str
-    auxiliary: Auxiliary
-    #: The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.
-    sizeBytes: int
-
-
-class _RegisterRunnerBodyRequired(TypedDict):
-    #: A label for the runner (1–100 characters, no control characters), e.g. the host name.
-    name: str
-    #: The model ids this runner generates clips for. An id that names neither a global model nor one of the caller's private models becomes a private model of the caller (name = id), which no other user sees.
-    models: List[str]
-
-
-class RegisterRunnerBody(_RegisterRunnerBodyRequired, total=False):
-    #: Tasks the runner may hold at once (default 1); claims beyond it wait.
-    maxConcurrency: int
-    #: The runner software's version, for operators.
-    version: str
-
-
-class Runner(TypedDict):
+class Runner(ApiObject):
     """A registered runner: a process that generates clips for Bench runs."""
-    id: str
-    name: str
-    #: Model ids it serves.
-    models: List[str]
-    maxConcurrency: int
-    version: Optional[str]
-    #: ISO 8601, UTC.
-    createdAt: str
-    #: Last register, claim, heartbeat, upload-url or complete.
-    lastSeenAt: Optional[str]
-    #: Seen within the last 60 seconds (2 × the longest claim wait).
-    online: bool
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "models", "max_concurrency", "version", "created_at", "last_seen_at", "online", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def models(self) -> List[str]:
+        """Model ids it serves."""
+        return list(self._data["models"])
+
+    @property
+    def max_concurrency(self) -> int:
+        return self._data["maxConcurrency"]
+
+    @property
+    def version(self) -> Optional[str]:
+        return self._data["version"]
+
+    @property
+    def created_at(self) -> str:
+        """ISO 8601, UTC."""
+        return self._data["createdAt"]
+
+    @property
+    def last_seen_at(self) -> Optional[str]:
+        """Last register, claim, heartbeat, upload-url or complete."""
+        return self._data["lastSeenAt"]
+
+    @property
+    def online(self) -> bool:
+        """Seen within the last 60 seconds (2 × the longest claim wait)."""
+        return self._data["online"]
 
 
-class RunnerList(TypedDict):
+class RunnerList(ApiObject):
     """The caller's runners, oldest first."""
-    items: List[Runner]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[Runner]:
+        return [Runner(x) for x in self._data["items"]]
 
 
-class _RunnerLogLineRequired(TypedDict):
-    message: str
+class RunnerLogLine(ApiObject):
+    """`RunnerLogLine` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("at", "level", "message", )
+
+    @property
+    def at(self) -> Optional[str]:
+        """When it happened (default: now)."""
+        return self._data.get("at")
+
+    @property
+    def level(self) -> Optional[Union[Literal["info"], Literal["warn"], Literal["error"]]]:
+        return self._data.get("level")
+
+    @property
+    def message(self) -> str:
+        return self._data["message"]
 
 
-class RunnerLogLine(_RunnerLogLineRequired, total=False):
-    #: When it happened (default: now).
-    at: str
-    level: Union[Literal["info"], Literal["warn"], Literal["error"]]
+class RunnerTaskError(ApiObject):
+    """`RunnerTaskError` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("code", "detail", )
+
+    @property
+    def code(self) -> str:
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        return self._data["detail"]
 
 
-class RunnerTaskError(TypedDict):
-    code: str
-    detail: str
-
-
-class RunnerTask(TypedDict):
+class RunnerTask(ApiObject):
     """A generation task: one clip (prompt × sample) of a Bench run."""
-    id: str
-    runId: str
-    #: The model to generate with.
-    modelId: str
-    #: The text prompt to generate the clip from.
-    prompt: str
-    #: Auxiliary prompt info of the suite prompt (object, color, …); {} when none.
-    auxiliary: Dict[str, str]
-    #: The run's dimensions the clip will be scored on.
-    dimensions: List[str]
-    #: Which sample of the prompt this is (0-based).
-    sampleIndex: int
-    #: The random seed to generate with (recorded with the run).
-    seed: int
-    #: This attempt, from 1.
-    attempt: int
-    maxAttempts: int
-    #: claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled.
-    state: Literal["pending", "claimed", "uploaded", "evaluating", "done", "failed", "cancelled"]
-    #: The lease while the task is claimed; null otherwise.
-    lease: Optional[Lease]
-    #: The last failure of the task, if any.
-    error: Optional[RunnerTaskError]
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "run_id", "model_id", "prompt", "auxiliary", "dimensions", "sample_index", "seed", "attempt", "max_attempts", "state", "lease", "error", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def run_id(self) -> str:
+        return self._data["runId"]
+
+    @property
+    def model_id(self) -> str:
+        """The model to generate with."""
+        return self._data["modelId"]
+
+    @property
+    def prompt(self) -> str:
+        """The text prompt to generate the clip from."""
+        return self._data["prompt"]
+
+    @property
+    def auxiliary(self) -> Dict[str, str]:
+        """Auxiliary prompt info of the suite prompt (object, color, …); {} when none."""
+        return dict(self._data["auxiliary"])
+
+    @property
+    def dimensions(self) -> List[str]:
+        """The run's dimensions the clip will be scored on."""
+        return list(self._data["dimensions"])
+
+    @property
+    def sample_index(self) -> int:
+        """Which sample of the prompt this is (0-based)."""
+        return self._data["sampleIndex"]
+
+    @property
+    def seed(self) -> int:
+        """The random seed to generate with (recorded with the run)."""
+        return self._data["seed"]
+
+    @property
+    def attempt(self) -> int:
+        """This attempt, from 1."""
+        return self._data["attempt"]
+
+    @property
+    def max_attempts(self) -> int:
+        return self._data["maxAttempts"]
+
+    @property
+    def state(self) -> Literal["pending", "claimed", "uploaded", "evaluating", "done", "failed", "cancelled"]:
+        """claimed while leased; evaluating/done once completed; pending when re-queued; failed; cancelled."""
+        return self._data["state"]
+
+    @property
+    def lease(self) -> Optional[Lease]:
+        """The lease while the task is claimed; null otherwise."""
+        v = self._data["lease"]
+        return None if v is None else Lease(v)
+
+    @property
+    def error(self) -> Optional[RunnerTaskError]:
+        """The last failure of the task, if any."""
+        v = self._data["error"]
+        return None if v is None else RunnerTaskError(v)
 
 
-class _RunnerUploadUrlBodyRequired(TypedDict):
-    #: The lease id from the claim.
-    leaseId: str
-    #: Name of the clip file: no path separators, no "..", no control characters.
-    fileName: str
-    #: Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif.
-    contentType: str
+class ScoreModelsItem(ApiObject):
+    """`ScoreModelsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "revision", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def revision(self) -> str:
+        return self._data["revision"]
 
 
-class RunnerUploadUrlBody(_RunnerUploadUrlBodyRequired, total=False):
-    #: The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.
-    sizeBytes: int
+class Score(ApiObject):
+    """`Score` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "value", "method", "method_version", "frames", "models", "elapsed_ms", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def value(self) -> float:
+        """The per-clip value in the dimension's range."""
+        return float(self._data["value"])
+
+    @property
+    def method(self) -> str:
+        """`vbench` (VBench protocol and model) or `lite` (model-free)."""
+        return self._data["method"]
+
+    @property
+    def method_version(self) -> str:
+        return self._data["methodVersion"]
+
+    @property
+    def frames(self) -> FramesUsed:
+        return FramesUsed(self._data["frames"])
+
+    @property
+    def models(self) -> List[ScoreModelsItem]:
+        return [ScoreModelsItem(x) for x in self._data["models"]]
+
+    @property
+    def elapsed_ms(self) -> float:
+        return float(self._data["elapsedMs"])
 
 
-class ScoreModelsItem(TypedDict):
-    id: str
-    revision: str
+class ScoreSession(ApiObject):
+    """`ScoreSession` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("run_id", "kind", "created_at", "videos", )
+
+    @property
+    def run_id(self) -> str:
+        """The run id used in paths; a reset gives a new one."""
+        return self._data["runId"]
+
+    @property
+    def kind(self) -> Literal["score"]:
+        return self._data["kind"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def videos(self) -> List[Video]:
+        return [Video(x) for x in self._data["videos"]]
 
 
-class Score(TypedDict):
-    dimension: str
-    #: The per-clip value in the dimension's range.
-    value: float
-    #: `vbench` (VBench protocol and model) or `lite` (model-free).
-    method: str
-    methodVersion: str
-    frames: FramesUsed
-    models: List[ScoreModelsItem]
-    elapsedMs: float
+class UploadPutResponse(ApiObject):
+    """`UploadPutResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("video_id", "state", "size_bytes", )
+
+    @property
+    def video_id(self) -> str:
+        return self._data["videoId"]
+
+    @property
+    def state(self) -> Literal["uploaded"]:
+        return self._data["state"]
+
+    @property
+    def size_bytes(self) -> int:
+        return self._data["sizeBytes"]
 
 
-class ScoreSession(TypedDict):
-    #: The run id used in paths; a reset gives a new one.
-    runId: str
-    kind: Literal["score"]
-    createdAt: str
-    videos: List[Video]
+class UploadUrlResponse(ApiObject):
+    """`UploadUrlResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("video_id", "upload_url", "method", "headers", "expires_at", "max_bytes", )
+
+    @property
+    def video_id(self) -> str:
+        return self._data["videoId"]
+
+    @property
+    def upload_url(self) -> str:
+        """PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token; it is minted under VESTA_PUBLIC_URL, or, where that is unset, under the origin this request was sent to (so a page loaded from http://127.0.0.1:8080 uploads there), whose Host must name this machine (loopback, the listen address or an address of the machine, its host name) or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed`. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it."""
+        return self._data["uploadUrl"]
+
+    @property
+    def method(self) -> Literal["PUT"]:
+        return self._data["method"]
+
+    @property
+    def headers(self) -> Dict[str, Any]:
+        """Headers to send with the PUT, exactly as given."""
+        return dict(self._data["headers"])
+
+    @property
+    def expires_at(self) -> str:
+        return self._data["expiresAt"]
+
+    @property
+    def max_bytes(self) -> int:
+        """Largest body the PUT accepts (the declared size where the store binds it)."""
+        return self._data["maxBytes"]
 
 
-class _ScoreUploadUrlBodyRequired(TypedDict):
-    #: Name of the clip file: 1-255 characters, no path separators, no "..", no control characters.
-    fileName: str
-    #: Media type of the clip; one of video/mp4, video/webm, video/quicktime, video/x-msvideo, video/x-matroska, video/mpeg, video/x-m4v, image/gif.
-    contentType: str
-    #: The text prompt the clip was made from.
-    prompt: str
+class Video(ApiObject):
+    """`Video` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("video_id", "file_name", "content_type", "prompt", "auxiliary", "state", "error", "size_bytes", "dimensions", "scores", "failures", "created_at", "uploaded_at", "confirmed_at", "scored_at", )
+
+    @property
+    def video_id(self) -> str:
+        return self._data["videoId"]
+
+    @property
+    def file_name(self) -> str:
+        return self._data["fileName"]
+
+    @property
+    def content_type(self) -> str:
+        return self._data["contentType"]
+
+    @property
+    def prompt(self) -> Optional[str]:
+        return self._data["prompt"]
+
+    @property
+    def auxiliary(self) -> Optional[Auxiliary]:
+        v = self._data["auxiliary"]
+        return None if v is None else Auxiliary(v)
+
+    @property
+    def state(self) -> VideoState:
+        return self._data["state"]
+
+    @property
+    def error(self) -> Optional[VideoError]:
+        v = self._data["error"]
+        return None if v is None else VideoError(v)
+
+    @property
+    def size_bytes(self) -> Optional[int]:
+        return self._data["sizeBytes"]
+
+    @property
+    def dimensions(self) -> List[str]:
+        """Dimensions scheduled for scoring (set at confirm)."""
+        return list(self._data["dimensions"])
+
+    @property
+    def scores(self) -> List[Score]:
+        return [Score(x) for x in self._data["scores"]]
+
+    @property
+    def failures(self) -> List[DimensionFailure]:
+        """Dimensions that could not be scored, with the engine code."""
+        return [DimensionFailure(x) for x in self._data["failures"]]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def uploaded_at(self) -> Optional[str]:
+        return self._data["uploadedAt"]
+
+    @property
+    def confirmed_at(self) -> Optional[str]:
+        return self._data["confirmedAt"]
+
+    @property
+    def scored_at(self) -> Optional[str]:
+        return self._data["scoredAt"]
 
 
-class ScoreUploadUrlBody(_ScoreUploadUrlBodyRequired, total=False):
-    auxiliary: Auxiliary
-    #: The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed.
-    sizeBytes: int
+class VideoError(ApiObject):
+    """`VideoError` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("code", "detail", )
+
+    @property
+    def code(self) -> str:
+        """An engine error code such as not_a_video, truncated, unsupported_codec."""
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        return self._data["detail"]
 
 
-class UploadPutResponse(TypedDict):
-    videoId: str
-    state: Literal["uploaded"]
-    sizeBytes: int
+class CompleteRunnerTaskResponse(ApiObject):
+    """`CompleteRunnerTaskResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("task", "video", )
+
+    @property
+    def task(self) -> RunnerTask:
+        return RunnerTask(self._data["task"])
+
+    @property
+    def video(self) -> Video:
+        return Video(self._data["video"])
 
 
-class UploadUrlResponse(TypedDict):
-    videoId: str
-    #: PUT the raw bytes here, with exactly the headers below and no others that authenticate (no API key: the URL is its own credential). With the default local blob store the URL is the service's own upload route and carries a signed single-use token; it is minted under VESTA_PUBLIC_URL, or, where that is unset, under the origin this request was sent to (so a page loaded from http://127.0.0.1:8080 uploads there), whose Host must name this machine (loopback, the listen address or an address of the machine, its host name) or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed`. With an S3-compatible blob store (VESTA_BLOB_STORE=s3) it is a presigned PUT straight to the bucket: the bytes never pass through the API, Content-Type (and Content-Length when sizeBytes was declared) are part of its signature, the store itself answers the PUT (its own XML errors, e.g. 403 SignatureDoesNotMatch for another type or size), and the URL can be used again until it expires; the clip is only taken once confirm-upload checked it.
-    uploadUrl: str
-    method: Literal["PUT"]
-    #: Headers to send with the PUT, exactly as given.
-    headers: Dict[str, Any]
-    expiresAt: str
-    #: Largest body the PUT accepts (the declared size where the store binds it).
-    maxBytes: int
+class GetSetupStateResponse(ApiObject):
+    """`GetSetupStateResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("setup_required", )
+
+    @property
+    def setup_required(self) -> bool:
+        """True while no account exists: POST /api/v1/auth/setup creates the first admin."""
+        return self._data["setupRequired"]
 
 
-class Video(TypedDict):
-    videoId: str
-    fileName: str
-    contentType: str
-    prompt: Optional[str]
-    auxiliary: Optional[Auxiliary]
-    state: VideoState
-    error: Optional[VideoError]
-    sizeBytes: Optional[int]
-    #: Dimensions scheduled for scoring (set at confirm).
-    dimensions: List[str]
-    scores: List[Score]
-    #: Dimensions that could not be scored, with the engine code.
-    failures: List[DimensionFailure]
-    createdAt: str
-    uploadedAt: Optional[str]
-    confirmedAt: Optional[str]
-    scoredAt: Optional[str]
+class SetupFirstAdminResponseUser(ApiObject):
+    """`SetupFirstAdminResponseUser` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "email", "role", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        """User name (owner of runs and keys)."""
+        return self._data["name"]
+
+    @property
+    def email(self) -> str:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
 
 
-class VideoError(TypedDict):
-    #: An engine error code such as not_a_video, truncated, unsupported_codec.
-    code: str
-    detail: str
-
-
-class CompleteRunnerTaskResponse(TypedDict):
-    task: RunnerTask
-    video: Video
-
-
-class GetSetupStateResponse(TypedDict):
-    #: True while no account exists: POST /api/v1/auth/setup creates the first admin.
-    setupRequired: bool
-
-
-class SetupFirstAdminResponseUser(TypedDict):
-    id: str
-    #: User name (owner of runs and keys).
-    name: str
-    email: str
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
-
-
-class SetupFirstAdminResponse(TypedDict):
+class SetupFirstAdminResponse(ApiObject):
     """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
-    user: SetupFirstAdminResponseUser
-    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
-    csrfToken: str
-    #: When the session ends unless used (idle or absolute expiry).
-    expiresAt: str
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("user", "csrf_token", "expires_at", )
+
+    @property
+    def user(self) -> SetupFirstAdminResponseUser:
+        return SetupFirstAdminResponseUser(self._data["user"])
+
+    @property
+    def csrf_token(self) -> str:
+        """Send it as `X-CSRF-Token` on every state-changing request made with the session cookie."""
+        return self._data["csrfToken"]
+
+    @property
+    def expires_at(self) -> str:
+        """When the session ends unless used (idle or absolute expiry)."""
+        return self._data["expiresAt"]
 
 
-class SignInResponseUser(TypedDict):
-    id: str
-    #: User name (owner of runs and keys).
-    name: str
-    email: str
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
+class SignInResponseUser(ApiObject):
+    """`SignInResponseUser` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "email", "role", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        """User name (owner of runs and keys)."""
+        return self._data["name"]
+
+    @property
+    def email(self) -> str:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
 
 
-class SignInResponse(TypedDict):
+class SignInResponse(ApiObject):
     """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
-    user: SignInResponseUser
-    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
-    csrfToken: str
-    #: When the session ends unless used (idle or absolute expiry).
-    expiresAt: str
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("user", "csrf_token", "expires_at", )
+
+    @property
+    def user(self) -> SignInResponseUser:
+        return SignInResponseUser(self._data["user"])
+
+    @property
+    def csrf_token(self) -> str:
+        """Send it as `X-CSRF-Token` on every state-changing request made with the session cookie."""
+        return self._data["csrfToken"]
+
+    @property
+    def expires_at(self) -> str:
+        """When the session ends unless used (idle or absolute expiry)."""
+        return self._data["expiresAt"]
 
 
-class AcceptInviteResponseUser(TypedDict):
-    id: str
-    #: User name (owner of runs and keys).
-    name: str
-    email: str
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
+class AcceptInviteResponseUser(ApiObject):
+    """`AcceptInviteResponseUser` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "email", "role", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        """User name (owner of runs and keys)."""
+        return self._data["name"]
+
+    @property
+    def email(self) -> str:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
 
 
-class AcceptInviteResponse(TypedDict):
+class AcceptInviteResponse(ApiObject):
     """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
-    user: AcceptInviteResponseUser
-    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
-    csrfToken: str
-    #: When the session ends unless used (idle or absolute expiry).
-    expiresAt: str
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("user", "csrf_token", "expires_at", )
+
+    @property
+    def user(self) -> AcceptInviteResponseUser:
+        return AcceptInviteResponseUser(self._data["user"])
+
+    @property
+    def csrf_token(self) -> str:
+        """Send it as `X-CSRF-Token` on every state-changing request made with the session cookie."""
+        return self._data["csrfToken"]
+
+    @property
+    def expires_at(self) -> str:
+        """When the session ends unless used (idle or absolute expiry)."""
+        return self._data["expiresAt"]
 
 
-class GetCurrentSessionResponseUser(TypedDict):
-    id: str
-    #: User name (owner of runs and keys).
-    name: str
-    email: str
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
+class GetCurrentSessionResponseUser(ApiObject):
+    """`GetCurrentSessionResponseUser` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "email", "role", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        """User name (owner of runs and keys)."""
+        return self._data["name"]
+
+    @property
+    def email(self) -> str:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
 
 
-class GetCurrentSessionResponse(TypedDict):
+class GetCurrentSessionResponse(ApiObject):
     """A signed-in dashboard session; the `vesta_session` cookie is set (HttpOnly, SameSite=Lax)."""
-    user: GetCurrentSessionResponseUser
-    #: Send it as `X-CSRF-Token` on every state-changing request made with the session cookie.
-    csrfToken: str
-    #: When the session ends unless used (idle or absolute expiry).
-    expiresAt: str
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("user", "csrf_token", "expires_at", )
+
+    @property
+    def user(self) -> GetCurrentSessionResponseUser:
+        return GetCurrentSessionResponseUser(self._data["user"])
+
+    @property
+    def csrf_token(self) -> str:
+        """Send it as `X-CSRF-Token` on every state-changing request made with the session cookie."""
+        return self._data["csrfToken"]
+
+    @property
+    def expires_at(self) -> str:
+        """When the session ends unless used (idle or absolute expiry)."""
+        return self._data["expiresAt"]
 
 
-class ListWebSessionsResponseItemsItem(TypedDict):
-    id: str
-    createdAt: str
-    lastSeenAt: str
-    expiresAt: str
-    userAgent: Optional[str]
-    ip: Optional[str]
-    #: The session making this request.
-    current: bool
+class ListWebSessionsResponseItemsItem(ApiObject):
+    """`ListWebSessionsResponseItemsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "created_at", "last_seen_at", "expires_at", "user_agent", "ip", "current", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def last_seen_at(self) -> str:
+        return self._data["lastSeenAt"]
+
+    @property
+    def expires_at(self) -> str:
+        return self._data["expiresAt"]
+
+    @property
+    def user_agent(self) -> Optional[str]:
+        return self._data["userAgent"]
+
+    @property
+    def ip(self) -> Optional[str]:
+        return self._data["ip"]
+
+    @property
+    def current(self) -> bool:
+        """The session making this request."""
+        return self._data["current"]
 
 
-class ListWebSessionsResponse(TypedDict):
-    items: List[ListWebSessionsResponseItemsItem]
+class ListWebSessionsResponse(ApiObject):
+    """`ListWebSessionsResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[ListWebSessionsResponseItemsItem]:
+        return [ListWebSessionsResponseItemsItem(x) for x in self._data["items"]]
 
 
-class ListApiKeysResponseItemsItem(TypedDict):
-    id: str
-    #: Null for keys made by `vesta admin create-key`.
-    name: Optional[str]
-    #: The first 12 characters of the key.
-    prefix: str
-    createdAt: str
-    #: Last successful use, to within about a minute (written in batches).
-    lastUsedAt: Optional[str]
-    expiresAt: Optional[str]
-    expired: bool
+class ListApiKeysResponseItemsItem(ApiObject):
+    """`ListApiKeysResponseItemsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "prefix", "created_at", "last_used_at", "expires_at", "expired", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> Optional[str]:
+        """Null for keys made by `vesta admin create-key`."""
+        return self._data["name"]
+
+    @property
+    def prefix(self) -> str:
+        """The first 12 characters of the key."""
+        return self._data["prefix"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def last_used_at(self) -> Optional[str]:
+        """Last successful use, to within about a minute (written in batches)."""
+        return self._data["lastUsedAt"]
+
+    @property
+    def expires_at(self) -> Optional[str]:
+        return self._data["expiresAt"]
+
+    @property
+    def expired(self) -> bool:
+        return self._data["expired"]
 
 
-class ListApiKeysResponse(TypedDict):
-    items: List[ListApiKeysResponseItemsItem]
+class ListApiKeysResponse(ApiObject):
+    """`ListApiKeysResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[ListApiKeysResponseItemsItem]:
+        return [ListApiKeysResponseItemsItem(x) for x in self._data["items"]]
 
 
-class CreateApiKeyResponseApiKey(TypedDict):
-    id: str
-    #: Null for keys made by `vesta admin create-key`.
-    name: Optional[str]
-    #: The first 12 characters of the key.
-    prefix: str
-    createdAt: str
-    #: Last successful use, to within about a minute (written in batches).
-    lastUsedAt: Optional[str]
-    expiresAt: Optional[str]
-    expired: bool
+class CreateApiKeyResponseApiKey(ApiObject):
+    """`CreateApiKeyResponseApiKey` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "prefix", "created_at", "last_used_at", "expires_at", "expired", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> Optional[str]:
+        """Null for keys made by `vesta admin create-key`."""
+        return self._data["name"]
+
+    @property
+    def prefix(self) -> str:
+        """The first 12 characters of the key."""
+        return self._data["prefix"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def last_used_at(self) -> Optional[str]:
+        """Last successful use, to within about a minute (written in batches)."""
+        return self._data["lastUsedAt"]
+
+    @property
+    def expires_at(self) -> Optional[str]:
+        return self._data["expiresAt"]
+
+    @property
+    def expired(self) -> bool:
+        return self._data["expired"]
 
 
-class CreateApiKeyResponse(TypedDict):
-    #: The whole key. Shown once: only a hash is stored.
-    key: str
-    apiKey: CreateApiKeyResponseApiKey
+class CreateApiKeyResponse(ApiObject):
+    """`CreateApiKeyResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("key", "api_key", )
+
+    @property
+    def key(self) -> str:
+        """The whole key. Shown once: only a hash is stored."""
+        return self._data["key"]
+
+    @property
+    def api_key(self) -> CreateApiKeyResponseApiKey:
+        return CreateApiKeyResponseApiKey(self._data["apiKey"])
 
 
-class ListUsersResponseItemsItem(TypedDict):
-    id: str
-    name: str
-    email: Optional[str]
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
-    createdAt: str
-    disabledAt: Optional[str]
+class ListUsersResponseItemsItem(ApiObject):
+    """`ListUsersResponseItemsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "email", "role", "created_at", "disabled_at", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def email(self) -> Optional[str]:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def disabled_at(self) -> Optional[str]:
+        return self._data["disabledAt"]
 
 
-class ListUsersResponse(TypedDict):
-    items: List[ListUsersResponseItemsItem]
+class ListUsersResponse(ApiObject):
+    """`ListUsersResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[ListUsersResponseItemsItem]:
+        return [ListUsersResponseItemsItem(x) for x in self._data["items"]]
 
 
-class DisableUserResponse(TypedDict):
-    id: str
-    name: str
-    email: Optional[str]
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
-    createdAt: str
-    disabledAt: Optional[str]
+class DisableUserResponse(ApiObject):
+    """`DisableUserResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "email", "role", "created_at", "disabled_at", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def email(self) -> Optional[str]:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def disabled_at(self) -> Optional[str]:
+        return self._data["disabledAt"]
 
 
-class ListInvitesResponseItemsItem(TypedDict):
-    id: str
-    email: str
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
-    createdAt: str
-    expiresAt: str
-    usedAt: Optional[str]
-    revokedAt: Optional[str]
+class ListInvitesResponseItemsItem(ApiObject):
+    """`ListInvitesResponseItemsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "email", "role", "created_at", "expires_at", "used_at", "revoked_at", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def email(self) -> str:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def expires_at(self) -> str:
+        return self._data["expiresAt"]
+
+    @property
+    def used_at(self) -> Optional[str]:
+        return self._data["usedAt"]
+
+    @property
+    def revoked_at(self) -> Optional[str]:
+        return self._data["revokedAt"]
 
 
-class ListInvitesResponse(TypedDict):
-    items: List[ListInvitesResponseItemsItem]
+class ListInvitesResponse(ApiObject):
+    """`ListInvitesResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[ListInvitesResponseItemsItem]:
+        return [ListInvitesResponseItemsItem(x) for x in self._data["items"]]
 
 
-class CreateInviteResponseInvite(TypedDict):
-    id: str
-    email: str
-    #: `admin` or `user`.
-    role: Union[Literal["admin"], Literal["user"]]
-    createdAt: str
-    expiresAt: str
-    usedAt: Optional[str]
-    revokedAt: Optional[str]
+class CreateInviteResponseInvite(ApiObject):
+    """`CreateInviteResponseInvite` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "email", "role", "created_at", "expires_at", "used_at", "revoked_at", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def email(self) -> str:
+        return self._data["email"]
+
+    @property
+    def role(self) -> Union[Literal["admin"], Literal["user"]]:
+        """`admin` or `user`."""
+        return self._data["role"]
+
+    @property
+    def created_at(self) -> str:
+        return self._data["createdAt"]
+
+    @property
+    def expires_at(self) -> str:
+        return self._data["expiresAt"]
+
+    @property
+    def used_at(self) -> Optional[str]:
+        return self._data["usedAt"]
+
+    @property
+    def revoked_at(self) -> Optional[str]:
+        return self._data["revokedAt"]
 
 
-class CreateInviteResponse(TypedDict):
-    invite: CreateInviteResponseInvite
-    #: Single-use token; shown once (only a hash is stored).
-    token: str
-    #: The invite link to send: `<base>/dashboard/invite#token=…`, the base VESTA_PUBLIC_URL or, where that is unset, the origin this request was sent to (its Host must name this machine or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed` and no invite is made).
-    url: str
+class CreateInviteResponse(ApiObject):
+    """`CreateInviteResponse` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("invite", "token", "url", )
+
+    @property
+    def invite(self) -> CreateInviteResponseInvite:
+        return CreateInviteResponseInvite(self._data["invite"])
+
+    @property
+    def token(self) -> str:
+        """Single-use token; shown once (only a hash is stored)."""
+        return self._data["token"]
+
+    @property
+    def url(self) -> str:
+        """The invite link to send: `<base>/dashboard/invite#token=…`, the base VESTA_PUBLIC_URL or, where that is unset, the origin this request was sent to (its Host must name this machine or be listed in VESTA_ALLOWED_HOSTS, else 400 `validation_failed` and no invite is made)."""
+        return self._data["url"]
 
 
-# One exception class per code of the catalogue; ApiError for a code this release does not know.
-class ValidationFailedError(ApiError):
-    """`validation_failed`."""
+# One exception class per code of the catalogue, under its status family; a code this release
+# does not know becomes its family's class (vesta._exceptions.family_of).
+class ValidationFailedError(BadRequestError):
+    """400 `validation_failed`."""
 
 
-class InvalidFieldError(ApiError):
-    """`invalid_field`."""
+class InvalidFieldError(BadRequestError):
+    """400 `invalid_field`."""
 
 
-class RankPromptMismatchError(ApiError):
-    """`RANK_PROMPT_MISMATCH`."""
+class RankPromptMismatchError(BadRequestError):
+    """400 `RANK_PROMPT_MISMATCH`."""
 
 
-class InvalidVideoError(ApiError):
-    """`invalid_video`."""
+class InvalidVideoError(BadRequestError):
+    """400 `invalid_video`."""
 
 
-class UnauthorizedError(ApiError):
-    """`unauthorized`."""
+class UnauthorizedError(AuthenticationError):
+    """401 `unauthorized`."""
 
 
-class ForbiddenError(ApiError):
-    """`forbidden`."""
-
-
-class NotFoundError(ApiError):
-    """`not_found`."""
+class ForbiddenError(PermissionDeniedError):
+    """403 `forbidden`."""
 
 
 class RequestTimeoutError(ApiError):
-    """`request_timeout`."""
+    """408 `request_timeout`."""
 
 
-class ConflictError(ApiError):
-    """`conflict`."""
-
-
-class IdempotencyMismatchError(ApiError):
-    """`idempotency_mismatch`."""
+class IdempotencyMismatchError(ConflictError):
+    """409 `idempotency_mismatch`."""
 
 
 class PayloadTooLargeError(ApiError):
-    """`payload_too_large`."""
+    """413 `payload_too_large`."""
 
 
 class UriTooLongError(ApiError):
-    """`uri_too_long`."""
+    """414 `uri_too_long`."""
 
 
 class UnsupportedMediaTypeError(ApiError):
-    """`unsupported_media_type`."""
+    """415 `unsupported_media_type`."""
 
 
 class RangeNotSatisfiableError(ApiError):
-    """`range_not_satisfiable`."""
+    """416 `range_not_satisfiable`."""
 
 
-class RateLimitedError(ApiError):
-    """`rate_limited`."""
+class RateLimitedError(RateLimitError):
+    """429 `rate_limited`."""
 
 
 class HeadersTooLargeError(ApiError):
-    """`headers_too_large`."""
+    """431 `headers_too_large`."""
 
 
-class InternalError(ApiError):
-    """`internal_error`."""
+class InternalError(InternalServerError):
+    """500 `internal_error`."""
 
 
-class UpstreamUnavailableError(ApiError):
-    """`upstream_unavailable`."""
+class UpstreamUnavailableError(InternalServerError):
+    """503 `upstream_unavailable`."""
 
 
 ERROR_CLASSES: Dict[str, Type[ApiError]] = {

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import IO, Any, Optional, Tuple, Union
+from typing import IO, Any, Dict, Mapping, Optional, Tuple, Union
 
 from ._exceptions import UploadSourceError
 
@@ -109,9 +109,10 @@ def _name_of(stream: Any) -> Optional[str]:
     return os.path.basename(name) if isinstance(name, str) and name else None
 
 
-def split_ticket_headers(ticket: Any, source: Source) -> Tuple[str, dict]:
+def split_ticket_headers(ticket: Mapping[str, Any], source: Source) -> Tuple[str, Dict[str, str]]:
     # Content-Length is the body's own, set when it is sent (an S3 store's presigned URL binds the
     # declared size, which is this body's size): never twice.
-    headers = {k: v for k, v in dict(ticket.get("headers") or {}).items() if k.lower() != "content-length"}
+    given: Mapping[str, Any] = ticket.get("headers") or {}
+    headers = {str(k): str(v) for k, v in given.items() if str(k).lower() != "content-length"}
     headers["Content-Type"] = headers.get("Content-Type") or source.content_type
     return str(ticket.get("method") or "PUT"), headers

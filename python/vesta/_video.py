@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from typing import Any, Iterable, List, Optional, Tuple
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, cast
 
 from ._exceptions import PipelineOutputError
 
@@ -16,6 +16,9 @@ class Frame:
     """One RGB frame without NumPy or Pillow: ``width * height * 3`` bytes, row by row."""
 
     __slots__ = ("width", "height", "rgb")
+    width: int
+    height: int
+    rgb: bytes
 
     def __init__(self, width: int, height: int, rgb: bytes) -> None:
         if len(rgb) != width * height * 3:
@@ -87,18 +90,18 @@ def unwrap_frames(value: Any) -> Any:
     the first video when it holds a batch (a list of frame lists, or a 5-dimensional array or
     tensor); anything else as it is. A batch of more than one video is a PipelineOutputError."""
     if isinstance(value, (str, bytes, bytearray, memoryview, os.PathLike)) or not hasattr(value, "frames"):
-        return value
-    frames = _as_array(value.frames)
+        return cast(Any, value)
+    frames: Any = _as_array(value.frames)
     shape = getattr(frames, "shape", None)
     if shape is not None:
         batched = len(shape) == 5
         count = int(shape[0]) if batched else 1
     else:
-        items = list(frames) if isinstance(frames, (list, tuple)) else None
-        batched = bool(items) and is_frame_sequence(_as_array(items[0]))  # type: ignore[index]
-        count = len(items) if batched and items is not None else 1
+        items: Optional[List[Any]] = list(cast(Sequence[Any], frames)) if isinstance(frames, (list, tuple)) else None
+        batched = items is not None and len(items) > 0 and is_frame_sequence(_as_array(items[0]))
+        count = len(items) if items is not None and batched else 1
     if not batched:
-        return frames
+        return cast(Any, frames)
     if count != 1:
         raise PipelineOutputError(
             f"The pipeline returned {count} videos in its frames; return one (num_videos_per_prompt=1)."
@@ -154,14 +157,15 @@ def clip_from_output(value: Any, fps: float) -> Tuple[Any, Optional[str]]:
         )
     value = _as_array(unwrap_frames(value))
     if isinstance(value, (str, os.PathLike)):
-        path = os.fspath(value)
+        path: str = os.fspath(cast("str | os.PathLike[str]", value))
         if not os.path.isfile(path):
             raise PipelineOutputError(f"The pipeline returned the path {path}, which is not a file.")
         return path, None
     if isinstance(value, (bytes, bytearray, memoryview)):
-        if len(value) == 0:
+        data = bytes(cast("bytes | bytearray | memoryview", value))
+        if len(data) == 0:
             raise PipelineOutputError("The pipeline returned 0 bytes.")
-        return bytes(value), None
+        return data, None
     if is_frame_sequence(value):
         return encode_frames(value, fps), "video/mp4"
     raise PipelineOutputError(

@@ -10,11 +10,13 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TextIO, Tuple, cast
 from urllib.parse import urlsplit
 
 from . import __version__
 from ._client import DEFAULT_BASE_URL, Vesta
+from ._core import check_base_url as core_check
+from ._object import ApiObject
 from ._exceptions import (
     ApiConnectionError,
     ApiError,
@@ -101,7 +103,7 @@ class Cli:
             self.stderr.write(json.dumps(body) + "\n")
         else:
             e = body["error"]
-            extra = []
+            extra: List[str] = []
             if "status" in e:
                 extra.append(f"HTTP {e['status']}")
             if e.get("requestId"):
@@ -115,8 +117,9 @@ def check_base_url(base_url: str, from_flag: bool) -> None:
     """The service address must be an absolute http(s) URL. ``localhost:8080`` is refused (a usage
     error, exit 2) rather than completed with ``http://``: a guessed scheme could send the key in
     clear text to a host that expects https."""
-    parts = urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        core_check(base_url)
+    except InvalidArgumentError:
         source = "--base-url" if from_flag else "VESTA_BASE_URL"
         raise UsageError(
             "invalid_base_url",
@@ -145,9 +148,9 @@ def describe_error(err: BaseException, base_url: Optional[str] = None) -> "tuple
         if err.request_id:
             e["requestId"] = err.request_id
         return err.code, {"error": e}, EXIT_FAILURE
-    if isinstance(err, (ApiConnectionError, ApiTimeoutError)):
+    if isinstance(err, ApiConnectionError):  # ApiTimeoutError is one
         elsewhere = base_url is not None and _origin(err.url) != _origin(base_url)
-        if not isinstance(err, ApiConnectionError):
+        if isinstance(err, ApiTimeoutError):
             hint = ""
         elif elsewhere:
             hint = ". That is the service’s blob store (the clip goes straight to it): it must be reachable from this machine."
@@ -173,9 +176,9 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def _fields(values: Dict[str, Any]) -> str:
     width = max(len(k) for k in values)
-    out = []
+    out: List[str] = []
     for k, v in values.items():
-        text = ", ".join(map(str, v)) if isinstance(v, list) else ("-" if v is None else str(v))
+        text = ", ".join(map(str, cast(List[Any], v))) if isinstance(v, list) else ("-" if v is None else str(v))
         out.append(f"{k.ljust(width)}  {text}")
     return "\n".join(out)
 
@@ -186,7 +189,8 @@ def _render_session(s: Dict[str, Any]) -> str:
         head["prompt"] = s.get("prompt")
         head["promptLocked"] = s.get("promptLocked")
     head["videos"] = len(s["videos"])
-    rows = [[v["videoId"], v["fileName"], v["state"], len(v["scores"]), (v.get("error") or {}).get("code", "")] for v in s["videos"]]
+    videos: List[Dict[str, Any]] = s["videos"]
+    rows = [[v["videoId"], v["fileName"], v["state"], len(v["scores"]), (v["error"] or {"code": ""})["code"] if v.get("error") else ""] for v in videos]
     return _fields(head) + "\n\n" + _table(["video", "file", "state", "scores", "error"], rows)
 
 
@@ -233,13 +237,14 @@ def _auxiliary(text: str) -> Dict[str, str]:
         raise argparse.ArgumentTypeError('must be a JSON object, e.g. \'{"object":"dog","color":"red"}\'') from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("must be a JSON object")
-    return value
+    return {str(k): str(v) for k, v in cast(Dict[Any, Any], value).items()}
 
 
-def _page_or_all(args: argparse.Namespace, one: Callable[..., Any], every: Callable[[], Any]) -> Dict[str, Any]:
+def _page_or_all(args: argparse.Namespace, one: Callable[[int, Optional[int]], ApiObject], every: Callable[[], Iterator[ApiObject]]) -> Dict[str, Any]:
     if not args.all:
-        return dict(one(args.page or 1, args.limit))
-    items = list(every())
+        page: Dict[str, Any] = one(args.page or 1, args.limit).to_dict()
+        return page
+    items = [item.to_dict() for item in every()]
     return {"items": items, "page": 1, "limit": len(items), "total": len(items), "hasMore": False}
 
 
@@ -316,10 +321,10 @@ def run(cli: Cli, args: argparse.Namespace) -> int:
     if args.group in ("score", "rank"):
         res = v.score if args.group == "score" else v.rank
         if args.command == "get":
-            s = res.get_or_create()
-            cli.print(s, lambda: _render_session(dict(s)))
+            s = res.get_or_create().to_dict()
+            cli.print(s, lambda: _render_session(s))
         elif args.command == "reset":
-            s = res.reset()
+            s = res.reset().to_dict()
             cli.print(s, lambda: f"Reset. New run id {s['runId']}")
         elif args.command == "upload":
             progress = None if cli.json else _progress_printer(cli)
@@ -329,17 +334,17 @@ def run(cli: Cli, args: argparse.Namespace) -> int:
                 result = v.score.upload(args.file, args.prompt, **kwargs)
             else:
                 result = v.rank.upload(args.file, args.prompt, **kwargs)
-            out = dict(result)
+            out = result.to_dict()
             cli.print(out, lambda: _render_video(dict(out["video"])) if out.get("video") else
                       f"Uploaded. video {out['videoId']} is {out['state']} (run {out['runId']})")
         elif args.command == "current":
-            board = v.rank.get_ranked(args.run_id)
+            board = v.rank.get_ranked(args.run_id).to_dict()
             cli.print(board, lambda: _fields({"runId": board["runId"], "prompt": board["prompt"], "formula": board["formula"]}) + "\n\n" +
                       _table(["rank", "video", "file", "overall", "state"],
                              [[e["rank"] if e["rank"] is not None else "-", e["videoId"], e["fileName"], e["overall"], e["state"]] for e in board["entries"]]))
         return EXIT_OK
     if args.group == "dimensions":
-        dims = v.dimensions.list()
+        dims = v.dimensions.list().to_dict()
         cli.print(dims, lambda: _table(["id", "category", "default method", "workflows", "name"],
                                        [[x["id"], x["category"], x["defaultMethod"] or "unavailable", ",".join(x["workflows"]), x["name"]] for x in dims["items"]]))
         return EXIT_OK
@@ -347,24 +352,24 @@ def run(cli: Cli, args: argparse.Namespace) -> int:
     if args.command == "create":
         dims_list = [d for chunk in args.dimensions for d in chunk.split(",") if d]
         r = bench.create(args.name, args.model_id, dims_list, args.runner_id,
-                         samples_per_prompt=args.samples_per_prompt, prompts_per_dimension=args.prompts_per_dimension)
-        cli.print(r, lambda: "Created.\n" + _render_run(dict(r)))
+                         samples_per_prompt=args.samples_per_prompt, prompts_per_dimension=args.prompts_per_dimension).to_dict()
+        cli.print(r, lambda: "Created.\n" + _render_run(r))
     elif args.command == "list":
         page = _page_or_all(args, bench.list_page, lambda: bench.list(100))
         cli.print(page, lambda: _table(["id", "name", "status", "model", "done", "created"],
                                        [[r["id"], r["name"], r["status"], r["model_id"], f"{r['progress']['tasks_done']}/{r['progress']['tasks_total']}", r["created_at"]] for r in page["items"]]) + "\n" + _footer(page))
     elif args.command in ("get", "cancel"):
-        r = bench.get(args.id) if args.command == "get" else bench.cancel(args.id)
-        cli.print(r, lambda: ("Cancelled.\n" if args.command == "cancel" else "") + _render_run(dict(r)))
+        r = (bench.get(args.id) if args.command == "get" else bench.cancel(args.id)).to_dict()
+        cli.print(r, lambda: ("Cancelled.\n" if args.command == "cancel" else "") + _render_run(r))
     elif args.command == "delete":
         bench.delete(args.id)
         cli.print({"id": args.id, "deleted": True}, lambda: f"Deleted {args.id}")
     elif args.command == "videos":
-        page = _page_or_all(args, lambda p, l: bench.videos(args.id, p, l), lambda: bench.all_videos(args.id, 100))
+        page = _page_or_all(args, lambda page_no, limit: bench.videos(args.id, page_no, limit), lambda: bench.all_videos(args.id, 100))
         cli.print(page, lambda: _table(["seq", "state", "video", "scores", "prompt"],
                                        [[x["seq"], x["state"], x["video_id"] or "", " ".join(f"{s['dimension']}={s['value']:.4f}" for s in x["scores"]), x["prompt"]] for x in page["items"]]) + "\n" + _footer(page))
     elif args.command == "logs":
-        page = _page_or_all(args, lambda p, l: bench.logs(args.id, p, l), lambda: bench.all_logs(args.id, 1000))
+        page = _page_or_all(args, lambda page_no, limit: bench.logs(args.id, page_no, limit), lambda: bench.all_logs(args.id, 1000))
         cli.print(page, lambda: "\n".join([f"{x['time']} {x['level']} {x['source']} {x['message']}" for x in page["items"]] + [_footer(page)]))
     elif args.command == "csv":
         text = bench.csv(args.id)
@@ -378,7 +383,7 @@ def run(cli: Cli, args: argparse.Namespace) -> int:
         else:
             cli.stdout.write(text)
     elif args.command == "models":
-        models = v.models.list()
+        models = v.models.list().to_dict()
         cli.print(models, lambda: _table(["id", "online", "runners", "name"],
                                          [[m["id"], "yes" if m["online"] else "no", ",".join(r["id"] for r in m["runners"]), m["name"]] for m in models["items"]]))
     return EXIT_OK

@@ -1,0 +1,3 @@
+from typing import Any, List
+
+def export_to_video(frames: List[Any], path: str, fps: int = ...) -> str: ...
