@@ -9,11 +9,21 @@
  *    alternating; compared by median throughput. The Python client's RSS growth is its peak RSS
  *    (VmHWM) minus its RSS before the first upload.
  *
- * Needs a build (`npm run build`) and python3. Prints a Markdown table for docs/benchmarks.md.
+ * 3. Requests/s of `score.get_or_create()`: one sequential `Vesta` against `AsyncVesta` with 16
+ *    calls in flight, in one Python process each round; on loopback, and through a TCP proxy here
+ *    that delays every chunk by 5 ms each way (a 10 ms round trip, as to a service on another
+ *    machine). Median of the rounds' ratios.
+ * 4. 16 concurrent 20 MiB uploads: one `AsyncVesta` (asyncio.gather) against the TypeScript SDK
+ *    (Promise.all), each in its own process, alternating; aggregate MiB/s from the calls to the
+ *    last confirm-upload's start; compared by median.
+ *
+ * Needs a build (`npm run build`) and python3. Prints a Markdown table for docs/benchmarks.md and
+ * the load average before and after.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { randomFillSync } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +32,10 @@ import { startTestServer } from '../packages/sdk/test/support/server.js';
 const GET_CALLS = 1000;
 const UPLOAD_BYTES = 200 * 1024 * 1024;
 const ROUNDS = 3;
+const RPS_CALLS = 800;
+const CONCURRENT = 16;
+const CONCURRENT_BYTES = 20 * 1024 * 1024;
+const LINK_DELAY_MS = 5;
 const script = path.resolve(import.meta.dirname, '../python/scripts/bench_client.py');
 
 function median(xs: number[]): number {
@@ -62,7 +76,64 @@ async function typescriptUpload(baseUrl: string, key: string, file: string): Pro
   return Number(stdout);
 }
 
+/** The TypeScript SDK's `count` concurrent uploads of `file`: aggregate MiB/s to the last confirm. */
+async function typescriptConcurrent(
+  baseUrl: string,
+  key: string,
+  file: string,
+  count: number,
+): Promise<number> {
+  const code = `
+    import { InvalidVideoError, Vesta } from '@vesta/sdk';
+    import { statSync } from 'node:fs';
+    const [baseUrl, key, file, count] = process.argv.slice(1);
+    const vesta = new Vesta({ apiKey: key, baseUrl });
+    await vesta.score.getOrCreate();
+    const done = [];
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: Number(count) }, () => vesta.score
+      .upload(file, { prompt: 'bench', onProgress: (e) => { if (e.phase === 'confirm') done.push(performance.now()); } })
+      .catch((err) => { if (!(err instanceof InvalidVideoError)) throw err; })));
+    process.stdout.write(String((statSync(file).size * Number(count)) / ((Math.max(...done) - t0) / 1000) / (1024 * 1024)));
+  `;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', code, baseUrl, key, file, String(count)],
+    { encoding: 'utf8', cwd: path.resolve(import.meta.dirname, '..') },
+  );
+  return Number(stdout);
+}
+
+/**
+ * A TCP proxy that delays every chunk by `delayMs` in each direction (in order), as a link to a
+ * service on another machine would; returns its base URL.
+ */
+async function delayProxy(target: string, delayMs: number): Promise<{ baseUrl: string; server: Server }> {
+  const { hostname, port } = new URL(target);
+  const server = createServer((client: Socket) => {
+    const upstream = connect(Number(port), hostname);
+    const relay = (from: Socket, to: Socket): void => {
+      from.on('data', (chunk) => setTimeout(() => to.write(chunk), delayMs));
+      from.on('end', () => setTimeout(() => to.end(), delayMs));
+      from.on('error', () => to.destroy());
+    };
+    relay(client, upstream);
+    relay(upstream, client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { baseUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, server };
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+}
+
 async function main(): Promise<void> {
+  process.stderr.write(`load average before: ${loadAverage()} (${os.cpus().length} cores)\n`);
   const server = await startTestServer(
     { VESTA_UPLOAD_MAX_BYTES: String(512 * 1024 * 1024) },
     { worker: false },
@@ -87,7 +158,40 @@ async function main(): Promise<void> {
       pyRates.push(py.median_mib_s!);
       rss.push(py.rss_growth_mib!);
     }
+    // 3. requests/s, loopback and over a 10 ms round trip.
+    const link = await delayProxy(server.baseUrl, LINK_DELAY_MS);
+    const rps: Record<'loopback' | 'link', { sync: number[]; async: number[] }> = {
+      loopback: { sync: [], async: [] },
+      link: { sync: [], async: [] },
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, url] of [
+        ['loopback', server.baseUrl],
+        ['link', link.baseUrl],
+      ] as const) {
+        const calls = name === 'link' ? RPS_CALLS / 4 : RPS_CALLS;
+        const r = await python([url, key, 'rps', String(calls)]);
+        rps[name].sync.push(r.sync_rps!);
+        rps[name].async.push(r.async_rps!);
+      }
+    }
+    link.server.close();
+
+    // 4. 16 concurrent 20 MiB uploads, AsyncVesta against the TypeScript SDK.
+    const small = path.join(tmp, 'twenty.mp4');
+    const sfd = openSync(small, 'w');
+    for (let i = 0; i < CONCURRENT_BYTES / chunk.length; i++) writeSync(sfd, randomFillSync(chunk));
+    closeSync(sfd);
+    const tsConcurrent: number[] = [];
+    const pyConcurrent: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      tsConcurrent.push(await typescriptConcurrent(server.baseUrl, key, small, CONCURRENT));
+      pyConcurrent.push((await python([server.baseUrl, key, 'aupload', small, String(CONCURRENT)])).mib_s!);
+    }
+
     const overhead = get.sdk_median_ms! / get.urllib_median_ms!;
+    const ratio = (r: { sync: number[]; async: number[] }): number =>
+      median(r.async.map((a, i) => a / r.sync[i]!));
     const share = median(pyRates) / median(tsRates);
     const rows = [
       '| Measure | Python SDK | Baseline | Ratio | Target |',
@@ -95,8 +199,12 @@ async function main(): Promise<void> {
       `| GET /api/v1/score, median of ${GET_CALLS} (vs bare urllib) | ${get.sdk_median_ms!.toFixed(3)} ms | ${get.urllib_median_ms!.toFixed(3)} ms | ${overhead.toFixed(2)}× | ≤ 1.15× |`,
       `| 200 MiB upload, median of ${ROUNDS} (vs TypeScript SDK) | ${median(pyRates).toFixed(0)} MiB/s | ${median(tsRates).toFixed(0)} MiB/s | ${(share * 100).toFixed(0)} % | ≥ 80 % |`,
       `| Client RSS growth during a 200 MiB upload (max of ${ROUNDS}) | ${Math.max(...rss).toFixed(1)} MB | — | — | < 32 MB |`,
+      `| \`score.get_or_create()\` req/s, loopback: AsyncVesta ×${CONCURRENT} in flight vs one sequential Vesta (median of ${ROUNDS}) | ${median(rps.loopback.async).toFixed(0)} req/s | ${median(rps.loopback.sync).toFixed(0)} req/s | ${ratio(rps.loopback).toFixed(2)}× | ≥ 8× |`,
+      `| the same over a ${2 * LINK_DELAY_MS} ms round trip (delay proxy) | ${median(rps.link.async).toFixed(0)} req/s | ${median(rps.link.sync).toFixed(0)} req/s | ${ratio(rps.link).toFixed(2)}× | ≥ 8× |`,
+      `| ${CONCURRENT} concurrent 20 MiB uploads, aggregate (AsyncVesta vs TypeScript SDK, median of ${ROUNDS}) | ${median(pyConcurrent).toFixed(0)} MiB/s | ${median(tsConcurrent).toFixed(0)} MiB/s | ${((median(pyConcurrent) / median(tsConcurrent)) * 100).toFixed(0)} % | ≥ 80 % |`,
     ];
     process.stdout.write(`${rows.join('\n')}\n`);
+    process.stderr.write(`load average after: ${loadAverage()}\n`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
     await server.stop();
