@@ -114,6 +114,30 @@ describe.each(['end', 'reset'] as const)('a client that hangs up mid-PUT (%s), l
   });
 });
 
+describe('a client that hangs up while the partial file is being written', () => {
+  it('leaves the server up: the file write still in flight when it is thrown away reports nothing unheard', async () => {
+    // Megabytes already sent when the client goes: writes of the partial file are in flight when
+    // the sink is destroyed, and their ERR_STREAM_DESTROYED once had no listener (the process died).
+    const big = Buffer.alloc(48 * 1024 * 1024, 7);
+    for (let round = 0; round < 3; round++) {
+      const { runId } = (await call('GET', '/api/v1/score')).json() as { runId: string };
+      const minted = await call('POST', `/api/v1/score/${runId}/videos/upload-url`, {
+        fileName: 'big.mp4',
+        contentType: 'video/mp4',
+        prompt: 'p',
+      });
+      const { uploadUrl } = minted.json() as { uploadUrl: string };
+      await hangUpMidPut(uploadUrl, HEADERS, big, 40 * 1024 * 1024, 'reset');
+    }
+    expect((await call('GET', '/api/v1/score')).status).toBe(200);
+    await waitFor(
+      () => Promise.resolve(partialFiles()),
+      (files) => files.length === 0,
+      10_000,
+    );
+  });
+});
+
 describe('a request body torn down before the upload reads it', () => {
   it('(the connection closed while the claim was being taken) fails the PUT at once and gives the claim back', async () => {
     const { runId } = (await call('GET', '/api/v1/score')).json() as { runId: string };

@@ -196,6 +196,9 @@ function copyInto(body: Readable, sink: Writable): Promise<void> {
       settle(error);
     };
     const onBodyError = (error?: Error): void => {
+      // A write still in flight reports the destroy as its own error (ERR_STREAM_DESTROYED) after
+      // this settles; the write is being thrown away, and an unheard 'error' would end the process.
+      sink.on('error', ignoreTeardown);
       sink.destroy();
       settle(error ?? clientGone());
     };
@@ -214,6 +217,10 @@ function copyInto(body: Readable, sink: Writable): Promise<void> {
     sink.once('finish', onFinish);
     body.pipe(sink);
   });
+}
+
+function ignoreTeardown(): void {
+  // The sink's errors after the body failed: its write is aborted already.
 }
 
 function clientGone(): Error {
