@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * Get a Bench run
-         * @description The run with its `status` and `progress`. Poll it until `status` is `completed`, `failed` or `cancelled`.
+         * @description The run with its `status` and `progress`. Poll it until `status` is `completed`, `failed` or `cancelled`; then `scorecard` holds its final scores with 95 % confidence intervals (stored when the run ended, so this read stays one row).
          */
         get: operations["getBenchRun"];
         put?: never;
@@ -312,6 +312,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bench/{id}/scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Bench run's scorecard with 95 % intervals
+         * @description Per dimension the mean of its scored clips, and Quality, Semantic and Total as VBench's leaderboard computes them, each with its 95 % confidence interval (a bootstrap over prompts seeded from the run id) and the clips and prompts behind it. Readable in any status: a live run's is computed from the clips scored so far (`final` false) on every call; once the run has ended it is the stored, final one, also in `GET /api/v1/bench/{id}`.
+         */
+        get: operations["getBenchScorecard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bench/{id}/csv": {
         parameters: {
             query?: never;
@@ -321,7 +341,7 @@ export interface paths {
         };
         /**
          * A Bench run's scorecard as CSV
-         * @description RFC 4180 CSV with CRLF line ends and the header `dimension,category,score,normalised_score,clips,method`. One row per dimension of the run in VBench order: `score` is the mean per-clip value, `normalised_score` is weight·(score − min)/(max − min) with VBench's leaderboard constants, `clips` the scored clips, `method` the methods used (`|`-joined); a dimension with no scored clip has empty scores and clips 0. Then `Quality`, `Semantic` and `Total` rows (category `aggregate`) as the VBench leaderboard computes them: Quality and Semantic are Σ normalised / Σ weights over their group, Total = (4·Quality + Semantic)/5; `score` and `normalised_score` both hold the value. With all 16 dimensions scored this is exactly VBench (`method` = `vbench_leaderboard`); otherwise each group is averaged over its scored dimensions (`vbench_leaderboard_partial`). Readable in any status.
+         * @description RFC 4180 CSV with CRLF line ends and the header `dimension,category,score,normalised_score,clips,method,ci95_low,ci95_high,prompts`. One row per dimension of the run in VBench order: `score` is the mean per-clip value, `normalised_score` is weight·(score − min)/(max − min) with VBench's leaderboard constants, `clips` the scored clips, `method` the methods used (`|`-joined); a dimension with no scored clip has empty scores and clips 0. Then `Quality`, `Semantic` and `Total` rows (category `aggregate`) as the VBench leaderboard computes them: Quality and Semantic are Σ normalised / Σ weights over their group, Total = (4·Quality + Semantic)/5; `score` and `normalised_score` both hold the value. With all 16 dimensions scored this is exactly VBench (`method` = `vbench_leaderboard`); otherwise each group is averaged over its scored dimensions (`vbench_leaderboard_partial`). After VBench's six columns (so a reader of that layout keeps working): `ci95_low` and `ci95_high`, the row's 95 % confidence interval (a bootstrap over prompts seeded from the run id; empty when there is no score or its clip group has one prompt), and `prompts`, the prompts behind the row. Readable in any status.
          */
         get: operations["getBenchCsv"];
         put?: never;
@@ -930,6 +950,8 @@ export interface components {
             started_at: string | null;
             /** @description When the run reached a terminal status. */
             finished_at: string | null;
+            /** @description The final scorecard with its 95 % intervals, once the run has ended (stored then; null while it runs: GET /api/v1/bench/{id}/scorecard has the scores so far). */
+            scorecard: components["schemas"]["BenchScorecard"] | null;
         };
         /** @description A page of the caller's Bench runs, newest first. */
         BenchRunPage: {
@@ -940,6 +962,49 @@ export interface components {
             total: number;
             /** @description True when a later page has items. */
             hasMore: boolean;
+        };
+        /** @description A run's scorecard: per dimension the mean of its clips and Quality, Semantic and Total as VBench's leaderboard computes them, each with a 95 % confidence interval and the clips and prompts behind it. */
+        BenchScorecard: {
+            /** @description Confidence level of every interval: 0.95. */
+            level: number;
+            /** @description Bootstrap replicates drawn (10,000). */
+            resamples: number;
+            /** @description `prompt_bootstrap_t`: prompts resampled with replacement (a prompt's clips together), n − 1 of the n prompts of each clip group, seeded from the run id (the same run always gives the same interval); the interval is score ± t(0.975; df)·SE with SE the replicates' standard deviation and df by Welch–Satterthwaite over the clip groups. Quality, Semantic and Total are recomputed from every replicate's dimension means. See docs/statistics.md. */
+            interval_method: string;
+            /** @description True once the run has ended: the scorecard no longer changes (it is stored with the run). */
+            final: boolean;
+            /** @description One row per dimension of the run, in VBench's order. */
+            dimensions: {
+                dimension: string;
+                category: "quality" | "semantic";
+                /** @description Mean of the per-clip values (VBench's aggregate); null before a clip is scored. */
+                score: number | null;
+                /** @description weight·(score − min)/(max − min) with VBench's leaderboard constants. */
+                normalised_score: number | null;
+                /** @description Scored clips behind the score. */
+                clips: number;
+                /** @description Prompts behind the score (the units the bootstrap resamples). */
+                prompts: number;
+                /** @description Methods that produced the scores. */
+                methods: string[];
+                /** @description Lower end of the 95 % confidence interval of the score; null when there is no score, or the score rests on a clip group of one prompt (its spread cannot be estimated). */
+                ci95_low: number | null;
+                /** @description Upper end of the 95 % confidence interval of the score; null as ci95_low. */
+                ci95_high: number | null;
+            }[];
+            aggregates: {
+                name: "Quality" | "Semantic" | "Total";
+                /** @description VBench's leaderboard value (normalised scale); null when its group has no scored dimension. */
+                value: number | null;
+                clips: number;
+                prompts: number;
+                /** @description True when some dimension of its VBench group is not scored: the value is averaged over those that are (VBench would count the others as 0). */
+                partial: boolean;
+                /** @description Lower end of the 95 % confidence interval of the value; null when there is no score, or the score rests on a clip group of one prompt (its spread cannot be estimated). */
+                ci95_low: number | null;
+                /** @description Upper end of the 95 % confidence interval of the value; null as ci95_low. */
+                ci95_high: number | null;
+            }[];
         };
         /**
          * @description queued → generating → evaluating → completed | failed | cancelled. completed, failed and cancelled are terminal. Cancel is allowed from queued, generating and evaluating; delete only from a terminal status.
@@ -2944,6 +3009,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BenchVideoPage"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBenchScorecard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Bench run id (`bench_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A run's scorecard: per dimension the mean of its clips and Quality, Semantic and Total as VBench's leaderboard computes them, each with a 95 % confidence interval and the clips and prompts behind it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenchScorecard"];
                 };
             };
             /** @description Bad request (code: validation_failed) */

@@ -80,6 +80,20 @@ export interface BenchRunsTable {
   n_done: Generated<number>;
   n_failed: Generated<number>;
   n_cancelled: Generated<number>;
+  /**
+   * The scorecard with its intervals (JSON `StoredScorecard`), stored when the run ended; null
+   * before (migration 0013).
+   */
+  scorecard: string | null;
+}
+
+/** Per user and model, the run new runs of the model are compared with (migration 0013). */
+export interface ModelBaselinesTable {
+  user_id: string;
+  /** The model's row key (`models.id`). */
+  model_id: string;
+  run_id: string;
+  set_at: number;
 }
 
 /** A task's life: pending → claimed → uploaded → evaluating → done, or failed / cancelled. */
@@ -157,4 +171,5 @@ export interface BenchTables {
   bench_tasks: BenchTasksTable;
   bench_logs: BenchLogsTable;
   bench_task_videos: BenchTaskVideosTable;
+  model_baselines: ModelBaselinesTable;
 }

@@ -88,6 +88,16 @@ export class BenchRunRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /** Stores a finished run's scorecard (JSON); a run that is not finished is left as it is. */
+  async storeScorecard(id: string, scorecard: string): Promise<void> {
+    await this.db
+      .updateTable('bench_runs')
+      .set({ scorecard })
+      .where('id', '=', id)
+      .where('status', 'in', ['completed', 'failed', 'cancelled'])
+      .execute();
+  }
+
   /** Deletes the run if it is still in `status` (compare-and-set); false otherwise. */
   async deleteIfStatus(id: string, status: BenchStatus): Promise<boolean> {
     const result = await this.db

@@ -12,6 +12,20 @@ import type { BenchTaskState, BenchTasksTable } from '../db/schema-bench.js';
 /** A stored task. */
 export type BenchTaskRecord = Selectable<BenchTasksTable>;
 
+/** One score of an evaluated clip of a run, with the task fields the statistics group it by. */
+export interface ScoredClipRow {
+  task_dimensions: string;
+  prompt_id: string | null;
+  prompt: string;
+  clip_group: string | null;
+  sample_index: number;
+  video_id: string;
+  dimension: string;
+  value: number;
+  method: string;
+  method_version: string;
+}
+
 /** Tasks in these states are unfinished: a run that ends cancels them. */
 const UNFINISHED: BenchTaskState[] = ['pending', 'claimed', 'uploaded', 'evaluating'];
 /** Tasks in these states have a clip whose evaluation has not settled. */
@@ -104,20 +118,25 @@ export class BenchTaskRepository {
   }
 
   /**
-   * The scores of the run's evaluated (`done`) clips, each with the dimensions its task serves
-   * (JSON text): what the scorecard averages, once filtered to those dimensions.
+   * The scores of the run's evaluated (`done`) clips, each with its task's prompt, clip group,
+   * sample index and the dimensions it serves (JSON text): what the scorecard averages and the
+   * comparison matches, once filtered to those dimensions.
    */
-  async scoresOfDoneTasks(
-    runId: string,
-  ): Promise<Array<{ task_dimensions: string; dimension: string; value: number; method: string }>> {
+  async scoredClipsOf(runId: string): Promise<ScoredClipRow[]> {
     return this.db
       .selectFrom('bench_tasks')
       .innerJoin('scores', 'scores.video_id', 'bench_tasks.video_id')
       .select([
         'bench_tasks.dimensions as task_dimensions',
+        'bench_tasks.prompt_id',
+        'bench_tasks.prompt',
+        'bench_tasks.clip_group',
+        'bench_tasks.sample_index',
+        'scores.video_id',
         'scores.dimension',
         'scores.value',
         'scores.method',
+        'scores.method_version',
       ])
       .where('bench_tasks.run_id', '=', runId)
       .where('bench_tasks.state', '=', 'done')

@@ -102,7 +102,7 @@ export type {
 export type { ArrivedVideo } from './video-uploads.repository.js';
 export type { ApiKeyRecord } from './api-keys.repository.js';
 export type { BenchLogRecord, BenchRunRecord, NewBenchLog } from './bench-runs.repository.js';
-export type { BenchTaskRecord } from './bench-tasks.repository.js';
+export type { BenchTaskRecord, ScoredClipRow } from './bench-tasks.repository.js';
 export type { ClaimOutcome, IdempotencyClaimKey, StoredResponse } from './idempotency-records.repository.js';
 export type { ModelRecord } from './models.repository.js';
 export { RateLimitStore } from './rate-limits.repository.js';

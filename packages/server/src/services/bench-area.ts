@@ -14,6 +14,7 @@ import { BenchProgressService } from './bench-progress.service.js';
 import { BenchRunService } from './bench-run.service.js';
 import { RunnerService } from './runner.service.js';
 import { RunnerTaskService } from './runner-task.service.js';
+import { BenchScorecardService } from './bench-scorecard.service.js';
 import { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload.service.js';
 import type { VideoService } from './video.service.js';
@@ -29,6 +30,8 @@ export interface BenchArea {
   tasks: RunnerTaskService;
   models: ModelService;
   notifier: TaskNotifier;
+  /** Runs' scorecards with their intervals (stored when a run ends). */
+  scorecards: BenchScorecardService;
 }
 
 export interface BenchAreaDeps {
@@ -54,12 +57,17 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
   );
   events?.subscribe('tasks', () => notifier.wake());
   events?.onResync(() => notifier.wake());
-  const progress = new BenchProgressService({ repos: deps.repos });
+  const scorecards = new BenchScorecardService(deps.repos);
+  const progress = new BenchProgressService({
+    repos: deps.repos,
+    onRunEnded: (runId) => scorecards.runEnded(runId),
+  });
   const runs = new BenchRunService({
     repos: deps.repos,
     blobs: deps.blobs,
     jobs: deps.jobs,
     progress,
+    scorecards,
     dimensions: deps.dimensions,
     maxAttempts: deps.maxAttempts,
     onTasksAvailable: () => notifier.notify(),
@@ -75,5 +83,5 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
     leaseSeconds: deps.leaseSeconds,
   });
   const models = new ModelService({ repos: deps.repos });
-  return { runs, progress, runners, tasks, models, notifier };
+  return { runs, progress, runners, tasks, models, notifier, scorecards };
 }

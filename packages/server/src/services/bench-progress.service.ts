@@ -14,19 +14,26 @@ import { checkTransition, isTerminalBenchStatus } from '../domain/bench-state.js
 import type { BenchStatus } from '../domain/bench-state.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import type { Repositories } from '../repositories/index.js';
-import { clipScores, parseJson } from './bench-views.js';
+import { parseJson, scoredClips } from './bench-views.js';
 
 export interface BenchProgressServiceDeps {
   repos: Repositories;
+  /**
+   * Called once a run has reached a terminal status (its scorecard is final then and is stored);
+   * a failure here leaves the move in place (the scorecard is then computed on the first read).
+   */
+  onRunEnded?: (runId: string) => Promise<void>;
   now?: () => number;
 }
 
 export class BenchProgressService {
   private readonly repos: Repositories;
+  private readonly onRunEnded: (runId: string) => Promise<void>;
   private readonly now: () => number;
 
   constructor(deps: BenchProgressServiceDeps) {
     this.repos = deps.repos;
+    this.onRunEnded = deps.onRunEnded ?? (() => Promise.resolve());
     this.now = deps.now ?? Date.now;
   }
 
@@ -71,6 +78,7 @@ export class BenchProgressService {
         `the run is ${current}, not ${from}${again.ok ? '; read it and try again' : `: ${again.reason}`}`,
       );
     }
+    if (isTerminalBenchStatus(to)) await this.onRunEnded(id).catch(() => undefined);
   }
 
   async appendLog(
@@ -121,7 +129,7 @@ export class BenchProgressService {
     done: number,
     failed: number,
   ): Promise<void> {
-    const scored = clipScores(await this.repos.benchTasks.scoresOfDoneTasks(runId));
+    const scored = scoredClips(await this.repos.benchTasks.scoredClipsOf(runId));
     const withScores = new Set(scored.map((c) => c.dimension));
     const missing = dimensions.filter((d) => !withScores.has(d));
     if (missing.length === 0) {

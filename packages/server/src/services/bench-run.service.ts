@@ -14,6 +14,7 @@ import { checkDelete } from '../domain/bench-state.js';
 import type {
   BenchLogView,
   BenchRunView,
+  BenchScorecardView,
   BenchVideoView,
   CreateBenchRunInput,
   PageOf,
@@ -24,11 +25,12 @@ import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { BenchRunRecord, BenchTaskRecord, Repositories } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
-import { buildScorecard, scorecardCsv } from './bench-scorecard.js';
+import { scorecardCsv } from './bench-scorecard.js';
+import { scorecardView, storedScorecard } from './bench-scorecard.service.js';
+import type { BenchScorecardService } from './bench-scorecard.service.js';
 import {
   NO_TASKS,
   byVideo,
-  clipScores,
   logView,
   pageOf,
   parseJson,
@@ -47,6 +49,8 @@ export interface BenchRunServiceDeps {
   jobs: JobQueue;
   /** Moves runs through their statuses (cancel goes through it). */
   progress: BenchProgressService;
+  /** Scorecards with intervals (a finished run's is stored). */
+  scorecards: BenchScorecardService;
   /** The dimension registry with this server's method availability. */
   dimensions: () => DimensionInfo[];
   /** Attempts of a generation task before it fails for good. */
@@ -61,6 +65,7 @@ export class BenchRunService {
   private readonly blobs: BlobStore;
   private readonly jobs: JobQueue;
   private readonly progress: BenchProgressService;
+  private readonly scorecards: BenchScorecardService;
   private readonly registry: () => DimensionInfo[];
   private readonly maxAttempts: number;
   private readonly onTasksAvailable: () => void;
@@ -71,6 +76,7 @@ export class BenchRunService {
     this.blobs = deps.blobs;
     this.jobs = deps.jobs;
     this.progress = deps.progress;
+    this.scorecards = deps.scorecards;
     this.registry = deps.dimensions;
     this.maxAttempts = deps.maxAttempts ?? 3;
     this.onTasksAvailable = deps.onTasksAvailable ?? (() => undefined);
@@ -116,6 +122,7 @@ export class BenchRunService {
       samples_per_prompt: samples,
       prompts_per_dimension: promptsPerDimension,
       suite_version: PROMPT_SUITE_VERSION,
+      scorecard: null,
       // The triggers on bench_tasks count the tasks inserted below.
       ...NO_TASKS,
     };
@@ -202,20 +209,34 @@ export class BenchRunService {
   async list(userId: string, { page, limit }: PageRequest): Promise<PageOf<BenchRunView>> {
     const total = await this.repos.benchRuns.countOf(userId);
     const rows = await this.repos.benchRuns.pageOf(userId, limit, (page - 1) * limit);
+    // A page shows the scorecards runs already store; none is computed here.
     return pageOf(
-      rows.map((r) => runView(r)),
+      rows.map((r) => {
+        const card = storedScorecard(r);
+        return runView(r, progressOf(r), card && scorecardView(card, true));
+      }),
       total,
       { page, limit },
     );
   }
 
   /**
-   * The run with its progress: `GET /api/v1/bench/{id}` is what clients poll, so it is one
-   * primary-key lookup of a query compiled once; the progress comes from the per-state task
-   * counters that triggers keep on the run's row (migration `0004-bench-progress`).
+   * The run with its progress and, once it has ended, its scorecard: `GET /api/v1/bench/{id}` is
+   * what clients poll, so it is one primary-key lookup of a query compiled once; the progress
+   * comes from the per-state task counters that triggers keep on the run's row (migration
+   * `0004-bench-progress`), the scorecard was stored on the row when the run ended.
    */
   async get(userId: string, id: string): Promise<BenchRunView> {
-    return runView(await this.owned(userId, id));
+    const row = await this.owned(userId, id);
+    const card = await this.scorecards.final(row);
+    return runView(row, progressOf(row), card && scorecardView(card, true));
+  }
+
+  /** The scorecard with intervals: stored once the run has ended, else from the clips scored so far. */
+  async scorecard(userId: string, id: string): Promise<BenchScorecardView> {
+    const row = await this.owned(userId, id);
+    const final = await this.scorecards.final(row);
+    return scorecardView(final ?? (await this.scorecards.compute(row)), final !== null);
   }
 
   /** Cancel: from any non-terminal status; unfinished tasks are cancelled and their evaluations stopped. */
@@ -269,9 +290,7 @@ export class BenchRunService {
   /** The scorecard CSV (see `bench-scorecard.ts` for the header and rows); readable in any status. */
   async csv(userId: string, id: string): Promise<string> {
     const row = await this.owned(userId, id);
-    const dimensions = parseJson<DimensionId[]>(row.dimensions, []);
-    const scores = clipScores(await this.repos.benchTasks.scoresOfDoneTasks(id));
-    return scorecardCsv(buildScorecard(dimensions, scores));
+    return scorecardCsv((await this.scorecards.final(row)) ?? (await this.scorecards.compute(row)));
   }
 
   async logs(userId: string, id: string, { page, limit }: PageRequest): Promise<PageOf<BenchLogView>> {

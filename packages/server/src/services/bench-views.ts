@@ -2,23 +2,26 @@
  * Bench records as the API shows them: a run with its progress, a clip of a run with its results,
  * a log line, a page; and the clip scores a run's scorecard averages.
  */
+import { clipGroupOf, isDimensionId } from '@vesta/engine';
 import type { DimensionId } from '@vesta/engine';
 import type {
   BenchLogView,
   BenchProgress,
   BenchRunView,
+  BenchScorecardView,
   BenchVideoView,
   PageOf,
   PageRequest,
 } from '../domain/views/bench.js';
+import type { ScoredClip } from '../domain/scored-clip.js';
 import type {
   BenchLogRecord,
   BenchRunRecord,
   BenchTaskRecord,
   ScoreFailureRecord,
   ScoreRecord,
+  ScoredClipRow,
 } from '../repositories/index.js';
-import type { ClipScore } from './bench-scorecard.js';
 import { publicModelId } from './model-keys.js';
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -58,7 +61,11 @@ export const NO_TASKS = {
   n_cancelled: 0,
 } as const satisfies Partial<BenchRunRecord>;
 
-export function runView(row: BenchRunRecord, progress: BenchProgress = progressOf(row)): BenchRunView {
+export function runView(
+  row: BenchRunRecord,
+  progress: BenchProgress = progressOf(row),
+  scorecard: BenchScorecardView | null = null,
+): BenchRunView {
   return {
     id: row.id,
     name: row.name,
@@ -75,6 +82,7 @@ export function runView(row: BenchRunRecord, progress: BenchProgress = progressO
     updated_at: iso(row.updated_at),
     started_at: isoOrNull(row.started_at),
     finished_at: isoOrNull(row.finished_at),
+    scorecard,
   };
 }
 
@@ -126,12 +134,25 @@ export function byVideo<R extends { video_id: string }>(rows: R[]): Map<string |
 
 /**
  * The scores of a run's evaluated clips, each on a dimension its clip group serves (a clip shared
- * by several groups is scored only on theirs): what the scorecard averages.
+ * by several groups is scored only on theirs): what the scorecard averages and comparisons match.
+ * A task planned before prompt ids were recorded is grouped by its prompt's text, in its
+ * dimension's clip group.
  */
-export function clipScores(
-  rows: ReadonlyArray<{ task_dimensions: string; dimension: string; value: number; method: string }>,
-): ClipScore[] {
+export function scoredClips(rows: readonly ScoredClipRow[]): ScoredClip[] {
   return rows
-    .filter((r) => parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
-    .map((r) => ({ dimension: r.dimension as DimensionId, value: r.value, method: r.method }));
+    .filter((r) => isDimensionId(r.dimension) && parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
+    .map((r) => {
+      const dimension = r.dimension as DimensionId;
+      return {
+        dimension,
+        value: r.value,
+        method: r.method,
+        methodVersion: r.method_version,
+        promptId: r.prompt_id ?? r.prompt,
+        promptText: r.prompt,
+        group: r.clip_group ?? clipGroupOf(dimension).id,
+        sampleIndex: r.sample_index,
+        videoId: r.video_id,
+      };
+    });
 }

@@ -6,7 +6,8 @@
  * shared secrets `0007-distributed`; the job engine's leases and fair-share bookkeeping
  * `0008-job-engine`; the version of each confirmed clip's object `0009-blob-objects`; the process owning an
  * upload that is streaming `0010-cluster`; rate-limit
- * buckets and sign-in lockout counters `0012-rate-limits`.
+ * buckets and sign-in lockout counters `0012-rate-limits`; stored scorecards with intervals and
+ * model baselines `0013-decisions`.
  */
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
@@ -20,6 +21,7 @@ import * as jobEngine from './0008-job-engine.js';
 import * as blobObjects from './0009-blob-objects.js';
 import * as cluster from './0010-cluster.js';
 import * as rateLimits from './0012-rate-limits.js';
+import * as decisions from './0013-decisions.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
   { name: '0001-core', migration: core },
@@ -33,4 +35,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> =
   { name: '0009-blob-objects', migration: blobObjects },
   { name: '0010-cluster', migration: cluster },
   { name: '0012-rate-limits', migration: rateLimits },
+  { name: '0013-decisions', migration: decisions },
 ];

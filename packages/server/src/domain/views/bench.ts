@@ -36,6 +36,45 @@ export interface BenchRunView {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  scorecard: BenchScorecardView | null;
+}
+
+/** One dimension of a scorecard: the mean of its clips, with its 95 % interval. */
+export interface ScorecardDimensionView {
+  dimension: string;
+  category: 'quality' | 'semantic';
+  score: number | null;
+  normalised_score: number | null;
+  clips: number;
+  prompts: number;
+  methods: string[];
+  ci95_low: number | null;
+  ci95_high: number | null;
+}
+
+/** Quality, Semantic or Total, with its 95 % interval (on the normalised scale). */
+export interface ScorecardAggregateView {
+  name: 'Quality' | 'Semantic' | 'Total';
+  value: number | null;
+  clips: number;
+  prompts: number;
+  /** Some dimension of its VBench group has no score (averaged over those that have). */
+  partial: boolean;
+  ci95_low: number | null;
+  ci95_high: number | null;
+}
+
+export interface BenchScorecardView {
+  /** The confidence level of every interval (0.95). */
+  level: number;
+  /** Bootstrap replicates drawn. */
+  resamples: number;
+  /** How the intervals are made (`prompt_bootstrap_t`: see docs/statistics.md). */
+  interval_method: string;
+  /** True once the run has ended (the scorecard no longer changes). */
+  final: boolean;
+  dimensions: ScorecardDimensionView[];
+  aggregates: ScorecardAggregateView[];
 }
 
 export interface PageRequest {

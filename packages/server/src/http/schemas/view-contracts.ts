@@ -16,6 +16,7 @@ import type {
 import type {
   BenchLogView,
   BenchRunView,
+  BenchScorecardView,
   BenchVideoView,
   CreateBenchRunInput,
   PageOf,
@@ -52,6 +53,7 @@ import type {
   BenchLogPage,
   BenchRun,
   BenchRunPage,
+  BenchScorecard,
   BenchVideo,
   BenchVideoPage,
   CreateBenchRunBody,
@@ -105,6 +107,7 @@ export type ViewContracts = [
   // Bench
   Expect<Same<Static<typeof BenchRun>, BenchRunView>>,
   Expect<Same<Static<typeof BenchRunPage>, PageOf<BenchRunView>>>,
+  Expect<Same<Static<typeof BenchScorecard>, BenchScorecardView>>,
   Expect<Same<Static<typeof BenchVideo>, BenchVideoView>>,
   Expect<Same<Static<typeof BenchVideoPage>, PageOf<BenchVideoView>>>,
   Expect<Same<Static<typeof BenchLogLine>, BenchLogView>>,

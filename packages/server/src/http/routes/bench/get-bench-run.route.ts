@@ -14,7 +14,7 @@ export function getBenchRunRoute(app: TypedApp, bench: BenchRunService): void {
         tags: [BENCH_TAG],
         summary: 'Get a Bench run',
         description:
-          'The run with its `status` and `progress`. Poll it until `status` is `completed`, `failed` or `cancelled`.',
+          'The run with its `status` and `progress`. Poll it until `status` is `completed`, `failed` or `cancelled`; then `scorecard` holds its final scores with 95 % confidence intervals (stored when the run ended, so this read stays one row).',
         params: BenchIdParams,
         response: {
           200: BenchRun,

@@ -1,4 +1,4 @@
-/** The Bench area: the process's BenchRunService (from the composition root) shared by its eight operations. */
+/** The Bench area: the process's BenchRunService (from the composition root) shared by its operations. */
 import type { RouteModule } from '../../app-deps.js';
 import { cancelBenchRunRoute } from './cancel-bench-run.route.js';
 import { createBenchRunRoute } from './create-bench-run.route.js';
@@ -6,6 +6,7 @@ import { deleteBenchRunRoute } from './delete-bench-run.route.js';
 import { getBenchCsvRoute } from './get-bench-csv.route.js';
 import { getBenchLogsRoute } from './get-bench-logs.route.js';
 import { getBenchRunRoute } from './get-bench-run.route.js';
+import { getBenchScorecardRoute } from './get-bench-scorecard.route.js';
 import { listBenchRunsRoute } from './list-bench-runs.route.js';
 import { listBenchVideosRoute } from './list-bench-videos.route.js';
 
@@ -17,6 +18,7 @@ export const benchRoutes: RouteModule = (app, { deps }) => {
   cancelBenchRunRoute(app, bench);
   deleteBenchRunRoute(app, bench);
   listBenchVideosRoute(app, bench);
+  getBenchScorecardRoute(app, bench);
   getBenchCsvRoute(app, bench);
   getBenchLogsRoute(app, bench);
 };

@@ -126,6 +126,67 @@ export const CreateBenchRunBody = Type.Object(
 );
 export type CreateBenchRunBodyT = Static<typeof CreateBenchRunBody>;
 
+const Ci = (what: string) => ({
+  ci95_low: Type.Union([Type.Number(), Type.Null()], {
+    description: `Lower end of the 95 % confidence interval of ${what}; null when there is no score, or the score rests on a clip group of one prompt (its spread cannot be estimated).`,
+  }),
+  ci95_high: Type.Union([Type.Number(), Type.Null()], {
+    description: `Upper end of the 95 % confidence interval of ${what}; null as ci95_low.`,
+  }),
+});
+
+export const BenchScorecard = Type.Object(
+  {
+    level: Type.Number({ description: 'Confidence level of every interval: 0.95.' }),
+    resamples: Type.Integer({ description: 'Bootstrap replicates drawn (10,000).' }),
+    interval_method: Type.String({
+      description:
+        '`prompt_bootstrap_t`: prompts resampled with replacement (a prompt\'s clips together), n − 1 of the n prompts of each clip group, seeded from the run id (the same run always gives the same interval); the interval is score ± t(0.975; df)·SE with SE the replicates\' standard deviation and df by Welch–Satterthwaite over the clip groups. Quality, Semantic and Total are recomputed from every replicate\'s dimension means. See docs/statistics.md.',
+    }),
+    final: Type.Boolean({
+      description: 'True once the run has ended: the scorecard no longer changes (it is stored with the run).',
+    }),
+    dimensions: Type.Array(
+      Type.Object({
+        dimension: Type.String(),
+        category: Type.Union([Type.Literal('quality'), Type.Literal('semantic')]),
+        score: Type.Union([Type.Number(), Type.Null()], {
+          description: "Mean of the per-clip values (VBench's aggregate); null before a clip is scored.",
+        }),
+        normalised_score: Type.Union([Type.Number(), Type.Null()], {
+          description: "weight·(score − min)/(max − min) with VBench's leaderboard constants.",
+        }),
+        clips: Type.Integer({ description: 'Scored clips behind the score.' }),
+        prompts: Type.Integer({ description: 'Prompts behind the score (the units the bootstrap resamples).' }),
+        methods: Type.Array(Type.String(), { description: 'Methods that produced the scores.' }),
+        ...Ci('the score'),
+      }),
+      { description: "One row per dimension of the run, in VBench's order." },
+    ),
+    aggregates: Type.Array(
+      Type.Object({
+        name: Type.Union([Type.Literal('Quality'), Type.Literal('Semantic'), Type.Literal('Total')]),
+        value: Type.Union([Type.Number(), Type.Null()], {
+          description:
+            "VBench's leaderboard value (normalised scale); null when its group has no scored dimension.",
+        }),
+        clips: Type.Integer(),
+        prompts: Type.Integer(),
+        partial: Type.Boolean({
+          description:
+            'True when some dimension of its VBench group is not scored: the value is averaged over those that are (VBench would count the others as 0).',
+        }),
+        ...Ci('the value'),
+      }),
+    ),
+  },
+  {
+    title: 'BenchScorecard',
+    description:
+      "A run's scorecard: per dimension the mean of its clips and Quality, Semantic and Total as VBench's leaderboard computes them, each with a 95 % confidence interval and the clips and prompts behind it.",
+  },
+);
+
 export const BenchRun = Type.Object(
   {
     id: Type.String(),
@@ -168,6 +229,10 @@ export const BenchRun = Type.Object(
     started_at: Type.Union([Timestamp, Type.Null()], { description: 'When the run left queued.' }),
     finished_at: Type.Union([Timestamp, Type.Null()], {
       description: 'When the run reached a terminal status.',
+    }),
+    scorecard: Type.Union([BenchScorecard, Type.Null()], {
+      description:
+        'The final scorecard with its 95 % intervals, once the run has ended (stored then; null while it runs: GET /api/v1/bench/{id}/scorecard has the scores so far).',
     }),
   },
   { title: 'BenchRun', description: 'A Bench run.' },
