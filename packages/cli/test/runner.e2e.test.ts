@@ -191,7 +191,7 @@ describe('vesta runner start', () => {
     expect(clips.every((v) => v.state === 'done' && v.runner_id === registered.runnerId)).toBe(true);
     const csv = await vesta(['bench', 'csv', run.id]);
     const [header, ...lines] = csv.stdout.trim().split(/\r?\n/);
-    expect(header).toBe('dimension,category,score,normalised_score,clips,method');
+    expect(header).toBe('dimension,category,score,normalised_score,clips,method,ci95_low,ci95_high,prompts');
     const rows = lines.map((l) => l.split(','));
     for (const dimension of ['subject_consistency', 'dynamic_degree']) {
       const values = clips.flatMap((v) =>

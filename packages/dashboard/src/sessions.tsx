@@ -293,7 +293,8 @@ export function RankPage() {
           <>
             <div className="muted explain">
               Overall puts each dimension on VBench's leaderboard scale and takes their weighted mean; higher
-              is better, and a tie goes to the clip uploaded first.{' '}
+              is better, and a tie goes to the clip uploaded first. Each candidate is a single clip, so its
+              scores have no confidence interval (compare generators with Bench runs for that).{' '}
               {ranked.data && (
                 <details className="inline">
                   <summary>Exact formula</summary>

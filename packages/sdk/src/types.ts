@@ -40,6 +40,12 @@ export type UploadConfirmation = Json<'confirmScoreUpload', 200>;
 export type RankLeaderboard = Json<'getRankLeaderboard', 200>;
 /** A Bench run. */
 export type BenchRun = Json<'getBenchRun', 200>;
+/** A run's scorecard: per dimension and Quality/Semantic/Total, the score with its 95 % interval. */
+export type BenchScorecard = Json<'getBenchScorecard', 200>;
+/** Runs compared with the first: differences with intervals and p-values, per-prompt deltas, the gate. */
+export type BenchComparison = Json<'compareBenchRuns', 200>;
+/** A model's baseline run (the caller's). */
+export type ModelBaseline = Json<'getModelBaseline', 200>;
 /** `queued → generating → evaluating → completed | failed | cancelled`. */
 export type BenchStatus = BenchRun['status'];
 /** One clip of a Bench run with its per-dimension results. */
@@ -71,6 +77,17 @@ export interface BenchCreateParams {
   promptsPerDimension?: number;
 }
 
+/** Options of `bench.compare`. */
+export interface BenchCompareOptions {
+  /** Compare only these dimensions (ids); with `failOnRegression`, gate them (and `Quality`, `Semantic`, `Total` if named). */
+  dimensions?: string[];
+  /**
+   * DELTA ≥ 0: add the regression gate (two runs): `gate.verdict` is `regression` when a gated row is
+   * worse than the baseline by more than DELTA with 97.5 % one-sided confidence (Holm over the rows).
+   */
+  failOnRegression?: number;
+}
+
 /** Sent as `model_id` etc.; kept in step with the generated request type by the compiler. */
 export type BenchCreateBody = RequestJson<'createBenchRun'>;
 
@@ -90,6 +107,9 @@ export type _GeneratedTypesResolve = Expect<
       Present<Auxiliary>,
       Present<RankLeaderboard>,
       Present<BenchRun>,
+      Present<BenchScorecard>,
+      Present<BenchComparison>,
+      Present<ModelBaseline>,
       Present<BenchVideo>,
       Present<BenchLogLine>,
       Present<DimensionList>,

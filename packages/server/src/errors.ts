@@ -29,6 +29,10 @@ export const ERROR_CATALOGUE = {
     when: 'A state precondition failed (including a duplicate request still in progress, sent with Retry-After).',
   },
   idempotency_mismatch: { status: 409, when: 'An Idempotency-Key is reused with a different body.' },
+  no_scored_clips: {
+    status: 409,
+    when: 'A Bench run named in a comparison has no scored clip yet, so there is nothing of it to compare.',
+  },
   payload_too_large: { status: 413, when: 'A JSON body or an uploaded clip is over its size limit.' },
   uri_too_long: {
     status: 414,

@@ -511,14 +511,34 @@ describe('videos, csv and logs', () => {
       .trimEnd()
       .split('\r\n')
       .map((l) => l.split(','));
-    expect(rows[0]).toEqual(['dimension', 'category', 'score', 'normalised_score', 'clips', 'method']);
+    expect(rows[0]).toEqual([
+      'dimension',
+      'category',
+      'score',
+      'normalised_score',
+      'clips',
+      'method',
+      'ci95_low',
+      'ci95_high',
+      'prompts',
+    ]);
     const byName = new Map(rows.slice(1).map((r) => [r[0], r]));
-    expect(byName.get(d0)?.slice(2, 6)).toEqual(['0.8', expect.any(String), '1', 'lite']);
+    // One prompt: a score, but no interval (its spread cannot be estimated).
+    expect(byName.get(d0)?.slice(2)).toEqual(['0.8', expect.any(String), '1', 'lite', '', '', '1']);
     expect(byName.get(d1)?.slice(2, 6)).toEqual(['0.6', expect.any(String), '1', 'lite']);
     expect([...byName.keys()].slice(-3)).toEqual(['Quality', 'Semantic', 'Total']);
+    // The live scorecard says the same, provisional; the run has none until it ends.
+    const live = (await call('GET', `/api/v1/bench/${run.id}/scorecard`, alice.key)).json();
+    expect(live).toMatchObject({ final: false, level: 0.95, resamples: 10000 });
+    expect(live.dimensions[0]).toMatchObject({ score: 0.8, clips: 1, prompts: 1, ci95_low: null });
+    expect((await call('GET', `/api/v1/bench/${run.id}`, alice.key)).json().scorecard).toBeNull();
 
     // Cancel stops the unfinished clips; delete then removes clips, their blobs, tasks and logs.
     await call('POST', `/api/v1/bench/${run.id}/cancel`, alice.key);
+    // The run ended: its scorecard is final and stored with it.
+    const ended = (await call('GET', `/api/v1/bench/${run.id}`, alice.key)).json();
+    expect(ended.scorecard).toMatchObject({ final: true, dimensions: live.dimensions });
+    expect(typeof (await server.deps.repos.benchRuns.byId(run.id))?.scorecard).toBe('string');
     const after = (await call('GET', `/api/v1/bench/${run.id}/videos`, alice.key)).json();
     expect(after.items.map((t: Json) => t.state)).toEqual(['done', 'cancelled', 'cancelled']);
     expect((await call('DELETE', `/api/v1/bench/${run.id}`, alice.key)).status).toBe(204);
@@ -563,11 +583,11 @@ describe('videos, csv and logs', () => {
     const csv = await call('GET', `/api/v1/bench/${run.id}/csv`, alice.key);
     expect(csv.text).toBe(
       [
-        'dimension,category,score,normalised_score,clips,method',
-        `${usable[0]},quality,,,0,`,
-        'Quality,aggregate,,,0,',
-        'Semantic,aggregate,,,0,',
-        'Total,aggregate,,,0,',
+        'dimension,category,score,normalised_score,clips,method,ci95_low,ci95_high,prompts',
+        `${usable[0]},quality,,,0,,,,0`,
+        'Quality,aggregate,,,0,,,,0',
+        'Semantic,aggregate,,,0,,,,0',
+        'Total,aggregate,,,0,,,,0',
         '',
       ].join('\r\n'),
     );

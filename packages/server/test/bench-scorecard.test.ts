@@ -2,8 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { DIMENSION_IDS } from '@vesta/engine';
 import type { DimensionId } from '@vesta/engine';
 import { csvField, toCsv } from '../src/services/bench-csv.js';
-import { buildScorecard, scorecardCsv } from '../src/services/bench-scorecard.js';
-import type { ClipScore } from '../src/services/bench-scorecard.js';
+import { clipGroupOf } from '@vesta/engine';
+import type { ScoredClip } from '../src/domain/scored-clip.js';
+import { buildScorecard as build, scorecardCsv } from '../src/services/bench-scorecard.js';
+
+type ClipScore = Pick<ScoredClip, 'dimension' | 'value' | 'method'>;
+let prompts = 0;
+/** Each clip from its own prompt of its dimension's clip group. */
+const buildScorecard = (dimensions: readonly DimensionId[], clips: ClipScore[]) =>
+  build(
+    dimensions,
+    clips.map((c) => ({
+      ...c,
+      methodVersion: '1',
+      promptId: `p-${++prompts}`,
+      promptText: 'a prompt',
+      group: clipGroupOf(c.dimension).id,
+      sampleIndex: 0,
+      videoId: `v-${prompts}`,
+    })),
+    { seed: 'bench_scorecard_test', resamples: 200 },
+  );
 
 // VBench's worked example (vbench-methods.md §3.4): raw aggregates → Quality 0.8443, Semantic 0.7262, Total 0.8207.
 const WORKED: Record<DimensionId, number> = {
@@ -58,7 +77,17 @@ describe('bench scorecard', () => {
   it("reproduces VBench's worked example when all 16 dimensions are scored", () => {
     const card = buildScorecard(DIMENSION_IDS, clipsFor(WORKED));
     const rows = parse(scorecardCsv(card));
-    expect(rows[0]).toEqual(['dimension', 'category', 'score', 'normalised_score', 'clips', 'method']);
+    expect(rows[0]).toEqual([
+      'dimension',
+      'category',
+      'score',
+      'normalised_score',
+      'clips',
+      'method',
+      'ci95_low',
+      'ci95_high',
+      'prompts',
+    ]);
     expect(rows).toHaveLength(1 + 16 + 3);
     const byName = new Map(rows.slice(1).map((r) => [r[0], r]));
     expect(Number(byName.get('subject_consistency')![2])).toBeCloseTo(0.9673, 6);
@@ -88,21 +117,22 @@ describe('bench scorecard', () => {
     const rows = parse(scorecardCsv(card));
     // VBench's order, not the request's.
     expect(rows.slice(1, 3).map((r) => r[0])).toEqual(['subject_consistency', 'aesthetic_quality']);
-    expect(rows[2]).toEqual(['aesthetic_quality', 'quality', '0.6', '0.6', '2', 'lite|vbench']);
+    expect(rows[2]!.slice(0, 6)).toEqual(['aesthetic_quality', 'quality', '0.6', '0.6', '2', 'lite|vbench']);
+    expect(rows[2]![8]).toBe('2');
     const quality = (0.6 + (0.9 - 0.1462) / (1 - 0.1462)) / 2;
     expect(Number(rows[3]![2])).toBeCloseTo(quality, 5);
     expect(rows[3]![5]).toBe('vbench_leaderboard_partial');
-    expect(rows[4]).toEqual(['Semantic', 'aggregate', '', '', '0', '']);
+    expect(rows[4]).toEqual(['Semantic', 'aggregate', '', '', '0', '', '', '', '0']);
     expect(Number(rows[5]![2])).toBeCloseTo(quality, 5);
   });
 
   it('leaves unscored dimensions empty for a run that has no clips yet', () => {
     const rows = parse(scorecardCsv(buildScorecard(['color'], [])));
     expect(rows.slice(1)).toEqual([
-      ['color', 'semantic', '', '', '0', ''],
-      ['Quality', 'aggregate', '', '', '0', ''],
-      ['Semantic', 'aggregate', '', '', '0', ''],
-      ['Total', 'aggregate', '', '', '0', ''],
+      ['color', 'semantic', '', '', '0', '', '', '', '0'],
+      ['Quality', 'aggregate', '', '', '0', '', '', '', '0'],
+      ['Semantic', 'aggregate', '', '', '0', '', '', '', '0'],
+      ['Total', 'aggregate', '', '', '0', '', '', '', '0'],
     ]);
   });
 });

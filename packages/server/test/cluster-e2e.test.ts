@@ -493,7 +493,7 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
     const csv = await call(apiB, 'GET', `/api/v1/bench/${benchId}/csv`);
     expect(csv.status).toBe(200);
     const [header, ...lines] = csv.text.trim().split(/\r?\n/);
-    expect(header).toBe('dimension,category,score,normalised_score,clips,method');
+    expect(header).toBe('dimension,category,score,normalised_score,clips,method,ci95_low,ci95_high,prompts');
     const rows = lines.map((l) => l.split(','));
     for (const dimension of ['subject_consistency', 'dynamic_degree']) {
       const values = benchVideos.flatMap((v) =>

@@ -125,12 +125,12 @@ describe('docs/ai-agents.md', () => {
     expect(result.stdout).toMatch(/queued: 0\/[1-9]\d* clips done/);
     expect(readFileSync(path.join(work, 'scorecard.csv'), 'utf8')).toBe(
       [
-        'dimension,category,score,normalised_score,clips,method',
-        'subject_consistency,quality,,,0,',
-        'temporal_flickering,quality,,,0,',
-        'Quality,aggregate,,,0,',
-        'Semantic,aggregate,,,0,',
-        'Total,aggregate,,,0,',
+        'dimension,category,score,normalised_score,clips,method,ci95_low,ci95_high,prompts',
+        'subject_consistency,quality,,,0,,,,0',
+        'temporal_flickering,quality,,,0,,,,0',
+        'Quality,aggregate,,,0,,,,0',
+        'Semantic,aggregate,,,0,,,,0',
+        'Total,aggregate,,,0,,,,0',
         '',
       ].join('\r\n'),
     );

@@ -207,6 +207,8 @@ describe('Rank leaderboard', () => {
     const board = res.json();
     expect(board).toMatchObject({ runId, prompt: PROMPT });
     expect(board.formula).toContain('min');
+    // One clip per candidate: the board says there is no interval rather than showing one.
+    expect(board.uncertainty).toContain('single clip has no confidence interval');
     expect(board.entries).toHaveLength(3);
     const [first, second, last] = board.entries;
     expect([first.rank, second.rank, last.rank]).toEqual([1, 2, null]);

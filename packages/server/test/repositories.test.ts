@@ -70,6 +70,7 @@ function run(id: string, model: string): BenchRunRecord {
     samples_per_prompt: 1,
     prompts_per_dimension: null,
     suite_version: null,
+    scorecard: null,
     n_pending: 0,
     n_claimed: 0,
     n_uploaded: 0,

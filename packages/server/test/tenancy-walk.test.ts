@@ -58,7 +58,7 @@ const a = {} as {
 const b = {} as { scoreId: string; rankId: string };
 
 async function call(
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   key: string,
   body?: unknown,
@@ -389,6 +389,34 @@ const WALK: Record<string, () => Promise<void>> = {
   },
   getBenchLogs: async () => {
     expectRefused(await call('GET', `/api/v1/bench/${a.benchId}/logs`, keyB), 'getBenchLogs');
+  },
+  compareBenchRuns: async () => {
+    // A's run first: refused before anything of it is read.
+    expectRefused(
+      await call('GET', `/api/v1/bench/compare?runs=${a.benchId},bench_b_none`, keyB),
+      'compareBenchRuns',
+    );
+  },
+  // A model's baseline: A's private model is as absent for B as an id nobody declared.
+  getModelBaseline: async () => {
+    expectRefused(await call('GET', '/api/v1/models/acme-secret-v7/baseline', keyB), 'getModelBaseline');
+  },
+  setModelBaseline: async () => {
+    expectRefused(
+      await call('PUT', '/api/v1/models/acme-secret-v7/baseline', keyB, { run_id: a.benchId }),
+      'setModelBaseline',
+    );
+    // A global model, A's run: B may not make it B's baseline.
+    expectRefused(
+      await call('PUT', '/api/v1/models/vesta-demo/baseline', keyB, { run_id: a.benchId }),
+      'setModelBaseline',
+    );
+  },
+  clearModelBaseline: async () => {
+    expectRefused(await call('DELETE', '/api/v1/models/acme-secret-v7/baseline', keyB), 'clearModelBaseline');
+  },
+  getBenchScorecard: async () => {
+    expectRefused(await call('GET', `/api/v1/bench/${a.benchId}/scorecard`, keyB), 'getBenchScorecard');
   },
 
   // ---- Discovery: B's listings equal a fresh user's.

@@ -1,10 +1,11 @@
 /** `vesta bench …`: create, list, get, cancel, delete, and read a run's videos, CSV and logs. */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { BenchLogLine, BenchRun, BenchVideo, Page } from '@vesta/sdk';
+import type { BenchLogLine, BenchRun, BenchScorecard, BenchVideo, Page } from '@vesta/sdk';
 import { action, type CliContext } from '../context.js';
 import type { Style } from '../output/style.js';
 import { renderFields, renderTable } from '../output/table.js';
+import { registerBenchCompareCommands } from './bench-compare.js';
 import { group, leaf, list, positiveInt } from './common.js';
 
 function statusColour(style: Style, status: string): string {
@@ -18,8 +19,34 @@ function progressText(run: BenchRun): string {
   return `${p.tasks_done}/${p.tasks_total} done, ${p.tasks_generated} generated, ${p.tasks_failed} failed`;
 }
 
+const num = (x: number | null): string => (x === null ? '—' : x.toFixed(4));
+const ci = (low: number | null, high: number | null): string =>
+  low === null || high === null ? '—' : `[${low.toFixed(4)}, ${high.toFixed(4)}]`;
+
+/** Per dimension and aggregate: the score, its 95 % interval, and the clips and prompts behind it. */
+export function renderScorecard(card: BenchScorecard, style: Style): string {
+  const rows = [
+    ...card.dimensions.map((d) => [
+      d.dimension,
+      num(d.score),
+      ci(d.ci95_low, d.ci95_high),
+      d.clips,
+      d.prompts,
+    ]),
+    ...card.aggregates.map((a) => [
+      style.bold(a.partial ? `${a.name} (partial)` : a.name),
+      num(a.value),
+      ci(a.ci95_low, a.ci95_high),
+      a.clips,
+      a.prompts,
+    ]),
+  ];
+  const note = card.final ? '' : style.dim('\nprovisional: the run is still going; scores so far');
+  return `${renderTable(['dimension', 'score', '95% interval', 'clips', 'prompts'], rows, style)}${note}`;
+}
+
 function renderRun(run: BenchRun, style: Style): string {
-  return renderFields(
+  const fields = renderFields(
     {
       id: run.id,
       name: run.name,
@@ -34,6 +61,7 @@ function renderRun(run: BenchRun, style: Style): string {
     },
     style,
   );
+  return run.scorecard ? `${fields}\n\n${renderScorecard(run.scorecard, style)}` : fields;
 }
 
 interface PageFlags {
@@ -75,6 +103,7 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
       'vesta bench list',
       'vesta bench get bench_123 --json',
       'vesta bench csv bench_123 -o scorecard.csv',
+      'vesta bench compare bench_base bench_new --fail-on-regression 0.01',
     ],
   );
   const sig = (): { signal: AbortSignal } => ({ signal: ctx.signal });
@@ -230,6 +259,21 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
 
   leaf(
     bench
+      .command('scorecard')
+      .description(
+        "Show a run's scores with 95 % intervals (final once it has ended, else the clips scored so far)",
+      )
+      .argument('<id>', 'the run id'),
+    ['vesta bench scorecard bench_123', 'vesta bench scorecard bench_123 --json | jq .aggregates'],
+  ).action(
+    action(ctx, async (cmd, id: string) => {
+      const card = await ctx.client(cmd).bench.scorecard(id, sig());
+      ctx.print(cmd, card, (s) => renderScorecard(card, s));
+    }),
+  );
+
+  leaf(
+    bench
       .command('csv')
       .description("Download a run's scorecard as CSV (to stdout, or to a file with -o)")
       .argument('<id>', 'the run id')
@@ -279,4 +323,6 @@ export function registerBenchCommands(program: Command, ctx: CliContext): void {
       });
     }),
   );
+
+  registerBenchCompareCommands(bench, ctx);
 }

@@ -32,3 +32,10 @@ export function seconds(value: string): number {
 export function list(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(/[,\s]+/).filter(Boolean)];
 }
+
+/** A commander argument parser for a number ≥ 0 (a margin). */
+export function nonNegativeNumber(value: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number ≥ 0');
+  return n;
+}

@@ -60,7 +60,10 @@ export function renderVideo(video: VideoSummary, style: Style): string {
 }
 
 function renderLeaderboard(board: RankLeaderboard, style: Style): string {
-  const head = renderFields({ runId: board.runId, prompt: board.prompt, formula: board.formula }, style);
+  const head = renderFields(
+    { runId: board.runId, prompt: board.prompt, formula: board.formula, intervals: board.uncertainty },
+    style,
+  );
   const rows = board.entries.map((e) => [
     e.rank ?? '-',
     e.videoId,

@@ -70,6 +70,8 @@ export class NotFoundError extends ApiError {}
 export class ConflictError extends ApiError {}
 /** 409 `idempotency_mismatch`: an Idempotency-Key was reused with a different body. */
 export class IdempotencyMismatchError extends ApiError {}
+/** 409 `no_scored_clips`: a run named in a comparison has no scored clip yet. */
+export class NoScoredClipsError extends ApiError {}
 /** 500 `internal_error`: server fault (retried automatically). */
 export class InternalError extends ApiError {}
 /** 503 `upstream_unavailable`: a dependency of the server is down (retried automatically). */
@@ -103,6 +105,7 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   not_found: NotFoundError,
   conflict: ConflictError,
   idempotency_mismatch: IdempotencyMismatchError,
+  no_scored_clips: NoScoredClipsError,
   internal_error: InternalError,
   upstream_unavailable: UpstreamUnavailableError,
   invalid_video: InvalidVideoError,

@@ -372,6 +372,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bench/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare Bench runs (and gate a candidate on regressions)
+         * @description Every run after the first against the first (the baseline): per compared dimension, and for Quality, Semantic and Total recomputed over the compared dimensions only (`partial` when their VBench group is incomplete), the difference candidate − baseline with its 95 % interval and a permutation p-value, the clips and prompts behind it; then per prompt the differences, largest drop first, with both runs' clips of that prompt. Runs planned from the same prompt suite version are compared **paired** (clips matched on prompt and sample index; prompts resampled and sign-flipped together); others **unpaired**. A dimension is compared only when every run scored it with one and the same method version; the others are listed in `not_comparable` with why. With more than two runs each row's p-values are Holm-adjusted across the comparisons (`correction`). With `fail_on_regression` (two runs), `gate` says whether the candidate regressed (see the parameter). Every interval and p-value is deterministic: seeded from the two run ids. See docs/statistics.md.
+         */
+        get: operations["compareBenchRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/models/{id}/baseline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A model's baseline run
+         * @description The run new runs of the model are compared with (their run page shows the deltas), or `run_id` null. Per user: each user sets their own. A model id the caller cannot see is 404 `not_found`, as in GET /api/v1/models.
+         */
+        get: operations["getModelBaseline"];
+        /**
+         * Set a model's baseline run
+         * @description Makes `run_id` — a completed run of this model, of the caller's — the model's baseline (replacing any earlier one; setting the same again answers the same). A run of another model is 400 `validation_failed`; another user's run 403; a run not completed 409 `conflict`. Deleting the run clears the baseline. Per user: each user sets their own. A model id the caller cannot see is 404 `not_found`, as in GET /api/v1/models.
+         */
+        put: operations["setModelBaseline"];
+        post?: never;
+        /**
+         * Clear a model's baseline run
+         * @description Removes the model's baseline (204 also when none was set). Per user: each user sets their own. A model id the caller cannot see is 404 `not_found`, as in GET /api/v1/models.
+         */
+        delete: operations["clearModelBaseline"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dimensions": {
         parameters: {
             query?: never;
@@ -878,6 +926,130 @@ export interface components {
             object_a?: string;
             object_b?: string;
         };
+        /** @description Bench runs compared with the first: differences with 95 % intervals and permutation p-values, per prompt deltas, and the optional regression gate. */
+        BenchComparison: {
+            baseline_id: string;
+            /** @description Confidence level of the intervals: 0.95. */
+            level: number;
+            /** @description Bootstrap replicates and permutations drawn (10,000). */
+            resamples: number;
+            interval_method: string;
+            correction: {
+                method: "holm" | "none";
+                statement: string;
+            };
+            runs: {
+                id: string;
+                name: string;
+                model_id: string;
+                status: string;
+                suite_version: string | null;
+                clips_scored: number;
+                clips_total: number;
+                /** @description `completed`, or how far a run still going is, e.g. `evaluating: 340 of 1000 clips scored`. */
+                label: string;
+            }[];
+            /** @description False when no dimension can be compared (see not_comparable). */
+            comparable: boolean;
+            /** @description The compared dimensions: scored by every run with one and the same method version. */
+            dimensions: string[];
+            /** @description Dimensions left out, with why (not scored in a run, a run mixing methods, different methods or versions). */
+            not_comparable: {
+                dimension: string;
+                reason: string;
+            }[];
+            /** @description Each candidate against the baseline. */
+            comparisons: {
+                baseline_id: string;
+                candidate_id: string;
+                /** @description paired: both runs were planned from one prompt suite version, so clips are matched on (prompt, sample index) and the difference is taken pair by pair; unpaired: different suites, each run resampled on its own. */
+                mode: "paired" | "unpaired";
+                mode_reason: string;
+                /** @description Paired: clips left out because the other run has no clip of the same prompt and sample. */
+                unmatched_clips: {
+                    baseline: number;
+                    candidate: number;
+                };
+                /** @description The compared dimensions in VBench's order, then Quality, Semantic, Total. */
+                rows: {
+                    /** @description A dimension id, or Quality, Semantic, Total (recomputed over the compared dimensions). */
+                    name: string;
+                    kind: "dimension" | "aggregate";
+                    higher_is_better: boolean;
+                    /** @description The baseline's mean over the clips compared (the matched pairs when paired). */
+                    baseline: number;
+                    /** @description The candidate's mean over the clips compared. */
+                    candidate: number;
+                    /** @description candidate − baseline. */
+                    delta: number;
+                    /** @description Lower end of the 95 % interval of delta (paired or unpaired bootstrap over prompts); null when a clip group has one prompt. */
+                    ci95_low: number | null;
+                    /** @description Upper end of the 95 % interval of delta. */
+                    ci95_high: number | null;
+                    /** @description Two-sided permutation p-value of "no difference" (sign flips of prompts when paired, relabelled prompts when unpaired; exact when every pattern fits in the resamples, else (1 + hits)/(B + 1)). */
+                    p_value: number;
+                    /** @description Holm-adjusted across the comparisons with the baseline (equal to p_value with two runs). */
+                    p_adjusted: number;
+                    /** @description The interval leaves out 0 and p_adjusted < 0.05. */
+                    significant: boolean;
+                    /** @description Matched (prompt, sample) pairs when paired; null when unpaired. */
+                    pairs: number | null;
+                    baseline_clips: number;
+                    candidate_clips: number;
+                    /** @description Prompts behind the row (the resampled units). */
+                    prompts: number;
+                    /** @description Aggregates: some dimension of their VBench group is not among those compared. */
+                    partial: boolean;
+                }[];
+                /** @description Per prompt, largest drop first (paired: by prompt; unpaired: prompts of the same text in both runs). */
+                prompts: {
+                    prompt_id: string;
+                    prompt: string;
+                    clip_group: string;
+                    /** @description The prompt's dimension deltas on the leaderboard's scale (weight/(max − min) each, averaged by weight; a lower-is-better dimension turned round): what the list is sorted by, largest drop first. */
+                    delta: number;
+                    dimensions: {
+                        dimension: string;
+                        baseline: number;
+                        candidate: number;
+                        delta: number;
+                    }[];
+                    /** @description The baseline's clips of this prompt (GET /api/v1/videos/{videoId}/content plays one). */
+                    baseline_clips: {
+                        sample_index: number;
+                        video_id: string;
+                    }[];
+                    candidate_clips: {
+                        sample_index: number;
+                        video_id: string;
+                    }[];
+                }[];
+            }[];
+            /** @description The regression gate, when fail_on_regression was sent. */
+            gate: {
+                /** @description DELTA, as sent. */
+                margin: number;
+                /** @description One-sided level, family-wise over the gated rows: 0.025. */
+                alpha: number;
+                verdict: "pass" | "regression" | "not_comparable";
+                statement: string;
+                rows: {
+                    name: string;
+                    delta: number;
+                    /** @description As in rows. */
+                    ci95_low: number | null;
+                    /** @description As in rows. */
+                    ci95_high: number | null;
+                    /** @description One-sided p of "candidate − baseline ≥ −DELTA". */
+                    p_value: number;
+                    /** @description Holm-adjusted over the gated rows. */
+                    p_adjusted: number;
+                    /** @description p_adjusted < alpha. */
+                    regressed: boolean;
+                }[];
+                regressions: string[];
+            } | null;
+        };
         BenchLogLine: {
             /** @description Position in the log. */
             seq: number;
@@ -1177,7 +1349,7 @@ export interface components {
              * @description Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
              * @enum {unknown}
              */
-            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "no_scored_clips" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description Human-readable explanation; may change over time. */
             detail: string;
             /** @description The request id, also sent in the X-Request-Id header. */
@@ -1234,6 +1406,8 @@ export interface components {
             prompt: string | null;
             /** @description How `overall` is computed. */
             formula: string;
+            /** @description Why the entries carry no confidence interval: each candidate is one clip, scored once on deterministically sampled frames, so there is nothing to resample (Bench runs, with many clips per prompt and many prompts, carry 95 % intervals). */
+            uncertainty: string;
             entries: components["schemas"]["LeaderboardEntry"][];
         };
         LeaderboardEntry: {
@@ -1274,6 +1448,13 @@ export interface components {
             online: boolean;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description A model's baseline run (the caller's): what new runs of the model are compared with. */
+        ModelBaseline: {
+            model_id: string;
+            /** @description The caller's baseline run of the model; null when none is set. */
+            run_id: string | null;
+            set_at: string | null;
         };
         /** @description The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`. */
         ModelList: {
@@ -1424,6 +1605,10 @@ export interface components {
             auxiliary?: components["schemas"]["Auxiliary"];
             /** @description The clip's exact size in bytes (optional). Over the upload limit it is refused at once with 413. With an S3-compatible blob store it is bound into the presigned upload URL: the PUT must then carry exactly this Content-Length (returned in `headers`). Without it, the size limit is checked when the upload is confirmed. */
             sizeBytes?: number;
+        };
+        SetModelBaselineBody: {
+            /** @description A completed run of this model, of the caller's. */
+            run_id: string;
         };
         UploadPutResponse: {
             videoId: string;
@@ -3294,6 +3479,356 @@ export interface operations {
             };
             /** @description Not the caller's resource (code: forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    compareBenchRuns: {
+        parameters: {
+            query: {
+                /** @description Run ids, comma-separated: the baseline first, then 1–9 candidates (2–10 runs, each once, all the caller's). Fewer than 2, more than 10, or one twice is 400 validation_failed; an unknown id 404; another user's 403; a run without any scored clip 409 `no_scored_clips` (a run still going is allowed: `runs[].label` says how many clips are scored). */
+                runs: string;
+                /** @description Comma-separated dimension ids to compare (default: every dimension any of the runs scored); Quality, Semantic and Total are recomputed over the compared ones. With `fail_on_regression`, these are the rows the gate looks at, and `Quality`, `Semantic` or `Total` may be named too to gate them. An unknown name is 400 validation_failed. */
+                dimensions?: string;
+                /** @description DELTA ≥ 0: adds the regression gate (exactly 2 runs). A gated row regressed when the candidate is worse than the baseline by more than DELTA (in the row's own units) with 97.5 % one-sided confidence, family-wise over the gated rows by Holm: the one-sided sign-flip (paired) or relabelling (unpaired) permutation test of "candidate − baseline ≥ −DELTA", Holm-adjusted p < 0.025. Negative or not a number is 400 validation_failed. */
+                fail_on_regression?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bench runs compared with the first: differences with 95 % intervals and permutation p-values, per prompt deltas, and the optional regression gate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenchComparison"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: no_scored_clips) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getModelBaseline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A model id from GET /api/v1/models. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A model's baseline run (the caller's): what new runs of the model are compared with. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelBaseline"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setModelBaseline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A model id from GET /api/v1/models. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetModelBaselineBody"];
+            };
+        };
+        responses: {
+            /** @description A model's baseline run (the caller's): what new runs of the model are compared with. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelBaseline"];
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    clearModelBaseline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A model id from GET /api/v1/models. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

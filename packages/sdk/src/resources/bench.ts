@@ -8,7 +8,16 @@ import {
   type PipelineResult,
   type RunWithPipelineOptions,
 } from '../runner/pipeline.js';
-import type { BenchCreateBody, BenchCreateParams, BenchLogLine, BenchRun, BenchVideo } from '../types.js';
+import type {
+  BenchCreateBody,
+  BenchCreateParams,
+  BenchLogLine,
+  BenchRun,
+  BenchCompareOptions,
+  BenchComparison,
+  BenchScorecard,
+  BenchVideo,
+} from '../types.js';
 
 const runPath = (id: string): string => `/api/v1/bench/${encodeURIComponent(id)}`;
 
@@ -133,6 +142,46 @@ export class BenchResource {
     opts: RequestOptions = {},
   ): AsyncGenerator<BenchVideo, void, undefined> {
     return iterateItems((p, o) => this.videos(id, p, o), params, opts);
+  }
+
+  /**
+   * The scorecard with 95 % confidence intervals (a bootstrap over prompts, seeded from the run id):
+   * per dimension the mean of its clips, then Quality, Semantic and Total. Final (`final: true`, the
+   * same as `run.scorecard`) once the run has ended; before, from the clips scored so far.
+   * @example
+   * const { dimensions } = await vesta.bench.scorecard('bench_123');
+   * for (const d of dimensions) console.log(d.dimension, d.score, [d.ci95_low, d.ci95_high]);
+   */
+  scorecard(id: string, opts?: RequestOptions): Promise<BenchScorecard> {
+    return this.http.json<BenchScorecard>({ method: 'GET', path: `${runPath(id)}/scorecard` }, opts);
+  }
+
+  /**
+   * Compares runs with the first (the baseline): per dimension, and Quality/Semantic/Total over the
+   * dimensions all runs share with one method version, the difference with its 95 % interval and a
+   * permutation p-value (paired when the runs share a prompt suite version); per-prompt deltas,
+   * largest drop first; with `failOnRegression`, the regression gate (`gate.verdict`).
+   * @example
+   * const cmp = await vesta.bench.compare(['bench_base', 'bench_new'], { failOnRegression: 0.01 });
+   * if (cmp.gate?.verdict === 'regression') throw new Error(cmp.gate.statement);
+   */
+  compare(
+    runs: string[],
+    options: BenchCompareOptions = {},
+    opts?: RequestOptions,
+  ): Promise<BenchComparison> {
+    return this.http.json<BenchComparison>(
+      {
+        method: 'GET',
+        path: '/api/v1/bench/compare',
+        query: {
+          runs: runs.join(','),
+          dimensions: options.dimensions?.join(','),
+          fail_on_regression: options.failOnRegression,
+        },
+      },
+      opts,
+    );
   }
 
   /**

@@ -6,11 +6,13 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { preparedQuery } from '../db/prepared-query.js';
-import type { BenchLogsTable, BenchRunsTable } from '../db/schema-bench.js';
+import type { BenchLogsTable, BenchRunsTable, ModelBaselinesTable } from '../db/schema-bench.js';
 import type { BenchStatus } from '../domain/bench-state.js';
 
 /** A stored run, with its per-state task counters. */
 export type BenchRunRecord = Selectable<BenchRunsTable>;
+/** A user's baseline run of a model. */
+export type ModelBaselineRecord = Selectable<ModelBaselinesTable>;
 /** A stored log line. */
 export type BenchLogRecord = Selectable<BenchLogsTable>;
 /** A log line to append (its `seq` is given by the database). */
@@ -106,6 +108,36 @@ export class BenchRunRepository {
       .where('status', '=', status)
       .executeTakeFirst();
     return result.numDeletedRows > 0n;
+  }
+
+  // ---- a model's baseline run (per user) -----------------------------------------------------
+
+  async baselineOf(userId: string, modelKey: string): Promise<ModelBaselineRecord | undefined> {
+    return this.db
+      .selectFrom('model_baselines')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('model_id', '=', modelKey)
+      .executeTakeFirst();
+  }
+
+  /** Sets (or replaces) the user's baseline run of a model. */
+  async setBaseline(row: ModelBaselineRecord): Promise<void> {
+    await this.db
+      .insertInto('model_baselines')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'model_id']).doUpdateSet({ run_id: row.run_id, set_at: row.set_at }),
+      )
+      .execute();
+  }
+
+  async clearBaseline(userId: string, modelKey: string): Promise<void> {
+    await this.db
+      .deleteFrom('model_baselines')
+      .where('user_id', '=', userId)
+      .where('model_id', '=', modelKey)
+      .execute();
   }
 
   // ---- the log -------------------------------------------------------------------------------

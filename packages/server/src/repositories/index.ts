@@ -101,7 +101,12 @@ export type {
 };
 export type { ArrivedVideo } from './video-uploads.repository.js';
 export type { ApiKeyRecord } from './api-keys.repository.js';
-export type { BenchLogRecord, BenchRunRecord, NewBenchLog } from './bench-runs.repository.js';
+export type {
+  BenchLogRecord,
+  BenchRunRecord,
+  ModelBaselineRecord,
+  NewBenchLog,
+} from './bench-runs.repository.js';
 export type { BenchTaskRecord, ScoredClipRow } from './bench-tasks.repository.js';
 export type { ClaimOutcome, IdempotencyClaimKey, StoredResponse } from './idempotency-records.repository.js';
 export type { ModelRecord } from './models.repository.js';

@@ -14,7 +14,9 @@ import { BenchProgressService } from './bench-progress.service.js';
 import { BenchRunService } from './bench-run.service.js';
 import { RunnerService } from './runner.service.js';
 import { RunnerTaskService } from './runner-task.service.js';
+import { BenchComparisonService } from './bench-comparison.service.js';
 import { BenchScorecardService } from './bench-scorecard.service.js';
+import { ModelBaselineService } from './model-baseline.service.js';
 import { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload.service.js';
 import type { VideoService } from './video.service.js';
@@ -32,6 +34,10 @@ export interface BenchArea {
   notifier: TaskNotifier;
   /** Runs' scorecards with their intervals (stored when a run ends). */
   scorecards: BenchScorecardService;
+  /** Comparison of runs and the regression gate. */
+  comparisons: BenchComparisonService;
+  /** Each model's baseline run, per user. */
+  baselines: ModelBaselineService;
 }
 
 export interface BenchAreaDeps {
@@ -83,5 +89,7 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
     leaseSeconds: deps.leaseSeconds,
   });
   const models = new ModelService({ repos: deps.repos });
-  return { runs, progress, runners, tasks, models, notifier, scorecards };
+  const comparisons = new BenchComparisonService(deps.repos);
+  const baselines = new ModelBaselineService(deps.repos);
+  return { runs, progress, runners, tasks, models, notifier, scorecards, comparisons, baselines };
 }

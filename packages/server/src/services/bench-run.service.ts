@@ -28,16 +28,7 @@ import type { BenchProgressService } from './bench-progress.service.js';
 import { scorecardCsv } from './bench-scorecard.js';
 import { scorecardView, storedScorecard } from './bench-scorecard.service.js';
 import type { BenchScorecardService } from './bench-scorecard.service.js';
-import {
-  NO_TASKS,
-  byVideo,
-  logView,
-  pageOf,
-  parseJson,
-  progressOf,
-  runView,
-  taskVideoView,
-} from './bench-views.js';
+import { NO_TASKS, byVideo, logView, pageOf, progressOf, runView, taskVideoView } from './bench-views.js';
 import { resolveModelKey } from './model-keys.js';
 
 /** VBench samples 5 clips per prompt. */

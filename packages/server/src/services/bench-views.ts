@@ -140,7 +140,9 @@ export function byVideo<R extends { video_id: string }>(rows: R[]): Map<string |
  */
 export function scoredClips(rows: readonly ScoredClipRow[]): ScoredClip[] {
   return rows
-    .filter((r) => isDimensionId(r.dimension) && parseJson<string[]>(r.task_dimensions, []).includes(r.dimension))
+    .filter(
+      (r) => isDimensionId(r.dimension) && parseJson<string[]>(r.task_dimensions, []).includes(r.dimension),
+    )
     .map((r) => {
       const dimension = r.dimension as DimensionId;
       return {

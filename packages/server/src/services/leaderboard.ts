@@ -10,6 +10,9 @@ import type { LeaderboardView, VideoView } from '../domain/views/score-rank.js';
 export const LEADERBOARD_FORMULA =
   'overall = Σ_d w_d·(x_d − min_d)/(max_d − min_d) / Σ_d w_d over the dimensions scored for the clip, with VBench leaderboard constants (min, max, weight) per dimension; higher is better; ties: earlier confirm, then videoId; unscored clips last with rank null.';
 
+export const LEADERBOARD_UNCERTAINTY =
+  'No intervals: each candidate is a single clip, scored once on deterministically sampled frames (scoring it again gives the same numbers), so there is nothing to resample and a single clip has no confidence interval. To know how sure a difference between generators is, compare Bench runs: their scores carry 95 % intervals over prompts.';
+
 export function overallScore(video: VideoView): number | null {
   let sum = 0;
   let weights = 0;
@@ -47,6 +50,7 @@ export function buildLeaderboard(
     runId,
     prompt,
     formula: LEADERBOARD_FORMULA,
+    uncertainty: LEADERBOARD_UNCERTAINTY,
     entries: [
       ...scored.map((e, i) => ({
         rank: i + 1,

@@ -56,7 +56,7 @@ export function clusterTable(observations: readonly Observation[], variables: nu
       throw new RangeError(`observation of variable ${o.variable}: the table has ${variables}`);
     if (!Number.isFinite(o.value)) throw new RangeError(`observation value is not finite: ${o.value}`);
     let clusters = byStratum.get(o.stratum);
-    if (!clusters) byStratum.set(o.stratum, (clusters = new Map()));
+    if (!clusters) byStratum.set(o.stratum, (clusters = new Map<string, number[][]>()));
     let cells = clusters.get(o.cluster);
     if (!cells) clusters.set(o.cluster, (cells = Array.from({ length: variables }, () => [])));
     cells[o.variable]!.push(o.value);

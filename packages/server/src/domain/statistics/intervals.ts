@@ -20,7 +20,14 @@
  *
  * The percentile interval is here too, for statistics whose replicates are far from normal.
  */
-import jStat from 'jstat';
+import { createRequire } from 'node:module';
+
+/** The part of jStat (a CommonJS statistics library without type declarations) used here. */
+interface Quantiles {
+  studentt: { inv(p: number, df: number): number };
+  normal: { inv(p: number, mean: number, sd: number): number };
+}
+const jStat = createRequire(import.meta.url)('jstat') as Quantiles;
 
 export interface VarianceComponent {
   /** The variance this independent part contributes (e.g. one stratum's replicate variance). */

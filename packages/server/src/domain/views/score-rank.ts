@@ -134,5 +134,7 @@ export interface LeaderboardView {
   runId: string;
   prompt: string | null;
   formula: string;
+  /** Why no entry has a confidence interval (a single clip has none). */
+  uncertainty: string;
   entries: LeaderboardEntryView[];
 }

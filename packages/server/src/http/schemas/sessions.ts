@@ -259,6 +259,10 @@ export const Leaderboard = Type.Object(
     runId: Type.String(),
     prompt: Type.Union([Type.String(), Type.Null()]),
     formula: Type.String({ description: 'How `overall` is computed.' }),
+    uncertainty: Type.String({
+      description:
+        'Why the entries carry no confidence interval: each candidate is one clip, scored once on deterministically sampled frames, so there is nothing to resample (Bench runs, with many clips per prompt and many prompts, carry 95 % intervals).',
+    }),
     entries: Type.Array(LeaderboardEntry),
   },
   { title: 'Leaderboard' },

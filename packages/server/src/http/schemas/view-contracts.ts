@@ -21,6 +21,7 @@ import type {
   CreateBenchRunInput,
   PageOf,
 } from '../../domain/views/bench.js';
+import type { BenchComparisonView, ModelBaselineView } from '../../domain/views/bench-comparison.js';
 import type { DimensionView, ModelView } from '../../domain/views/discovery.js';
 import type {
   HeartbeatView,
@@ -58,6 +59,7 @@ import type {
   BenchVideoPage,
   CreateBenchRunBody,
 } from '../routes/bench/schemas.js';
+import type { BenchComparison, ModelBaseline } from '../routes/bench/comparison-schemas.js';
 import type { Dimension, Model } from '../routes/discovery/schemas.js';
 import type {
   Lease,
@@ -108,6 +110,8 @@ export type ViewContracts = [
   Expect<Same<Static<typeof BenchRun>, BenchRunView>>,
   Expect<Same<Static<typeof BenchRunPage>, PageOf<BenchRunView>>>,
   Expect<Same<Static<typeof BenchScorecard>, BenchScorecardView>>,
+  Expect<Same<Static<typeof BenchComparison>, BenchComparisonView>>,
+  Expect<Same<Static<typeof ModelBaseline>, ModelBaselineView>>,
   Expect<Same<Static<typeof BenchVideo>, BenchVideoView>>,
   Expect<Same<Static<typeof BenchVideoPage>, PageOf<BenchVideoView>>>,
   Expect<Same<Static<typeof BenchLogLine>, BenchLogView>>,

@@ -141,10 +141,11 @@ export const BenchScorecard = Type.Object(
     resamples: Type.Integer({ description: 'Bootstrap replicates drawn (10,000).' }),
     interval_method: Type.String({
       description:
-        '`prompt_bootstrap_t`: prompts resampled with replacement (a prompt\'s clips together), n − 1 of the n prompts of each clip group, seeded from the run id (the same run always gives the same interval); the interval is score ± t(0.975; df)·SE with SE the replicates\' standard deviation and df by Welch–Satterthwaite over the clip groups. Quality, Semantic and Total are recomputed from every replicate\'s dimension means. See docs/statistics.md.',
+        "`prompt_bootstrap_t`: prompts resampled with replacement (a prompt's clips together), n − 1 of the n prompts of each clip group, seeded from the run id (the same run always gives the same interval); the interval is score ± t(0.975; df)·SE with SE the replicates' standard deviation and df by Welch–Satterthwaite over the clip groups. Quality, Semantic and Total are recomputed from every replicate's dimension means. See docs/statistics.md.",
     }),
     final: Type.Boolean({
-      description: 'True once the run has ended: the scorecard no longer changes (it is stored with the run).',
+      description:
+        'True once the run has ended: the scorecard no longer changes (it is stored with the run).',
     }),
     dimensions: Type.Array(
       Type.Object({
@@ -157,7 +158,9 @@ export const BenchScorecard = Type.Object(
           description: "weight·(score − min)/(max − min) with VBench's leaderboard constants.",
         }),
         clips: Type.Integer({ description: 'Scored clips behind the score.' }),
-        prompts: Type.Integer({ description: 'Prompts behind the score (the units the bootstrap resamples).' }),
+        prompts: Type.Integer({
+          description: 'Prompts behind the score (the units the bootstrap resamples).',
+        }),
         methods: Type.Array(Type.String(), { description: 'Methods that produced the scores.' }),
         ...Ci('the score'),
       }),

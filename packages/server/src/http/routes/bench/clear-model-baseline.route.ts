@@ -1,0 +1,30 @@
+import { Type } from 'typebox';
+import { errorResponses } from '../../schemas/common.js';
+import { BENCH_TAG, callerOf } from './context.js';
+import type { ModelBaselineService } from '../../../services/model-baseline.service.js';
+import type { TypedApp } from '../../app-deps.js';
+import { BASELINE_NOTES, ModelIdParams } from './comparison-schemas.js';
+
+export function clearModelBaselineRoute(app: TypedApp, baselines: ModelBaselineService): void {
+  app.delete(
+    '/api/v1/models/:id/baseline',
+    {
+      config: { noBody: true },
+      schema: {
+        operationId: 'clearModelBaseline',
+        tags: [BENCH_TAG],
+        summary: "Clear a model's baseline run",
+        description: `Removes the model's baseline (204 also when none was set). ${BASELINE_NOTES}`,
+        params: ModelIdParams,
+        response: {
+          204: Type.Null({ description: 'Cleared.' }),
+          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'not_found'),
+        },
+      },
+    },
+    async (request, reply) => {
+      await baselines.clear(callerOf(request).id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,299 @@
+/**
+ * Comparison of Bench runs, the regression gate's API and model baselines on a real server (SQLite
+ * and PostgreSQL): bad input, each with its catalogue error; the same runs giving the same
+ * intervals and p-values on every call and on both databases (the answer equals the pure
+ * comparison of the same clips, which a hand-checked test holds to known numbers); a run still
+ * going labelled; non-comparable dimensions explained; Holm stated; baselines set and cleared.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareRuns } from '../src/domain/bench-comparison.js';
+import { scoredClips } from '../src/services/bench-views.js';
+import { startTestServer } from './helpers/bench-app.js';
+import type { TestServer } from './helpers/bench-app.js';
+import { grid, seedRun } from './helpers/bench-seed.js';
+
+let server: TestServer;
+let alice: { key: string; userId: string };
+let bob: { key: string; userId: string };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read in assertions
+type Json = Record<string, any>;
+
+async function call(method: 'GET' | 'PUT' | 'DELETE', url: string, key: string, body?: unknown) {
+  const res = await server.app.inject({
+    method,
+    url,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, json: (): Json => res.json() };
+}
+
+const compare = (query: string, key = alice.key) => call('GET', `/api/v1/bench/compare?${query}`, key);
+
+/** A deterministic wobble per prompt and sample, so runs differ by prompt the way real ones do. */
+const wobble = (p: number, s: number, k: number): number => Math.sin(7 * p + 3 * s + k) / 50;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await server.key();
+  bob = await server.key();
+  await server.deps.bench.models.upsert({ id: 'model-a', name: 'Model A', description: 'under test' });
+  await server.deps.bench.models.upsert({ id: 'model-b', name: 'Model B', description: 'under test' });
+  const scores = (shift: number) => (p: number, s: number) => ({
+    aesthetic_quality: 0.55 + shift + 0.05 * Math.cos(p) + wobble(p, s, 1),
+    imaging_quality: 0.6 + 0.04 * Math.sin(p) + wobble(p, s, 2),
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_base',
+    userId: alice.userId,
+    model: 'model-a',
+    clips: grid('overall_consistency', 8, 3, scores(0)),
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_worse',
+    userId: alice.userId,
+    model: 'model-a',
+    clips: grid('overall_consistency', 8, 3, scores(-0.04)),
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_same',
+    userId: alice.userId,
+    model: 'model-a',
+    clips: grid('overall_consistency', 8, 3, scores(0.001)),
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_other_suite',
+    userId: alice.userId,
+    model: 'model-a',
+    suite: 'suite-older',
+    clips: grid('overall_consistency', 8, 3, scores(0.01)),
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_v4',
+    userId: alice.userId,
+    model: 'model-a',
+    clips: grid('overall_consistency', 8, 3, scores(0), { version: '4' }),
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_running',
+    userId: alice.userId,
+    model: 'model-a',
+    status: 'generating',
+    clips: grid('overall_consistency', 8, 1, scores(0)),
+    pending: 16,
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_empty',
+    userId: alice.userId,
+    model: 'model-a',
+    status: 'generating',
+    clips: [],
+    pending: 4,
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_bobs',
+    userId: bob.userId,
+    model: 'model-a',
+    clips: grid('overall_consistency', 8, 3, scores(0)),
+  });
+  await seedRun(server, {
+    id: 'bench_cmp_model_b',
+    userId: alice.userId,
+    model: 'model-b',
+    clips: grid('overall_consistency', 4, 2, scores(0)),
+  });
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+describe('GET /api/v1/bench/compare', () => {
+  it('compares paired runs: deltas, intervals and p-values equal to the pure comparison, the same on every call', async () => {
+    const first = await compare('runs=bench_cmp_base,bench_cmp_worse');
+    expect(first.status).toBe(200);
+    const body = first.json();
+    expect(body).toMatchObject({
+      baseline_id: 'bench_cmp_base',
+      comparable: true,
+      level: 0.95,
+      resamples: 10000,
+    });
+    expect(body.dimensions).toEqual(['aesthetic_quality', 'imaging_quality']);
+    const c = body.comparisons[0];
+    expect(c.mode).toBe('paired');
+    const aesthetic = c.rows.find((r: Json) => r.name === 'aesthetic_quality');
+    expect(aesthetic.delta).toBeCloseTo(-0.04, 10);
+    expect(aesthetic.pairs).toBe(24);
+    expect(aesthetic.ci95_high).toBeLessThan(0);
+    expect(aesthetic.significant).toBe(true);
+    // Quality over the two compared dimensions, recomputed from the same resample.
+    expect(c.rows.map((r: Json) => r.name)).toEqual([
+      'aesthetic_quality',
+      'imaging_quality',
+      'Quality',
+      'Total',
+    ]);
+    expect(c.rows.find((r: Json) => r.name === 'Quality').partial).toBe(true);
+    // Deterministic: the same answer again, and exactly the pure comparison of the stored clips
+    // (so SQLite and PostgreSQL, whatever order they return rows in, answer the same).
+    expect((await compare('runs=bench_cmp_base,bench_cmp_worse')).json()).toEqual(body);
+    const clips = async (id: string) => scoredClips(await server.deps.repos.benchTasks.scoredClipsOf(id));
+    const pure = compareRuns([
+      { id: 'bench_cmp_base', suiteVersion: 'suite-test', clips: await clips('bench_cmp_base') },
+      { id: 'bench_cmp_worse', suiteVersion: 'suite-test', clips: await clips('bench_cmp_worse') },
+    ]);
+    const row = pure.comparisons[0]!.rows[0]!;
+    expect([aesthetic.ci95_low, aesthetic.ci95_high, aesthetic.p_value]).toEqual([
+      row.ci95Low,
+      row.ci95High,
+      row.pValue,
+    ]);
+    // Per prompt, largest drop first, with both runs' clips of the prompt.
+    expect(c.prompts).toHaveLength(8);
+    expect(c.prompts[0].delta).toBeLessThanOrEqual(c.prompts[7].delta);
+    expect(c.prompts[0].baseline_clips).toHaveLength(3);
+    expect(c.prompts[0].candidate_clips[0].video_id).toMatch(/^bench_cmp_worse-v/);
+  });
+
+  it('compares runs of different suite versions unpaired, and says so', async () => {
+    const c = (await compare('runs=bench_cmp_base,bench_cmp_other_suite')).json().comparisons[0];
+    expect(c.mode).toBe('unpaired');
+    expect(c.mode_reason).toContain('suite-older');
+    expect(c.rows[0].pairs).toBeNull();
+  });
+
+  it('with more than two runs, compares each with the first and adjusts by Holm', async () => {
+    const body = (await compare('runs=bench_cmp_base,bench_cmp_worse,bench_cmp_same')).json();
+    expect(body.correction.method).toBe('holm');
+    expect(body.correction.statement).toContain('Holm');
+    expect(body.comparisons.map((c: Json) => c.candidate_id)).toEqual(['bench_cmp_worse', 'bench_cmp_same']);
+    for (const c of body.comparisons)
+      for (const r of c.rows) expect(r.p_adjusted).toBeGreaterThanOrEqual(r.p_value);
+  });
+
+  it('lists a dimension scored by another method version as not comparable, with why', async () => {
+    const body = (await compare('runs=bench_cmp_base,bench_cmp_v4&fail_on_regression=0')).json();
+    expect(body.comparable).toBe(false);
+    expect(body.not_comparable[0]).toEqual({
+      dimension: 'aesthetic_quality',
+      reason: 'scored by different methods: lite v1 in bench_cmp_base, lite v4 in bench_cmp_v4',
+    });
+    expect(body.gate.verdict).toBe('not_comparable');
+  });
+
+  it('allows a run still going and labels it with its scored clips', async () => {
+    const body = (await compare('runs=bench_cmp_base,bench_cmp_running')).json();
+    expect(body.runs[1].label).toBe('generating: 8 of 24 clips scored');
+  });
+
+  it('gates: a regression beyond DELTA, none within it, on the named rows', async () => {
+    const gated = (await compare('runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0.01')).json().gate;
+    expect(gated.verdict).toBe('regression');
+    expect(gated.regressions).toEqual(['aesthetic_quality']);
+    expect(gated.alpha).toBe(0.025);
+    const wide = (await compare('runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0.1')).json().gate;
+    expect(wide.verdict).toBe('pass');
+    const one = (
+      await compare('runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0.01&dimensions=imaging_quality')
+    ).json();
+    expect(one.dimensions).toEqual(['imaging_quality']);
+    expect(one.gate.verdict).toBe('pass');
+  });
+
+  it.each([
+    ['runs=bench_cmp_base', 400, 'validation_failed', 'at least 2 runs'],
+    ['runs=bench_cmp_base,bench_cmp_base', 400, 'validation_failed', "lists 'bench_cmp_base' twice"],
+    [
+      `runs=${Array.from({ length: 11 }, (_, i) => `bench_x${i}`).join(',')}`,
+      400,
+      'validation_failed',
+      'at most 10',
+    ],
+    ['runs=bench_cmp_base,,bench_cmp_worse', 400, 'validation_failed', "lists '' "],
+    ['runs=bench_cmp_base,bench_gone', 404, 'not_found', "bench run 'bench_gone'"],
+    ['runs=bench_cmp_base,bench_cmp_bobs', 403, 'forbidden', "'bench_cmp_bobs' belongs to another user"],
+    [
+      'runs=bench_cmp_base,bench_cmp_empty',
+      409,
+      'no_scored_clips',
+      "'bench_cmp_empty' (generating) has no scored clip",
+    ],
+    [
+      'runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=-0.1',
+      400,
+      'validation_failed',
+      'fail_on_regression',
+    ],
+    [
+      'runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=abc',
+      400,
+      'validation_failed',
+      'fail_on_regression',
+    ],
+    [
+      'runs=bench_cmp_base,bench_cmp_worse,bench_cmp_same&fail_on_regression=0',
+      400,
+      'validation_failed',
+      'exactly 2 runs',
+    ],
+    [
+      'runs=bench_cmp_base,bench_cmp_worse&dimensions=sharpness',
+      400,
+      'validation_failed',
+      "unknown dimension 'sharpness'",
+    ],
+    ['runs=bench_cmp_base,bench_cmp_worse&extra=1', 400, 'validation_failed', 'extra'],
+  ])('refuses %s with %i %s', async (query, status, code, detail) => {
+    const res = await compare(query);
+    expect(res.status).toBe(status);
+    expect(res.json().code).toBe(code);
+    expect(res.json().detail).toContain(detail);
+  });
+});
+
+describe('model baselines', () => {
+  const path = (model: string) => `/api/v1/models/${model}/baseline`;
+
+  it('sets, reads and clears a baseline; deleting the run clears it too', async () => {
+    expect((await call('GET', path('model-a'), alice.key)).json()).toEqual({
+      model_id: 'model-a',
+      run_id: null,
+      set_at: null,
+    });
+    const set = await call('PUT', path('model-a'), alice.key, { run_id: 'bench_cmp_base' });
+    expect(set.status).toBe(200);
+    expect(set.json()).toMatchObject({ model_id: 'model-a', run_id: 'bench_cmp_base' });
+    expect((await call('GET', path('model-a'), alice.key)).json().run_id).toBe('bench_cmp_base');
+    // Per user: Bob's baseline of the same global model is his own.
+    expect((await call('GET', path('model-a'), bob.key)).json().run_id).toBeNull();
+    expect((await call('DELETE', path('model-a'), alice.key)).status).toBe(204);
+    expect((await call('GET', path('model-a'), alice.key)).json().run_id).toBeNull();
+
+    await call('PUT', path('model-b'), alice.key, { run_id: 'bench_cmp_model_b' });
+    expect(
+      (
+        await server.app.inject({
+          method: 'DELETE',
+          url: '/api/v1/bench/bench_cmp_model_b',
+          headers: { 'x-api-key': alice.key },
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect((await call('GET', path('model-b'), alice.key)).json().run_id).toBeNull();
+  });
+
+  it.each([
+    ['model-a', 'bench_cmp_running', 409, 'conflict', 'only a completed run'],
+    ['model-b', 'bench_cmp_base', 400, 'validation_failed', "evaluated model 'model-a', not 'model-b'"],
+    ['model-a', 'bench_cmp_bobs', 403, 'forbidden', 'another user'],
+    ['model-a', 'bench_nope', 404, 'not_found', "bench run 'bench_nope'"],
+    ['no-such-model', 'bench_cmp_base', 404, 'not_found', "model 'no-such-model'"],
+  ])('refuses %s ← %s with %i %s', async (model, run, status, code, detail) => {
+    const res = await call('PUT', path(model), alice.key, { run_id: run });
+    expect(res.status).toBe(status);
+    expect(res.json()).toMatchObject({ code });
+    expect(res.json().detail).toContain(detail);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * `npm run bench:compare`: what the statistics of issue #21 cost on the server.
+ *
+ * A real Vesta server (all role, SQLite in a temporary data directory, requests by `app.inject`,
+ * so the times are the server's own: routing, auth, the database reads, the resampling and the
+ * serialisation, without a network). Two completed runs of one prompt suite version are written
+ * into its database, each 1,000 clips over the whole suite (every clip group of the 16 dimensions,
+ * 200 prompts × 5 samples, ~1,450 scores), with values that differ by prompt.
+ *
+ * 1. `GET /api/v1/bench/compare?runs=A,B` (paired, 10,000 bootstrap replicates and 10,000 sign-flip
+ *    patterns, 16 dimensions + Quality, Semantic, Total, per-prompt deltas): p50 / p90 of
+ *    BENCH_COMPARE_REPEATS calls (default 30) after 3 warm-ups. Target: p50 ≤ 200 ms.
+ * 2. `GET /api/v1/bench/{id}` of a completed run, whose scorecard with intervals is stored on the
+ *    run (what the run page reads), against the same request for a run in `generating` whose
+ *    scorecard is null — the same query path, only the scorecard's bytes differ — interleaved in
+ *    rounds (BENCH_COMPARE_GETS per round, default 2,000; 5 rounds): p50 of each and the ratio.
+ *    Target: ≤ 110 %.
+ *
+ * Prints the figures, the load average before and after (the machine is shared), and a
+ * Markdown table for docs/benchmarks.md. Needs a build (`npm run build`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { CLIP_GROUPS, createEngine } from '@vesta/engine';
+import { loadConfig, startServer } from '@vesta/server';
+import { seedRun } from '../packages/server/test/helpers/bench-seed.js';
+import type { SeedClip } from '../packages/server/test/helpers/bench-seed.js';
+
+const REPEATS = Number(process.env.BENCH_COMPARE_REPEATS ?? 30);
+const GETS = Number(process.env.BENCH_COMPARE_GETS ?? 2000);
+const ROUNDS = 5;
+const PROMPTS = 200;
+const SAMPLES = 5;
+
+const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+};
+const load = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+/** 1,000 clips over every clip group, prompts spread evenly; a run's `shift` moves every score. */
+function clips(shift: number): SeedClip[] {
+  const out: SeedClip[] = [];
+  const perGroup = Math.ceil(PROMPTS / CLIP_GROUPS.length);
+  let prompts = 0;
+  for (const group of CLIP_GROUPS)
+    for (let p = 0; p < perGroup && prompts < PROMPTS; p++, prompts++)
+      for (let s = 0; s < SAMPLES; s++) {
+        const scores: Record<string, number> = {};
+        group.dimensions.forEach((d, k) => {
+          scores[d] = 0.5 + shift + 0.1 * Math.sin(p * 1.7 + k) + 0.03 * Math.cos(p * 3.1 + s * 2.3 + k);
+        });
+        out.push({
+          prompt: `${group.id}-${String(p + 1).padStart(2, '0')}`,
+          group: group.id,
+          sample: s,
+          scores,
+        });
+      }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-compare-'));
+  const config = loadConfig(
+    { VESTA_OFFLINE: '1', VESTA_DATA_DIR: dataDir, VESTA_LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1' },
+    dataDir,
+  );
+  const server = await startServer(config, { createEngine, listen: false, worker: false });
+  try {
+    const { userId, key } = await server.deps.services.apiKeys.createKey('bench-compare');
+    await server.deps.bench.models.upsert({
+      id: 'bench-model',
+      name: 'Bench model',
+      description: 'benchmark',
+    });
+    const seedStart = performance.now();
+    await seedRun(server, { id: 'bench_compare_a', userId, model: 'bench-model', clips: clips(0) });
+    await seedRun(server, { id: 'bench_compare_b', userId, model: 'bench-model', clips: clips(-0.004) });
+    await seedRun(server, {
+      id: 'bench_compare_live',
+      userId,
+      model: 'bench-model',
+      status: 'generating',
+      clips: clips(0),
+    });
+    console.log(
+      `seeded 3 runs × ${clips(0).length} clips in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
+    const get = async (url: string): Promise<{ ms: number; bytes: number }> => {
+      const t = performance.now();
+      const res = await server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+      const ms = performance.now() - t;
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+      return { ms, bytes: res.body.length };
+    };
+    console.log(`load average before: ${load()}`);
+
+    // 1. The comparison.
+    const compareUrl = '/api/v1/bench/compare?runs=bench_compare_a,bench_compare_b';
+    for (let i = 0; i < 3; i++) await get(compareUrl);
+    const compareTimes: number[] = [];
+    let compareBytes = 0;
+    for (let i = 0; i < REPEATS; i++) {
+      const r = await get(compareUrl);
+      compareTimes.push(r.ms);
+      compareBytes = r.bytes;
+    }
+
+    // 2. GET /bench/{id}: the stored scorecard against none, interleaved.
+    await get('/api/v1/bench/bench_compare_a'); // stores the scorecard on first read if missing
+    const withCard: number[] = [];
+    const without: number[] = [];
+    let bytes = { withCard: 0, without: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [url, into, which] of [
+        ['/api/v1/bench/bench_compare_a', withCard, 'withCard'],
+        ['/api/v1/bench/bench_compare_live', without, 'without'],
+      ] as const) {
+        for (let i = 0; i < 200; i++) await get(url);
+        for (let i = 0; i < GETS; i++) {
+          const r = await get(url);
+          into.push(r.ms);
+          bytes = { ...bytes, [which]: r.bytes };
+        }
+      }
+    }
+    console.log(`load average after: ${load()}`);
+    const p50c = percentile(compareTimes, 0.5);
+    const p50a = percentile(withCard, 0.5);
+    const p50b = percentile(without, 0.5);
+    console.log('');
+    console.log('| measure | p50 | p90 | body |');
+    console.log('| --- | --- | --- | --- |');
+    console.log(
+      `| compare 2 × 1,000 clips (paired, 10,000 resamples, 16 dimensions) | ${p50c.toFixed(1)} ms | ${percentile(compareTimes, 0.9).toFixed(1)} ms | ${(compareBytes / 1024).toFixed(0)} kB |`,
+    );
+    console.log(
+      `| GET /bench/{id}, completed, stored scorecard | ${(p50a * 1000).toFixed(0)} µs | ${(percentile(withCard, 0.9) * 1000).toFixed(0)} µs | ${(bytes.withCard / 1024).toFixed(1)} kB |`,
+    );
+    console.log(
+      `| GET /bench/{id}, generating, no scorecard | ${(p50b * 1000).toFixed(0)} µs | ${(percentile(without, 0.9) * 1000).toFixed(0)} µs | ${(bytes.without / 1024).toFixed(1)} kB |`,
+    );
+    console.log(
+      `\nGET /bench/{id} with the scorecard: ${((p50a / p50b) * 100).toFixed(1)} % of without (target ≤ 110 %)`,
+    );
+    console.log(`compare p50 ${p50c.toFixed(1)} ms (target ≤ 200 ms)`);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
