@@ -281,6 +281,26 @@ class AsyncBenchResource(AsyncResource):
                 return
             page = result.page + 1
 
+    async def scorecard(
+        self, run_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.BenchScorecard:
+        """The scorecard with 95 % intervals (bootstrap over prompts, seeded from the run id): final
+        once the run has ended (``final`` True), else from the clips scored so far."""
+        return await self._run(p.get_object(self._cfg, g.BenchScorecard, p.bench_path(run_id, "/scorecard"), _o(timeout, max_retries, extra_headers)))
+
+    async def compare(
+        self, runs: Sequence[str], *, dimensions: Optional[Sequence[str]] = None,
+        fail_on_regression: Optional[float] = None, timeout: Optional[TimeoutTypes] = None,
+        max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.BenchComparison:
+        """Compares runs with the first (the baseline): per compared dimension and Quality/Semantic/Total
+        the delta with its 95 % interval and a permutation p-value (paired when the runs share a prompt
+        suite version), per-prompt deltas largest drop first. ``fail_on_regression`` (DELTA ≥ 0, two
+        runs) adds the regression gate: ``result.gate.verdict`` is ``"pass"``, ``"regression"`` or
+        ``"not_comparable"``."""
+        return await self._run(p.bench_compare(self._cfg, _o(timeout, max_retries, extra_headers), runs, dimensions, fail_on_regression))
+
     async def csv(
         self, run_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
         extra_headers: Optional[Mapping[str, str]] = None,
@@ -367,6 +387,27 @@ class AsyncModelsResource(AsyncResource):
     ) -> g.ModelList:
         """Every model with the runners serving it."""
         return await self._run(p.get_object(self._cfg, g.ModelList, "/api/v1/models", _o(timeout, max_retries, extra_headers)))
+
+    async def baseline(
+        self, model_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.ModelBaseline:
+        """The caller's baseline run of a model (``run_id`` None when none is set)."""
+        return await self._run(p.get_object(self._cfg, g.ModelBaseline, p.baseline_path(model_id), _o(timeout, max_retries, extra_headers)))
+
+    async def set_baseline(
+        self, model_id: str, run_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.ModelBaseline:
+        """Makes a completed run of the model its baseline (replacing any earlier one)."""
+        return await self._run(p.set_baseline(self._cfg, _o(timeout, max_retries, extra_headers), model_id, run_id))
+
+    async def clear_baseline(
+        self, model_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Clears the model's baseline."""
+        await self._run(p.nothing(p.call(self._cfg, "DELETE", p.baseline_path(model_id), _o(timeout, max_retries, extra_headers))))
 
 
 class AsyncVideosResource(AsyncResource):

@@ -13,18 +13,18 @@ from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type, Un
 from ._exceptions import ApiError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError
 from ._object import ApiObject
 
-__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "Auxiliary", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelList", "ModelRunnersItem", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
 
 #: The error classes of the catalogue's codes, re-exported by the vesta package.
-ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
+ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "NoScoredClipsError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
 
 API_VERSION = "1.0.0"
 
 #: Every error code of the server's catalogue (ErrorBody.code).
-ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
-ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
+ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "no_scored_clips", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
+ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "no_scored_clips", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
 #: The HTTP status of each code (packages/server/src/errors.ts).
-ERROR_STATUSES: Dict[str, int] = {"validation_failed": 400, "invalid_field": 400, "RANK_PROMPT_MISMATCH": 400, "invalid_video": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404, "request_timeout": 408, "conflict": 409, "idempotency_mismatch": 409, "payload_too_large": 413, "uri_too_long": 414, "unsupported_media_type": 415, "range_not_satisfiable": 416, "rate_limited": 429, "headers_too_large": 431, "internal_error": 500, "upstream_unavailable": 503}
+ERROR_STATUSES: Dict[str, int] = {"validation_failed": 400, "invalid_field": 400, "RANK_PROMPT_MISMATCH": 400, "invalid_video": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404, "request_timeout": 408, "conflict": 409, "idempotency_mismatch": 409, "no_scored_clips": 409, "payload_too_large": 413, "uri_too_long": 414, "unsupported_media_type": 415, "range_not_satisfiable": 416, "rate_limited": 429, "headers_too_large": 431, "internal_error": 500, "upstream_unavailable": 503}
 
 #: operationId -> (HTTP method, path) of every operation.
 OPERATIONS: Dict[str, Tuple[str, str]] = {
@@ -32,6 +32,8 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "cancelBenchRun": ("POST", "/api/v1/bench/{id}/cancel"),
     "changePassword": ("POST", "/api/v1/account/password"),
     "claimRunnerTask": ("POST", "/api/v1/runners/{id}/claim"),
+    "clearModelBaseline": ("DELETE", "/api/v1/models/{id}/baseline"),
+    "compareBenchRuns": ("GET", "/api/v1/bench/compare"),
     "completeRunnerTask": ("POST", "/api/v1/runner-tasks/{taskId}/complete"),
     "confirmRankUpload": ("POST", "/api/v1/rank/{id}/videos/confirm-upload"),
     "confirmScoreUpload": ("POST", "/api/v1/score/{id}/videos/confirm-upload"),
@@ -48,7 +50,9 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "getBenchCsv": ("GET", "/api/v1/bench/{id}/csv"),
     "getBenchLogs": ("GET", "/api/v1/bench/{id}/logs"),
     "getBenchRun": ("GET", "/api/v1/bench/{id}"),
+    "getBenchScorecard": ("GET", "/api/v1/bench/{id}/scorecard"),
     "getCurrentSession": ("GET", "/api/v1/auth/session"),
+    "getModelBaseline": ("GET", "/api/v1/models/{id}/baseline"),
     "getRankLeaderboard": ("GET", "/api/v1/rank/{id}/ranked"),
     "getRankSession": ("GET", "/api/v1/rank"),
     "getRunner": ("GET", "/api/v1/runners/{id}"),
@@ -73,6 +77,7 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "revokeApiKey": ("DELETE", "/api/v1/api-keys/{id}"),
     "revokeInvite": ("DELETE", "/api/v1/invites/{id}"),
     "revokeWebSession": ("DELETE", "/api/v1/account/sessions/{id}"),
+    "setModelBaseline": ("PUT", "/api/v1/models/{id}/baseline"),
     "setupFirstAdmin": ("POST", "/api/v1/auth/setup"),
     "signIn": ("POST", "/api/v1/auth/sign-in"),
     "signOut": ("POST", "/api/v1/auth/sign-out"),
@@ -119,6 +124,439 @@ class Auxiliary(ApiObject):
     @property
     def object_b(self) -> Optional[str]:
         return self._data.get("object_b")
+
+
+class BenchComparisonCorrection(ApiObject):
+    """`BenchComparisonCorrection` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("method", "statement", )
+
+    @property
+    def method(self) -> Union[Literal["holm"], Literal["none"]]:
+        return self._data["method"]
+
+    @property
+    def statement(self) -> str:
+        return self._data["statement"]
+
+
+class BenchComparisonRunsItem(ApiObject):
+    """`BenchComparisonRunsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "model_id", "status", "suite_version", "clips_scored", "clips_total", "label", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def model_id(self) -> str:
+        return self._data["model_id"]
+
+    @property
+    def status(self) -> str:
+        return self._data["status"]
+
+    @property
+    def suite_version(self) -> Optional[str]:
+        return self._data["suite_version"]
+
+    @property
+    def clips_scored(self) -> int:
+        return self._data["clips_scored"]
+
+    @property
+    def clips_total(self) -> int:
+        return self._data["clips_total"]
+
+    @property
+    def label(self) -> str:
+        """`completed`, or how far a run still going is, e.g. `evaluating: 340 of 1000 clips scored`."""
+        return self._data["label"]
+
+
+class BenchComparisonNotComparableItem(ApiObject):
+    """`BenchComparisonNotComparableItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "reason", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def reason(self) -> str:
+        return self._data["reason"]
+
+
+class BenchComparisonComparisonsItemUnmatchedClips(ApiObject):
+    """Paired: clips left out because the other run has no clip of the same prompt and sample."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("baseline", "candidate", )
+
+    @property
+    def baseline(self) -> int:
+        return self._data["baseline"]
+
+    @property
+    def candidate(self) -> int:
+        return self._data["candidate"]
+
+
+class BenchComparisonComparisonsItemRowsItem(ApiObject):
+    """`BenchComparisonComparisonsItemRowsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("name", "kind", "higher_is_better", "baseline", "candidate", "delta", "ci95_low", "ci95_high", "p_value", "p_adjusted", "significant", "pairs", "baseline_clips", "candidate_clips", "prompts", "partial", )
+
+    @property
+    def name(self) -> str:
+        """A dimension id, or Quality, Semantic, Total (recomputed over the compared dimensions)."""
+        return self._data["name"]
+
+    @property
+    def kind(self) -> Union[Literal["dimension"], Literal["aggregate"]]:
+        return self._data["kind"]
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self._data["higher_is_better"]
+
+    @property
+    def baseline(self) -> float:
+        """The baseline's mean over the clips compared (the matched pairs when paired)."""
+        return float(self._data["baseline"])
+
+    @property
+    def candidate(self) -> float:
+        """The candidate's mean over the clips compared."""
+        return float(self._data["candidate"])
+
+    @property
+    def delta(self) -> float:
+        """candidate − baseline."""
+        return float(self._data["delta"])
+
+    @property
+    def ci95_low(self) -> Optional[float]:
+        """Lower end of the 95 % interval of delta (paired or unpaired bootstrap over prompts); null when a clip group has one prompt."""
+        v = self._data["ci95_low"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_high(self) -> Optional[float]:
+        """Upper end of the 95 % interval of delta."""
+        v = self._data["ci95_high"]
+        return None if v is None else float(v)
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided permutation p-value of "no difference" (sign flips of prompts when paired, relabelled prompts when unpaired; exact when every pattern fits in the resamples, else (1 + hits)/(B + 1))."""
+        return float(self._data["p_value"])
+
+    @property
+    def p_adjusted(self) -> float:
+        """Holm-adjusted across the comparisons with the baseline (equal to p_value with two runs)."""
+        return float(self._data["p_adjusted"])
+
+    @property
+    def significant(self) -> bool:
+        """The interval leaves out 0 and p_adjusted < 0.05."""
+        return self._data["significant"]
+
+    @property
+    def pairs(self) -> Optional[int]:
+        """Matched (prompt, sample) pairs when paired; null when unpaired."""
+        return self._data["pairs"]
+
+    @property
+    def baseline_clips(self) -> int:
+        return self._data["baseline_clips"]
+
+    @property
+    def candidate_clips(self) -> int:
+        return self._data["candidate_clips"]
+
+    @property
+    def prompts(self) -> int:
+        """Prompts behind the row (the resampled units)."""
+        return self._data["prompts"]
+
+    @property
+    def partial(self) -> bool:
+        """Aggregates: some dimension of their VBench group is not among those compared."""
+        return self._data["partial"]
+
+
+class BenchComparisonComparisonsItemPromptsItemDimensionsItem(ApiObject):
+    """`BenchComparisonComparisonsItemPromptsItemDimensionsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "baseline", "candidate", "delta", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def baseline(self) -> float:
+        return float(self._data["baseline"])
+
+    @property
+    def candidate(self) -> float:
+        return float(self._data["candidate"])
+
+    @property
+    def delta(self) -> float:
+        return float(self._data["delta"])
+
+
+class BenchComparisonComparisonsItemPromptsItemBaselineClipsItem(ApiObject):
+    """`BenchComparisonComparisonsItemPromptsItemBaselineClipsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("sample_index", "video_id", )
+
+    @property
+    def sample_index(self) -> int:
+        return self._data["sample_index"]
+
+    @property
+    def video_id(self) -> str:
+        return self._data["video_id"]
+
+
+class BenchComparisonComparisonsItemPromptsItemCandidateClipsItem(ApiObject):
+    """`BenchComparisonComparisonsItemPromptsItemCandidateClipsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("sample_index", "video_id", )
+
+    @property
+    def sample_index(self) -> int:
+        return self._data["sample_index"]
+
+    @property
+    def video_id(self) -> str:
+        return self._data["video_id"]
+
+
+class BenchComparisonComparisonsItemPromptsItem(ApiObject):
+    """`BenchComparisonComparisonsItemPromptsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("prompt_id", "prompt", "clip_group", "delta", "dimensions", "baseline_clips", "candidate_clips", )
+
+    @property
+    def prompt_id(self) -> str:
+        return self._data["prompt_id"]
+
+    @property
+    def prompt(self) -> str:
+        return self._data["prompt"]
+
+    @property
+    def clip_group(self) -> str:
+        return self._data["clip_group"]
+
+    @property
+    def delta(self) -> float:
+        """The prompt's dimension deltas on the leaderboard's scale (weight/(max − min) each, averaged by weight; a lower-is-better dimension turned round): what the list is sorted by, largest drop first."""
+        return float(self._data["delta"])
+
+    @property
+    def dimensions(self) -> List[BenchComparisonComparisonsItemPromptsItemDimensionsItem]:
+        return [BenchComparisonComparisonsItemPromptsItemDimensionsItem(x) for x in self._data["dimensions"]]
+
+    @property
+    def baseline_clips(self) -> List[BenchComparisonComparisonsItemPromptsItemBaselineClipsItem]:
+        """The baseline's clips of this prompt (GET /api/v1/videos/{videoId}/content plays one)."""
+        return [BenchComparisonComparisonsItemPromptsItemBaselineClipsItem(x) for x in self._data["baseline_clips"]]
+
+    @property
+    def candidate_clips(self) -> List[BenchComparisonComparisonsItemPromptsItemCandidateClipsItem]:
+        return [BenchComparisonComparisonsItemPromptsItemCandidateClipsItem(x) for x in self._data["candidate_clips"]]
+
+
+class BenchComparisonComparisonsItem(ApiObject):
+    """`BenchComparisonComparisonsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("baseline_id", "candidate_id", "mode", "mode_reason", "unmatched_clips", "rows", "prompts", )
+
+    @property
+    def baseline_id(self) -> str:
+        return self._data["baseline_id"]
+
+    @property
+    def candidate_id(self) -> str:
+        return self._data["candidate_id"]
+
+    @property
+    def mode(self) -> Union[Literal["paired"], Literal["unpaired"]]:
+        """paired: both runs were planned from one prompt suite version, so clips are matched on (prompt, sample index) and the difference is taken pair by pair; unpaired: different suites, each run resampled on its own."""
+        return self._data["mode"]
+
+    @property
+    def mode_reason(self) -> str:
+        return self._data["mode_reason"]
+
+    @property
+    def unmatched_clips(self) -> BenchComparisonComparisonsItemUnmatchedClips:
+        """Paired: clips left out because the other run has no clip of the same prompt and sample."""
+        return BenchComparisonComparisonsItemUnmatchedClips(self._data["unmatched_clips"])
+
+    @property
+    def rows(self) -> List[BenchComparisonComparisonsItemRowsItem]:
+        """The compared dimensions in VBench's order, then Quality, Semantic, Total."""
+        return [BenchComparisonComparisonsItemRowsItem(x) for x in self._data["rows"]]
+
+    @property
+    def prompts(self) -> List[BenchComparisonComparisonsItemPromptsItem]:
+        """Per prompt, largest drop first (paired: by prompt; unpaired: prompts of the same text in both runs)."""
+        return [BenchComparisonComparisonsItemPromptsItem(x) for x in self._data["prompts"]]
+
+
+class BenchComparisonGateRowsItem(ApiObject):
+    """`BenchComparisonGateRowsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("name", "delta", "ci95_low", "ci95_high", "p_value", "p_adjusted", "regressed", )
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def delta(self) -> float:
+        return float(self._data["delta"])
+
+    @property
+    def ci95_low(self) -> Optional[float]:
+        """As in rows."""
+        v = self._data["ci95_low"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_high(self) -> Optional[float]:
+        """As in rows."""
+        v = self._data["ci95_high"]
+        return None if v is None else float(v)
+
+    @property
+    def p_value(self) -> float:
+        """One-sided p of "candidate − baseline ≥ −DELTA"."""
+        return float(self._data["p_value"])
+
+    @property
+    def p_adjusted(self) -> float:
+        """Holm-adjusted over the gated rows."""
+        return float(self._data["p_adjusted"])
+
+    @property
+    def regressed(self) -> bool:
+        """p_adjusted < alpha."""
+        return self._data["regressed"]
+
+
+class BenchComparisonGate(ApiObject):
+    """`BenchComparisonGate` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("margin", "alpha", "verdict", "statement", "rows", "regressions", )
+
+    @property
+    def margin(self) -> float:
+        """DELTA, as sent."""
+        return float(self._data["margin"])
+
+    @property
+    def alpha(self) -> float:
+        """One-sided level, family-wise over the gated rows: 0.025."""
+        return float(self._data["alpha"])
+
+    @property
+    def verdict(self) -> Union[Literal["pass"], Literal["regression"], Literal["not_comparable"]]:
+        return self._data["verdict"]
+
+    @property
+    def statement(self) -> str:
+        return self._data["statement"]
+
+    @property
+    def rows(self) -> List[BenchComparisonGateRowsItem]:
+        return [BenchComparisonGateRowsItem(x) for x in self._data["rows"]]
+
+    @property
+    def regressions(self) -> List[str]:
+        return list(self._data["regressions"])
+
+
+class BenchComparison(ApiObject):
+    """Bench runs compared with the first: differences with 95 % intervals and permutation p-values, per prompt deltas, and the optional regression gate."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("baseline_id", "level", "resamples", "interval_method", "correction", "runs", "comparable", "dimensions", "not_comparable", "comparisons", "gate", )
+
+    @property
+    def baseline_id(self) -> str:
+        return self._data["baseline_id"]
+
+    @property
+    def level(self) -> float:
+        """Confidence level of the intervals: 0.95."""
+        return float(self._data["level"])
+
+    @property
+    def resamples(self) -> int:
+        """Bootstrap replicates and permutations drawn (10,000)."""
+        return self._data["resamples"]
+
+    @property
+    def interval_method(self) -> str:
+        return self._data["interval_method"]
+
+    @property
+    def correction(self) -> BenchComparisonCorrection:
+        return BenchComparisonCorrection(self._data["correction"])
+
+    @property
+    def runs(self) -> List[BenchComparisonRunsItem]:
+        return [BenchComparisonRunsItem(x) for x in self._data["runs"]]
+
+    @property
+    def comparable(self) -> bool:
+        """False when no dimension can be compared (see not_comparable)."""
+        return self._data["comparable"]
+
+    @property
+    def dimensions(self) -> List[str]:
+        """The compared dimensions: scored by every run with one and the same method version."""
+        return list(self._data["dimensions"])
+
+    @property
+    def not_comparable(self) -> List[BenchComparisonNotComparableItem]:
+        """Dimensions left out, with why (not scored in a run, a run mixing methods, different methods or versions)."""
+        return [BenchComparisonNotComparableItem(x) for x in self._data["not_comparable"]]
+
+    @property
+    def comparisons(self) -> List[BenchComparisonComparisonsItem]:
+        """Each candidate against the baseline."""
+        return [BenchComparisonComparisonsItem(x) for x in self._data["comparisons"]]
+
+    @property
+    def gate(self) -> Optional[BenchComparisonGate]:
+        """The regression gate, when fail_on_regression was sent."""
+        v = self._data["gate"]
+        return None if v is None else BenchComparisonGate(v)
 
 
 class BenchLogLine(ApiObject):
@@ -235,7 +673,7 @@ class BenchRun(ApiObject):
     """A Bench run."""
 
     __slots__ = ()
-    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "dimensions", "model_id", "runner_id", "samples_per_prompt", "prompts_per_dimension", "suite_version", "status", "progress", "error", "created_at", "updated_at", "started_at", "finished_at", )
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "dimensions", "model_id", "runner_id", "samples_per_prompt", "prompts_per_dimension", "suite_version", "status", "progress", "error", "created_at", "updated_at", "started_at", "finished_at", "scorecard", )
 
     @property
     def id(self) -> str:
@@ -309,6 +747,12 @@ class BenchRun(ApiObject):
         """When the run reached a terminal status."""
         return self._data["finished_at"]
 
+    @property
+    def scorecard(self) -> Optional[BenchScorecard]:
+        """The final scorecard with its 95 % intervals, once the run has ended (stored then; null while it runs: GET /api/v1/bench/{id}/scorecard has the scores so far)."""
+        v = self._data["scorecard"]
+        return None if v is None else BenchScorecard(v)
+
 
 class BenchRunPage(ApiObject):
     """A page of the caller's Bench runs, newest first."""
@@ -337,6 +781,138 @@ class BenchRunPage(ApiObject):
     def has_more(self) -> bool:
         """True when a later page has items."""
         return self._data["hasMore"]
+
+
+class BenchScorecardDimensionsItem(ApiObject):
+    """`BenchScorecardDimensionsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "category", "score", "normalised_score", "clips", "prompts", "methods", "ci95_low", "ci95_high", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def category(self) -> Union[Literal["quality"], Literal["semantic"]]:
+        return self._data["category"]
+
+    @property
+    def score(self) -> Optional[float]:
+        """Mean of the per-clip values (VBench's aggregate); null before a clip is scored."""
+        v = self._data["score"]
+        return None if v is None else float(v)
+
+    @property
+    def normalised_score(self) -> Optional[float]:
+        """weight·(score − min)/(max − min) with VBench's leaderboard constants."""
+        v = self._data["normalised_score"]
+        return None if v is None else float(v)
+
+    @property
+    def clips(self) -> int:
+        """Scored clips behind the score."""
+        return self._data["clips"]
+
+    @property
+    def prompts(self) -> int:
+        """Prompts behind the score (the units the bootstrap resamples)."""
+        return self._data["prompts"]
+
+    @property
+    def methods(self) -> List[str]:
+        """Methods that produced the scores."""
+        return list(self._data["methods"])
+
+    @property
+    def ci95_low(self) -> Optional[float]:
+        """Lower end of the 95 % confidence interval of the score; null when there is no score, or the score rests on a clip group of one prompt (its spread cannot be estimated)."""
+        v = self._data["ci95_low"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_high(self) -> Optional[float]:
+        """Upper end of the 95 % confidence interval of the score; null as ci95_low."""
+        v = self._data["ci95_high"]
+        return None if v is None else float(v)
+
+
+class BenchScorecardAggregatesItem(ApiObject):
+    """`BenchScorecardAggregatesItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("name", "value", "clips", "prompts", "partial", "ci95_low", "ci95_high", )
+
+    @property
+    def name(self) -> Union[Literal["Quality"], Literal["Semantic"], Literal["Total"]]:
+        return self._data["name"]
+
+    @property
+    def value(self) -> Optional[float]:
+        """VBench's leaderboard value (normalised scale); null when its group has no scored dimension."""
+        v = self._data["value"]
+        return None if v is None else float(v)
+
+    @property
+    def clips(self) -> int:
+        return self._data["clips"]
+
+    @property
+    def prompts(self) -> int:
+        return self._data["prompts"]
+
+    @property
+    def partial(self) -> bool:
+        """True when some dimension of its VBench group is not scored: the value is averaged over those that are (VBench would count the others as 0)."""
+        return self._data["partial"]
+
+    @property
+    def ci95_low(self) -> Optional[float]:
+        """Lower end of the 95 % confidence interval of the value; null when there is no score, or the score rests on a clip group of one prompt (its spread cannot be estimated)."""
+        v = self._data["ci95_low"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_high(self) -> Optional[float]:
+        """Upper end of the 95 % confidence interval of the value; null as ci95_low."""
+        v = self._data["ci95_high"]
+        return None if v is None else float(v)
+
+
+class BenchScorecard(ApiObject):
+    """A run's scorecard: per dimension the mean of its clips and Quality, Semantic and Total as VBench's leaderboard computes them, each with a 95 % confidence interval and the clips and prompts behind it."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("level", "resamples", "interval_method", "final", "dimensions", "aggregates", )
+
+    @property
+    def level(self) -> float:
+        """Confidence level of every interval: 0.95."""
+        return float(self._data["level"])
+
+    @property
+    def resamples(self) -> int:
+        """Bootstrap replicates drawn (10,000)."""
+        return self._data["resamples"]
+
+    @property
+    def interval_method(self) -> str:
+        """`prompt_bootstrap_t`: prompts resampled with replacement (a prompt's clips together), n − 1 of the n prompts of each clip group, seeded from the run id (the same run always gives the same interval); the interval is score ± t(0.975; df)·SE with SE the replicates' standard deviation and df by Welch–Satterthwaite over the clip groups. Quality, Semantic and Total are recomputed from every replicate's dimension means. See docs/statistics.md."""
+        return self._data["interval_method"]
+
+    @property
+    def final(self) -> bool:
+        """True once the run has ended: the scorecard no longer changes (it is stored with the run)."""
+        return self._data["final"]
+
+    @property
+    def dimensions(self) -> List[BenchScorecardDimensionsItem]:
+        """One row per dimension of the run, in VBench's order."""
+        return [BenchScorecardDimensionsItem(x) for x in self._data["dimensions"]]
+
+    @property
+    def aggregates(self) -> List[BenchScorecardAggregatesItem]:
+        return [BenchScorecardAggregatesItem(x) for x in self._data["aggregates"]]
 
 
 class BenchVideoError(ApiObject):
@@ -813,7 +1389,7 @@ class Leaderboard(ApiObject):
     """`Leaderboard` of the API."""
 
     __slots__ = ()
-    _FIELDS: ClassVar[Tuple[str, ...]] = ("run_id", "prompt", "formula", "entries", )
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("run_id", "prompt", "formula", "uncertainty", "entries", )
 
     @property
     def run_id(self) -> str:
@@ -827,6 +1403,11 @@ class Leaderboard(ApiObject):
     def formula(self) -> str:
         """How `overall` is computed."""
         return self._data["formula"]
+
+    @property
+    def uncertainty(self) -> str:
+        """Why the entries carry no confidence interval: each candidate is one clip, scored once on deterministically sampled frames, so there is nothing to resample (Bench runs, with many clips per prompt and many prompts, carry 95 % intervals)."""
+        return self._data["uncertainty"]
 
     @property
     def entries(self) -> List[LeaderboardEntry]:
@@ -943,6 +1524,26 @@ class Model(ApiObject):
     @property
     def created_at(self) -> str:
         return self._data["createdAt"]
+
+
+class ModelBaseline(ApiObject):
+    """A model's baseline run (the caller's): what new runs of the model are compared with."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("model_id", "run_id", "set_at", )
+
+    @property
+    def model_id(self) -> str:
+        return self._data["model_id"]
+
+    @property
+    def run_id(self) -> Optional[str]:
+        """The caller's baseline run of the model; null when none is set."""
+        return self._data["run_id"]
+
+    @property
+    def set_at(self) -> Optional[str]:
+        return self._data["set_at"]
 
 
 class ModelList(ApiObject):
@@ -1939,6 +2540,10 @@ class IdempotencyMismatchError(ConflictError):
     """409 `idempotency_mismatch`."""
 
 
+class NoScoredClipsError(ConflictError):
+    """409 `no_scored_clips`."""
+
+
 class PayloadTooLargeError(ApiError):
     """413 `payload_too_large`."""
 
@@ -1982,6 +2587,7 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
     "request_timeout": RequestTimeoutError,
     "conflict": ConflictError,
     "idempotency_mismatch": IdempotencyMismatchError,
+    "no_scored_clips": NoScoredClipsError,
     "payload_too_large": PayloadTooLargeError,
     "uri_too_long": UriTooLongError,
     "unsupported_media_type": UnsupportedMediaTypeError,

@@ -262,6 +262,26 @@ def bench_wait(cfg: Config, o: CallOptions, run_id: str, timeout: Optional[float
         interval = min(interval * 1.5, 10.0)
 
 
+def bench_compare(
+    cfg: Config, o: CallOptions, runs: Sequence[str], dimensions: Optional[Sequence[str]],
+    fail_on_regression: Optional[float],
+) -> Plan[g.BenchComparison]:
+    query: Dict[str, QueryValue] = {"runs": ",".join(runs)}
+    if dimensions:
+        query["dimensions"] = ",".join(dimensions)
+    if fail_on_regression is not None:
+        query["fail_on_regression"] = repr(float(fail_on_regression))
+    return (yield from get_object(cfg, g.BenchComparison, "/api/v1/bench/compare", o, query))
+
+
+def baseline_path(model_id: str) -> str:
+    return f"/api/v1/models/{path_segment(model_id)}/baseline"
+
+
+def set_baseline(cfg: Config, o: CallOptions, model_id: str, run_id: str) -> Plan[g.ModelBaseline]:
+    return parsed(g.ModelBaseline, (yield from call(cfg, "PUT", baseline_path(model_id), o, json_body={"run_id": run_id})))
+
+
 def page_query(page: int, limit: Optional[int]) -> Dict[str, QueryValue]:
     return {"page": page, "limit": limit}
 
