@@ -86,8 +86,8 @@ async function canSignIn(dataDir: string, email: string, password: string): Prom
   const opened = await openDatabase(dataDir);
   try {
     const accounts = new AccountService(new Repositories(opened.db), {
-      sessionIdleMs: 60_000,
-      sessionMaxMs: 60_000,
+      webSessionIdleMs: 60_000,
+      webSessionMaxMs: 60_000,
     });
     await accounts.signIn({ email, password }, { ip: '127.0.0.1', userAgent: undefined });
     return true;
