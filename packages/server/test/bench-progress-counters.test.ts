@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { Kysely, Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectDatabase, createMigrator } from '../src/db/connection.js';
-import { BENCH_TASK_STATES } from '../src/db/schema-bench.js';
+import { BENCH_TASK_STATES } from '../src/domain/clip-lifecycle.js';
 import { dropTestDatabase, testDatabaseTarget } from './helpers/test-database.js';
 
 const dirs: string[] = [];

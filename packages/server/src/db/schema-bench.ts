@@ -13,6 +13,7 @@
  */
 import type { Generated } from 'kysely';
 import type { BenchStatus } from '../domain/bench-state.js';
+import type { BenchTaskState } from '../domain/clip-lifecycle.js';
 
 /**
  * A model. `id` is the row's key (what runs and runner links reference); `public_id` is the id the
@@ -96,17 +97,8 @@ export interface ModelBaselinesTable {
   set_at: number;
 }
 
-/** A task's life: pending → claimed → uploaded → evaluating → done, or failed / cancelled. */
-export const BENCH_TASK_STATES = [
-  'pending',
-  'claimed',
-  'uploaded',
-  'evaluating',
-  'done',
-  'failed',
-  'cancelled',
-] as const;
-export type BenchTaskState = (typeof BENCH_TASK_STATES)[number];
+/** A task's states and their transitions: `domain/clip-lifecycle.ts`. */
+export type { BenchTaskState };
 
 export interface BenchTasksTable {
   id: string;

@@ -4,6 +4,7 @@
  * epoch milliseconds; JSON columns hold serialised text.
  */
 import type { BenchTables } from './schema-bench.js';
+import type { VideoState } from '../domain/clip-lifecycle.js';
 
 export type UserRole = 'admin' | 'user';
 
@@ -88,8 +89,8 @@ export interface SessionsTable {
   active: number | null;
 }
 
-export const VIDEO_STATES = ['awaiting_upload', 'uploaded', 'queued', 'scoring', 'scored', 'failed'] as const;
-export type VideoState = (typeof VIDEO_STATES)[number];
+/** A video's states and their transitions: `domain/clip-lifecycle.ts`. */
+export type { VideoState };
 
 export interface VideosTable {
   id: string;

@@ -2,12 +2,16 @@
  * A Bench run's generation tasks (one clip each: prompt × sample) and the clips minted for them.
  * Part of the Bench run aggregate with `bench-runs.repository.ts`. Inserting, deleting or moving a
  * task updates its run's progress counters in the same statement (triggers, migration 0004). Every
- * move of a leased task is a compare-and-set on its state and lease id (the fencing token).
+ * move of a leased task is a compare-and-set on its state and lease id (the fencing token). Every
+ * state change is a move of `domain/clip-lifecycle.ts` (`TASK_MOVES`): its sources are the
+ * compare-and-set's, its target what is written.
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dialectOf } from '../db/dialect.js';
-import type { BenchTaskState, BenchTasksTable } from '../db/schema-bench.js';
+import type { BenchTasksTable } from '../db/schema-bench.js';
+import { TASK_MOVES, UNFINISHED_TASK_STATES } from '../domain/clip-lifecycle.js';
+import type { BenchTaskState } from '../domain/clip-lifecycle.js';
 
 /** A stored task. */
 export type BenchTaskRecord = Selectable<BenchTasksTable>;
@@ -26,10 +30,6 @@ export interface ScoredClipRow {
   method_version: string;
 }
 
-/** Tasks in these states are unfinished: a run that ends cancels them. */
-const UNFINISHED: BenchTaskState[] = ['pending', 'claimed', 'uploaded', 'evaluating'];
-/** Tasks in these states have a clip whose evaluation has not settled. */
-const SETTLING: BenchTaskState[] = ['uploaded', 'evaluating'];
 /** Rows per INSERT when a run's tasks are planned. */
 const INSERT_BATCH = 200;
 
@@ -41,7 +41,7 @@ export interface ClaimingRunner {
 
 /** How an attempt ended (`fail`, or verification refused the clip). */
 export interface AttemptEnd {
-  state: 'pending' | 'failed';
+  state: (typeof TASK_MOVES.endAttempt.to)[number];
   lease_id: string | null;
   error_code: string;
   error_detail: string;
@@ -97,7 +97,7 @@ export class BenchTaskRepository {
       .selectFrom('bench_tasks')
       .select('video_id')
       .where('run_id', '=', runId)
-      .where('state', 'in', UNFINISHED)
+      .where('state', 'in', UNFINISHED_TASK_STATES)
       .where('video_id', 'is not', null)
       .execute();
     return rows.flatMap((r) => (r.video_id === null ? [] : [r.video_id]));
@@ -107,9 +107,9 @@ export class BenchTaskRepository {
   async cancelUnfinished(runId: string, at: number): Promise<void> {
     await this.db
       .updateTable('bench_tasks')
-      .set({ state: 'cancelled', lease_expires_at: null, updated_at: at })
+      .set({ state: TASK_MOVES.cancel.to[0], lease_expires_at: null, updated_at: at })
       .where('run_id', '=', runId)
-      .where('state', 'in', UNFINISHED)
+      .where('state', 'in', TASK_MOVES.cancel.from)
       .execute();
   }
 
@@ -153,7 +153,7 @@ export class BenchTaskRepository {
       .selectFrom('bench_tasks')
       .select(['id', 'run_id', 'seq', 'sample_index', 'prompt_id'])
       .where('video_id', '=', videoId)
-      .where('state', 'in', SETTLING)
+      .where('state', 'in', TASK_MOVES.settle.from)
       .executeTakeFirst();
   }
 
@@ -166,14 +166,14 @@ export class BenchTaskRepository {
     const moved = await this.db
       .updateTable('bench_tasks')
       .set({
-        state: 'done',
+        state: TASK_MOVES.settle.to[0],
         updated_at: at,
         ...(error !== null
           ? { error_code: error.code, error_detail: error.detail }
           : { error_code: null, error_detail: null }),
       })
       .where('id', '=', taskId)
-      .where('state', 'in', SETTLING)
+      .where('state', 'in', TASK_MOVES.settle.from)
       .executeTakeFirst();
     return moved.numUpdatedRows > 0n;
   }
@@ -228,7 +228,7 @@ export class BenchTaskRepository {
     return this.db
       .updateTable('bench_tasks')
       .set((eb) => ({
-        state: 'claimed',
+        state: TASK_MOVES.lease.to[0],
         runner_id: runnerId,
         attempts: eb('attempts', '+', 1),
         lease_id: lease.id,
@@ -236,7 +236,7 @@ export class BenchTaskRepository {
         updated_at: at,
       }))
       .where('id', '=', taskId)
-      .where('state', '=', 'pending')
+      .where('state', 'in', TASK_MOVES.lease.from)
       .returningAll()
       .executeTakeFirst();
   }
@@ -261,7 +261,7 @@ export class BenchTaskRepository {
     const moved = await this.db
       .updateTable('bench_tasks')
       .set({
-        state: 'evaluating',
+        state: TASK_MOVES.deliver.to[0],
         video_id: videoId,
         lease_expires_at: null,
         error_code: null,
@@ -270,7 +270,7 @@ export class BenchTaskRepository {
       })
       .where('id', '=', taskId)
       .where('lease_id', '=', leaseId)
-      .where('state', '=', 'claimed')
+      .where('state', 'in', TASK_MOVES.deliver.from)
       .executeTakeFirst();
     return moved.numUpdatedRows > 0n;
   }
@@ -289,7 +289,7 @@ export class BenchTaskRepository {
       })
       .where('id', '=', taskId)
       .where('lease_id', '=', leaseId)
-      .where('state', '=', 'claimed')
+      .where('state', 'in', TASK_MOVES.endAttempt.from)
       .executeTakeFirst();
     return moved.numUpdatedRows > 0n;
   }
@@ -318,7 +318,7 @@ export class BenchTaskRepository {
         updated_at: expiry.updated_at,
       })
       .where('id', '=', taskId)
-      .where('state', '=', 'claimed')
+      .where('state', 'in', TASK_MOVES.endAttempt.from)
       .where('lease_id', '=', leaseId)
       .executeTakeFirst();
     return moved.numUpdatedRows > 0n;
@@ -339,7 +339,7 @@ export class BenchTaskRepository {
     await this.db
       .updateTable('bench_tasks')
       .set((eb) => ({
-        state: 'pending',
+        state: TASK_MOVES.release.to[0],
         attempts: eb('attempts', '-', 1),
         lease_id: null,
         lease_expires_at: null,
@@ -347,7 +347,7 @@ export class BenchTaskRepository {
         updated_at: at,
       }))
       .where('runner_id', '=', runnerId)
-      .where('state', '=', 'claimed')
+      .where('state', 'in', TASK_MOVES.release.from)
       .execute();
   }
 

@@ -3,11 +3,12 @@
  * bytes (`upload_started_at`, and `upload_owner` naming the process on PostgreSQL), uploaded, then
  * confirmed (`queued`) or refused (`failed`); expired URLs swept. Every move is one statement with
  * a compare-and-set on the state (and the claim), so racing PUTs, confirms and sweeps cannot both
- * win. The same rows' read model and results are `videos.repository.ts`.
+ * win; each state change is a move of `domain/clip-lifecycle.ts` (`VIDEO_MOVES`). The same rows' read model and results are `videos.repository.ts`.
  */
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
+import { VIDEO_MOVES } from '../domain/clip-lifecycle.js';
 import type { VideoRecord } from './videos.repository.js';
 
 /** The claim of a PUT on a video (who streams it, since when). */
@@ -23,7 +24,7 @@ export interface ConfirmedVideo {
 
 /** What a video becomes once its object arrived in the store. */
 export interface ArrivedVideo {
-  state: 'uploaded';
+  state: (typeof VIDEO_MOVES.arrive.to)[number];
   size_bytes: number;
   uploaded_at: number;
 }
@@ -109,14 +110,14 @@ export class VideoUploadRepository {
     const done = await this.db
       .updateTable('videos')
       .set({
-        state: 'uploaded',
+        state: VIDEO_MOVES.arrive.to[0],
         size_bytes: sizeBytes,
         uploaded_at: at,
         upload_started_at: null,
         upload_owner: null,
       })
       .where('id', '=', id)
-      .where('state', '=', 'awaiting_upload')
+      .where('state', 'in', VIDEO_MOVES.arrive.from)
       .where(ownedBy(owner))
       .executeTakeFirst();
     return Number(done.numUpdatedRows) > 0;
@@ -211,7 +212,7 @@ export class VideoUploadRepository {
       .updateTable('videos')
       .set(changes)
       .where('id', '=', id)
-      .where('state', '=', 'awaiting_upload')
+      .where('state', 'in', VIDEO_MOVES.arrive.from)
       .where('upload_started_at', 'is', null)
       .execute();
   }
@@ -220,9 +221,9 @@ export class VideoUploadRepository {
   async refuse(id: string, code: string, detail: string): Promise<void> {
     await this.db
       .updateTable('videos')
-      .set({ state: 'failed', error_code: code, error_detail: detail })
+      .set({ state: VIDEO_MOVES.refuse.to[0], error_code: code, error_detail: detail })
       .where('id', '=', id)
-      .where('state', '=', 'uploaded')
+      .where('state', 'in', VIDEO_MOVES.refuse.from)
       .execute();
   }
 
@@ -230,9 +231,9 @@ export class VideoUploadRepository {
   async confirm(id: string, confirmed: ConfirmedVideo): Promise<boolean> {
     const moved = await this.db
       .updateTable('videos')
-      .set({ state: 'queued', ...confirmed })
+      .set({ state: VIDEO_MOVES.confirm.to[0], ...confirmed })
       .where('id', '=', id)
-      .where('state', '=', 'uploaded')
+      .where('state', 'in', VIDEO_MOVES.confirm.from)
       .executeTakeFirst();
     return Number(moved.numUpdatedRows) > 0;
   }

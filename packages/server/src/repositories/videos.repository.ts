@@ -5,7 +5,8 @@
  */
 import type { Db } from '../db/connection.js';
 import { preparedQuery } from '../db/prepared-query.js';
-import type { ScoreFailuresTable, ScoresTable, VideoState, VideosTable } from '../db/schema.js';
+import type { ScoreFailuresTable, ScoresTable, VideosTable } from '../db/schema.js';
+import { VIDEO_MOVES } from '../domain/clip-lifecycle.js';
 
 /** A stored video. */
 export type VideoRecord = VideosTable;
@@ -16,7 +17,7 @@ export type ScoreFailureRecord = ScoreFailuresTable;
 
 /** How a video's scoring ended: what `finishScoring` writes. */
 export interface ScoringOutcome {
-  state: 'scored' | 'failed';
+  state: (typeof VIDEO_MOVES.settle.to)[number];
   error_code: string | null;
   error_detail: string | null;
   scored_at: number;
@@ -154,25 +155,34 @@ export class VideoRepository {
 
   // ---- scoring -------------------------------------------------------------------------------
 
-  async setState(id: string, state: VideoState): Promise<void> {
-    await this.db.updateTable('videos').set({ state }).where('id', '=', id).execute();
+  /** The evaluation starts: `scoring`, if it is `queued` (or `scoring`, its process having died). */
+  async startScoring(id: string): Promise<boolean> {
+    const moved = await this.db
+      .updateTable('videos')
+      .set({ state: VIDEO_MOVES.startScoring.to[0] })
+      .where('id', '=', id)
+      .where('state', 'in', VIDEO_MOVES.startScoring.from)
+      .executeTakeFirst();
+    return moved.numUpdatedRows > 0n;
   }
 
   /** Back to `queued` if it is still `scoring` (an evaluation cut off by an abort). */
   async requeueIfScoring(id: string): Promise<void> {
     await this.db
       .updateTable('videos')
-      .set({ state: 'queued' })
+      .set({ state: VIDEO_MOVES.requeue.to[0] })
       .where('id', '=', id)
-      .where('state', '=', 'scoring')
+      .where('state', 'in', VIDEO_MOVES.requeue.from)
       .execute();
   }
 
+  /** The evaluation failed for good: `failed`, if it had not settled. */
   async markFailed(id: string, code: string, detail: string, at: number): Promise<void> {
     await this.db
       .updateTable('videos')
-      .set({ state: 'failed', error_code: code, error_detail: detail, scored_at: at })
+      .set({ state: VIDEO_MOVES.giveUp.to[0], error_code: code, error_detail: detail, scored_at: at })
       .where('id', '=', id)
+      .where('state', 'in', VIDEO_MOVES.giveUp.from)
       .execute();
   }
 
@@ -192,7 +202,14 @@ export class VideoRepository {
     await this.db.insertInto('score_failures').values(rows).execute();
   }
 
-  async finishScoring(id: string, outcome: ScoringOutcome): Promise<void> {
-    await this.db.updateTable('videos').set(outcome).where('id', '=', id).execute();
+  /** The evaluation settled: `scored` or `failed`, if it is still `scoring`; false otherwise. */
+  async finishScoring(id: string, outcome: ScoringOutcome): Promise<boolean> {
+    const moved = await this.db
+      .updateTable('videos')
+      .set(outcome)
+      .where('id', '=', id)
+      .where('state', 'in', VIDEO_MOVES.settle.from)
+      .executeTakeFirst();
+    return moved.numUpdatedRows > 0n;
   }
 }

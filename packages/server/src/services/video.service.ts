@@ -109,11 +109,11 @@ export class VideoService {
    */
   async evaluate(videoId: string, signal: AbortSignal, log: Logger): Promise<void> {
     const video = await this.repos.videos.byId(videoId);
-    if (!video || (video.state !== 'queued' && video.state !== 'scoring')) {
+    // `queued → scoring` (or a restart of `scoring`), a compare-and-set: anything else is settled.
+    if (!video || !(await this.repos.videos.startScoring(videoId))) {
       log.info({ videoId, state: video?.state ?? 'deleted' }, 'nothing to score');
       return;
     }
-    await this.repos.videos.setState(videoId, 'scoring');
     const dimensions = JSON.parse(video.dimensions ?? '[]') as DimensionScore['dimension'][];
     let result: EvaluationResult;
     // The probe confirm-upload took of this very object (one download and no second probe per
@@ -177,8 +177,17 @@ export class VideoService {
   private async store(videoId: string, scores: DimensionScore[], failures: EngineFailure[]): Promise<void> {
     const t = this.now();
     await this.repos.transaction(async (tx) => {
-      // The video may have been deleted by a reset while it was being scored.
-      if (!(await tx.videos.exists(videoId))) return;
+      const failed = scores.length === 0;
+      const first = failures[0];
+      // `scoring → scored | failed`, a compare-and-set: a video deleted by a reset while it was
+      // being scored (or settled meanwhile) keeps nothing of this evaluation.
+      const settled = await tx.videos.finishScoring(videoId, {
+        state: failed ? 'failed' : 'scored',
+        error_code: failed ? (first?.code ?? 'method_unavailable') : null,
+        error_detail: failed ? (first?.detail ?? 'no dimension could be scored') : null,
+        scored_at: t,
+      });
+      if (!settled) return;
       await tx.videos.deleteResults(videoId);
       await tx.videos.insertScores(
         scores.map((s): ScoreRecord => ({
@@ -204,14 +213,6 @@ export class VideoService {
       await tx.videos.insertFailures(
         failures.map((f) => ({ video_id: videoId, dimension: f.dimension, code: f.code, detail: f.detail })),
       );
-      const failed = scores.length === 0;
-      const first = failures[0];
-      await tx.videos.finishScoring(videoId, {
-        state: failed ? 'failed' : 'scored',
-        error_code: failed ? (first?.code ?? 'method_unavailable') : null,
-        error_detail: failed ? (first?.detail ?? 'no dimension could be scored') : null,
-        scored_at: t,
-      });
     });
   }
 }

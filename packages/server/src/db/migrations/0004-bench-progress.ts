@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { BENCH_TASK_STATES } from '../schema-bench.js';
+import { BENCH_TASK_STATES } from '../../domain/clip-lifecycle.js';
 import { dialectOf } from '../dialect.js';
 
 /**

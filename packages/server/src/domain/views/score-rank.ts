@@ -3,7 +3,7 @@
  * the leaderboard. Plain types of the service layer; the HTTP schemas that serialise them
  * (`http/schemas/sessions.ts`) are checked against them at compile time (`http/schemas/view-contracts.ts`).
  */
-import type { VideoState } from '../../db/schema.js';
+import type { VideoState } from '../clip-lifecycle.js';
 
 /** The media types a clip may be uploaded as. */
 export const VIDEO_CONTENT_TYPES = [

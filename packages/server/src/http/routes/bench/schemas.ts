@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validationFailed } from '../../../errors.js';
 import { BENCH_STATUSES } from '../../../domain/bench-state.js';
-import { BENCH_TASK_STATES } from '../../../db/schema-bench.js';
+import { BENCH_TASK_STATES } from '../../../domain/clip-lifecycle.js';
 
 export const RUN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 export const VIDEO_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;

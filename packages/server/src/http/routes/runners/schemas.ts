@@ -1,6 +1,6 @@
 /** Schemas of the runner protocol: runners, their claim, and the leased task operations. */
 import { Type } from 'typebox';
-import { BENCH_TASK_STATES } from '../../../db/schema-bench.js';
+import { BENCH_TASK_STATES } from '../../../domain/clip-lifecycle.js';
 import { VIDEO_CONTENT_TYPES } from '../../../domain/views/score-rank.js';
 import { sizeBytesSchema } from '../../schemas/sessions.js';
 import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner.service.js';
