@@ -54,6 +54,17 @@ const FACTORIES: Record<string, (key: string) => Promise<string>> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  // A model private to the caller: declared by their runner (services/model-keys.ts).
+  model: async (key) => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/runners',
+      headers: { 'x-api-key': key },
+      payload: { name: 'walker-model-runner', models: ['walker-private-model'] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return 'walker-private-model';
+  },
   // A clip of the caller's Score session (its upload URL minted: the video exists).
   video: async (key) => {
     const headers = { 'x-api-key': key };
@@ -109,7 +120,7 @@ const PUBLIC_RESOURCES = new Set(['dimension']);
  * Resources whose existence another user must not learn (docs/security.md): another user's id
  * answers exactly as an id that does not exist (404 not_found), not 403.
  */
-const HIDDEN_RESOURCES = new Set(['video']);
+const HIDDEN_RESOURCES = new Set(['video', 'model']);
 
 /** The resource a route's first path parameter names: declared in config, or by its area. */
 function resourceOf(url: string, declared: string | undefined): string {

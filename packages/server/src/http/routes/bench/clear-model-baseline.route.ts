@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/common.js';
-import { BENCH_TAG, callerOf } from './context.js';
+import { BENCH_TAG, MODEL_RESOURCE, callerOf } from './context.js';
 import type { ModelBaselineService } from '../../../services/model-baseline.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { BASELINE_NOTES, ModelIdParams } from './comparison-schemas.js';
@@ -9,7 +9,7 @@ export function clearModelBaselineRoute(app: TypedApp, baselines: ModelBaselineS
   app.delete(
     '/api/v1/models/:id/baseline',
     {
-      config: { noBody: true },
+      config: { resource: MODEL_RESOURCE, noBody: true },
       schema: {
         operationId: 'clearModelBaseline',
         tags: [BENCH_TAG],

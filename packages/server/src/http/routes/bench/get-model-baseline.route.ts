@@ -1,5 +1,5 @@
 import { errorResponses } from '../../schemas/common.js';
-import { BENCH_TAG, callerOf } from './context.js';
+import { BENCH_TAG, MODEL_RESOURCE, callerOf } from './context.js';
 import type { ModelBaselineService } from '../../../services/model-baseline.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { BASELINE_NOTES, ModelBaseline, ModelIdParams } from './comparison-schemas.js';
@@ -8,6 +8,7 @@ export function getModelBaselineRoute(app: TypedApp, baselines: ModelBaselineSer
   app.get(
     '/api/v1/models/:id/baseline',
     {
+      config: { resource: MODEL_RESOURCE },
       schema: {
         operationId: 'getModelBaseline',
         tags: [BENCH_TAG],
