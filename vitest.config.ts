@@ -25,6 +25,8 @@ const NO_DATABASE = [
   'packages/server/test/upload-storage-failure.test.ts',
   // The BlobStore contract (local directory and S3): no database in it.
   'packages/server/test/blob-store-contract.test.ts',
+  // The statistics of human judgement: pure functions on votes.
+  'packages/server/test/judging-statistics.test.ts',
 ];
 
 /**
