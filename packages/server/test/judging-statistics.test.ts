@@ -257,6 +257,38 @@ describe('hand-checked: dimension agreement, Kendall τ-b, pair uncertainty', ()
     expect(result.fitted).toBeNull(); // fewer than 10 decided votes
   });
 
+  it('one prompt (a Rank session): votes are the units; the interval is p ± t(0.975; n − 1)·s/√n', () => {
+    // 100 decided votes on one prompt, the dimension agreeing with 80 of them.
+    const votes = Array.from({ length: 100 }, (_, k) => vote(`P${k}`, 'only', `j${k % 4}`, 'X', 'Y', 'a'));
+    const clipScores: Record<string, Record<string, number>> = {};
+    votes.forEach((v, k) => {
+      clipScores[`${v.pairId}:a`] = { quality: k < 80 ? 0.9 : 0.1 };
+      clipScores[`${v.pairId}:b`] = { quality: 0.5 };
+    });
+    const row = dimensionAgreement({
+      votes,
+      clipScores,
+      clipOf: (v, side) => `${v.pairId}:${side}`,
+      items: ['X', 'Y'],
+      ratings: {},
+      itemScores: {},
+      seed: 'rank',
+    }).dimensions[0]!;
+    const s2 = (80 * 0.2 ** 2 + 20 * 0.8 ** 2) / 99;
+    const half = 1.984217 * Math.sqrt(s2 / 100); // t(0.975; 99) from a table
+    expect(row.agreement).toBeCloseTo(0.8, 12);
+    expect(row.ci95Low).toBeCloseTo(0.8 - half, 5);
+    expect(row.ci95High).toBeCloseTo(0.8 + half, 5);
+    // The ratings of a one-prompt campaign have intervals too (votes resampled).
+    const rated = rate(
+      votes.map((v, k) => ({ ...v, outcome: k % 3 === 0 ? ('b' as const) : ('a' as const) })),
+      ['X', 'Y'],
+      { seed: 'rank', resamples: 200 },
+    );
+    expect(rated.items[0]!.ci95Low).toBeLessThan(rated.items[0]!.rating);
+    expect(rated.items[0]!.ci95High).toBeGreaterThan(rated.items[0]!.rating);
+  });
+
   it('pair uncertainty: outcome entropy in bits over 1 + votes on the pair', () => {
     expect(pairUncertainty(0.3, 0.3, 0)).toBeCloseTo(1, 12);
     expect(pairUncertainty(0.3, 0.3, 1)).toBeCloseTo(0.5, 12);

@@ -106,8 +106,11 @@ export function dimensionAgreement(input: DimensionAgreementInput): DimensionAgr
   const estimates = new Float64Array(Math.max(D, 1));
   ratioMeans(table, null, estimates);
   const C = table.clusters.length;
+  // One prompt: every vote is its own unit, and the n − 1 of n bootstrap's variance of a mean of
+  // n independent votes is s²/n exactly, so it is computed rather than drawn.
+  const voteLevel = new Set(decided.map((v) => v.promptKey)).size < 2;
   const replicates =
-    C >= 2 && D > 0
+    !voteLevel && C >= 2 && D > 0
       ? bootstrapRatioMeans(table, {
           resamples: AGREEMENT_RESAMPLES,
           seed: [input.seed, 'dimension agreement'],
@@ -120,19 +123,21 @@ export function dimensionAgreement(input: DimensionAgreementInput): DimensionAgr
     for (const row of differences) if (!Number.isNaN(row[d]!)) pairs++;
     let low = Number.NaN;
     let high = Number.NaN;
+    let variance = Number.NaN;
+    let holding = 0; // units holding this dimension's votes: the t quantile's df is holding − 1
     if (replicates && pairs > 0) {
       for (let b = 0; b < AGREEMENT_RESAMPLES; b++) column[b] = replicates[b * D + d]!;
-      // Clusters holding this dimension's votes: the t quantile's degrees of freedom.
-      let holding = 0;
       for (let c = 0; c < C; c++) if (table.counts[c * table.variables + d]! > 0) holding++;
-      const interval =
-        holding >= 2
-          ? studentInterval(estimates[d]!, [{ variance: finiteVariance(column).variance, df: holding - 1 }])
-          : null;
-      if (interval) {
-        low = Math.max(0, interval.low);
-        high = Math.min(1, interval.high);
-      }
+      variance = finiteVariance(column).variance;
+    } else if (voteLevel && pairs > 1) {
+      const credits = differences.filter((row) => !Number.isNaN(row[d]!)).map((row) => credit(row[d]!, 0));
+      holding = credits.length;
+      variance = finiteVariance(credits).variance / holding;
+    }
+    const interval = holding >= 2 ? studentInterval(estimates[d]!, [{ variance, df: holding - 1 }]) : null;
+    if (interval) {
+      low = Math.max(0, interval.low);
+      high = Math.min(1, interval.high);
     }
     return {
       dimension,
