@@ -1,9 +1,13 @@
-/** Bench: runs list, create form, run page (progress, chart, totals, clips, logs, CSV, cancel, delete), comparison. */
+/**
+ * Bench: runs list (with each model's baseline and every run's Total against it), create form, run
+ * page (progress, scores with 95 % intervals, deltas against the model's baseline, clips, logs,
+ * CSV, cancel, delete). The comparison page is in bench-compare.tsx.
+ */
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BenchRun, BenchVideo, Dimension } from '@vesta/sdk';
+import type { BenchRun, BenchScorecard, BenchVideo } from '@vesta/sdk';
 import { useMemo, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import {
   field,
   formatDate,
@@ -14,9 +18,14 @@ import {
   useDimensions,
   vesta,
 } from './api';
-import { DataTable, ErrorAlert, ScoreMatrix, StateBadge } from './ui';
+import { DataTable, ErrorAlert, StateBadge } from './ui';
 import { BarChart } from './chart';
 import { ClipPlayer } from './sessions';
+import { ComparisonView, NotComparable } from './bench-compare';
+import { intervalText, signed, verdictOf } from './forest';
+import './forest.css';
+
+export { BenchComparePage } from './bench-compare';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** Task states in which the clip's bytes are stored and verified. */
@@ -36,12 +45,68 @@ function Progress({ run }: { run: BenchRun }) {
   );
 }
 
+/** Each model's baseline run (the caller's), read once per model shown. */
+function useBaselines(models: string[]) {
+  const queries = useQueries({
+    queries: models.map((m) => ({
+      queryKey: ['baseline', m],
+      queryFn: () => vesta.models.baseline(m),
+    })),
+  });
+  return new Map(models.map((m, i) => [m, queries[i]?.data?.run_id ?? null]));
+}
+
+/** A run's Total against its model's baseline, from the server's comparison (shared dimensions only). */
+function DeltaToBaseline({ run, baselineId }: { run: BenchRun; baselineId: string }) {
+  const cmp = useQuery({
+    queryKey: ['bench', 'compare', `${baselineId},${run.id}`],
+    queryFn: () => vesta.bench.compare([baselineId, run.id]),
+    staleTime: Infinity,
+    retry: false,
+  });
+  if (cmp.error)
+    return (
+      <span className="muted" title={cmp.error.message}>
+        not comparable
+      </span>
+    );
+  if (!cmp.data) return <span className="muted">…</span>;
+  if (!cmp.data.comparable) return <span className="muted">not comparable</span>;
+  const total = cmp.data.comparisons[0]?.rows.find((r) => r.name === 'Total');
+  if (!total) return <span className="muted">—</span>;
+  const verdict = verdictOf({
+    low: total.ci95_low,
+    high: total.ci95_high,
+    higherIsBetter: total.higher_is_better,
+  });
+  return (
+    <span
+      className={`baseline-cell ${verdict === 'worse' ? 'delta-worse' : verdict === 'better' ? 'delta-better' : ''}`}
+      data-testid="delta-to-baseline"
+      data-verdict={verdict}
+      title={`Total, ${cmp.data.comparisons[0]!.mode}, over ${cmp.data.dimensions.length} shared dimension(s)`}
+    >
+      <strong>{signed(total.delta)}</strong>{' '}
+      <span className="muted">{intervalText(total.ci95_low, total.ci95_high, 3)}</span>
+      {total.partial && <span className="tag forest-partial">partial</span>}
+    </span>
+  );
+}
+
 export function RunsTable({
   runs,
   selectable,
+  baselines,
 }: {
   runs: BenchRun[];
   selectable?: { selected: Set<string>; toggle: (id: string) => void };
+  /** Each model's baseline run id: adds the Baseline and Δ Total columns. */
+  baselines?: {
+    of: Map<string, string | null>;
+    set: (model: string, runId: string) => void;
+    clear: (model: string) => void;
+    busy: boolean;
+  };
 }) {
   return (
     <DataTable
@@ -58,6 +123,7 @@ export function RunsTable({
         'Model',
         'Status',
         'Progress',
+        ...(baselines ? ['Baseline', 'Δ Total vs baseline'] : []),
         'Created',
       ]}
     >
@@ -83,10 +149,73 @@ export function RunsTable({
           <td>
             <Progress run={r} />
           </td>
+          {baselines && (
+            <BaselineCells
+              run={r}
+              baselineId={baselines.of.get(r.model_id) ?? null}
+              set={baselines.set}
+              clear={baselines.clear}
+              busy={baselines.busy}
+            />
+          )}
           <td>{formatDate(r.created_at)}</td>
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+function BaselineCells(props: {
+  run: BenchRun;
+  baselineId: string | null;
+  set: (model: string, runId: string) => void;
+  clear: (model: string) => void;
+  busy: boolean;
+}) {
+  const { run, baselineId, set, clear, busy } = props;
+  const isBaseline = baselineId === run.id;
+  return (
+    <>
+      <td className="baseline-cell">
+        {isBaseline ? (
+          <>
+            <span className="tag" data-testid="baseline-tag">
+              baseline
+            </span>{' '}
+            <button
+              type="button"
+              className="secondary button-small"
+              disabled={busy}
+              aria-label={`Clear baseline: ${run.name} for ${run.model_id}`}
+              onClick={() => clear(run.model_id)}
+            >
+              Clear
+            </button>
+          </>
+        ) : run.status === 'completed' ? (
+          <button
+            type="button"
+            className="secondary button-small"
+            disabled={busy}
+            aria-label={`Make baseline: ${run.name} for ${run.model_id}`}
+            onClick={() => set(run.model_id, run.id)}
+          >
+            Make baseline
+          </button>
+        ) : null}
+      </td>
+      <td>
+        {isBaseline ? (
+          <span className="muted">—</span>
+        ) : baselineId !== null && run.status === 'completed' ? (
+          <DeltaToBaseline run={run} baselineId={baselineId} />
+        ) : baselineId === null ? (
+          <span className="muted">no baseline</span>
+        ) : (
+          <span className="muted">when completed</span>
+        )}
+      </td>
+    </>
   );
 }
 
@@ -100,6 +229,16 @@ export function BenchListPage() {
     refetchInterval: livePoll<Awaited<ReturnType<typeof vesta.bench.listPage>>>((p) =>
       p.items.some((r) => !TERMINAL.has(r.status)),
     ),
+  });
+  const qc = useQueryClient();
+  const models = [...new Set((runs.data?.items ?? []).map((r) => r.model_id))].sort();
+  const baselineOf = useBaselines(models);
+  const changeBaseline = useMutation({
+    mutationFn: async (a: { model: string; runId: string | null }) => {
+      if (a.runId === null) await vesta.models.clearBaseline(a.model);
+      else await vesta.models.setBaseline(a.model, a.runId);
+    },
+    onSettled: (_d, _e, a) => void qc.invalidateQueries({ queryKey: ['baseline', a.model] }),
   });
   const toggle = (id: string) =>
     setSelected((s) => {
@@ -136,13 +275,36 @@ export function BenchListPage() {
             <button
               type="button"
               disabled={selected.size < 2}
-              onClick={() => void navigate(`/bench/compare?ids=${[...selected].join(',')}`)}
+              onClick={() => {
+                // A model's baseline, when ticked, is the comparison's baseline; else the first ticked.
+                const baselineIds = new Set(baselineOf.values());
+                const ordered = [...selected].sort(
+                  (a, b) => Number(baselineIds.has(b)) - Number(baselineIds.has(a)),
+                );
+                void navigate(`/bench/compare?ids=${ordered.join(',')}`);
+              }}
             >
               Compare selected ({selected.size})
             </button>
-            <span className="muted">Tick two or more runs to compare them side by side.</span>
+            <span className="muted">
+              Tick two or more runs to compare them with the first ticked (or with a baseline run among them).
+              A model's baseline run is what its other runs' Totals are measured against (over the dimensions
+              both have, 95 % interval).
+            </span>
           </div>
-          <RunsTable runs={runs.data?.items ?? []} selectable={{ selected, toggle }} />
+          <ErrorAlert error={changeBaseline.error} context="Could not change the baseline" />
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Bench runs">
+            <RunsTable
+              runs={runs.data?.items ?? []}
+              selectable={{ selected, toggle }}
+              baselines={{
+                of: baselineOf,
+                set: (model, runId) => changeBaseline.mutate({ model, runId }),
+                clear: (model) => changeBaseline.mutate({ model, runId: null }),
+                busy: changeBaseline.isPending,
+              }}
+            />
+          </div>
           <div className="pager">
             {(page > 1 || runs.data?.hasMore) && (
               <button
@@ -287,40 +449,6 @@ export function BenchCreatePage() {
   );
 }
 
-/** Per-dimension means of a run's clips, and VBench's Quality/Semantic/Total from them. */
-export function summarise(videos: BenchVideo[], dimensions: Dimension[]) {
-  const sums = new Map<string, { sum: number; n: number }>();
-  for (const v of videos)
-    for (const s of v.scores) {
-      const e = sums.get(s.dimension) ?? { sum: 0, n: 0 };
-      e.sum += s.value;
-      e.n += 1;
-      sums.set(s.dimension, e);
-    }
-  // In the catalogue's (VBench's) order; a dimension the catalogue lacks goes last.
-  const order = (d: string) => {
-    const i = dimensions.findIndex((x) => x.id === d);
-    return i === -1 ? dimensions.length : i;
-  };
-  const means = new Map([...sums].sort(([a], [b]) => order(a) - order(b)).map(([d, e]) => [d, e.sum / e.n]));
-  const group = (category: 'quality' | 'semantic'): number | null => {
-    let weighted = 0;
-    let weights = 0;
-    for (const d of dimensions) {
-      const m = means.get(d.id);
-      if (d.category !== category || m === undefined) continue;
-      const { min, max, weight } = d.normalisation;
-      weighted += (weight * (m - min)) / (max - min);
-      weights += weight;
-    }
-    return weights === 0 ? null : weighted / weights;
-  };
-  const quality = group('quality');
-  const semantic = group('semantic');
-  const total = quality !== null && semantic !== null ? (4 * quality + semantic) / 5 : (quality ?? semantic);
-  return { means, quality, semantic, total };
-}
-
 async function allVideos(id: string): Promise<BenchVideo[]> {
   const out: BenchVideo[] = [];
   for await (const v of vesta.bench.allVideos(id)) out.push(v);
@@ -362,12 +490,28 @@ export function BenchRunPage() {
     onSuccess: () => navigate('/bench'),
   });
   const [csvError, setCsvError] = useState<unknown>(null);
-  const summary = useMemo(
-    () => summarise(videos.data ?? [], dims.data?.items ?? []),
-    [videos.data, dims.data],
+  // The stored final scorecard comes with the run; a live run's is read as clips are scored.
+  const live = useQuery({
+    queryKey: ['bench', id, 'scorecard', run.data?.progress.clips_evaluated, run.data?.status],
+    queryFn: () => vesta.bench.scorecard(id),
+    enabled: run.data !== undefined && run.data.scorecard === null && run.data.progress.clips_evaluated > 0,
+    placeholderData: (previous: BenchScorecard | undefined) => previous,
+  });
+  const card: BenchScorecard | null = run.data?.scorecard ?? live.data ?? null;
+  const scored = useMemo(() => (card?.dimensions ?? []).filter((d) => d.score !== null), [card]);
+  const labels = useMemo(() => scored.map((d) => dimensionName(d.dimension)), [scored, dimensionName]);
+  const series = useMemo(
+    () => [
+      {
+        label: 'mean',
+        values: scored.map((d) => d.score),
+        intervals: scored.map((d) =>
+          d.ci95_low !== null && d.ci95_high !== null ? ([d.ci95_low, d.ci95_high] as const) : null,
+        ),
+      },
+    ],
+    [scored],
   );
-  const labels = useMemo(() => [...summary.means.keys()].map(dimensionName), [summary, dimensionName]);
-  const series = useMemo(() => [{ label: 'mean', values: [...summary.means.values()] }], [summary]);
   const r = run.data;
   if (run.error) return <ErrorAlert error={run.error} />;
   if (!r) return <p className="muted">Loading…</p>;
@@ -450,26 +594,70 @@ export function BenchRunPage() {
       </section>
       <section className="card">
         <h2>Scores</h2>
-        <dl className="totals">
-          <div>
-            <dt>Quality</dt>
-            <dd>{formatScore(summary.quality)}</dd>
-          </div>
-          <div>
-            <dt>Semantic</dt>
-            <dd>{formatScore(summary.semantic)}</dd>
-          </div>
-          <div>
-            <dt>Total</dt>
-            <dd>{formatScore(summary.total)}</dd>
-          </div>
+        <p className="muted">
+          Each score with its 95 % interval (a bootstrap over prompts, seeded from the run id){' '}
+          {card?.final ? '— final.' : '— from the clips scored so far; it moves until the run ends.'}
+        </p>
+        <dl className="totals run-totals" data-testid="run-totals">
+          {(['Quality', 'Semantic', 'Total'] as const).map((name) => {
+            const a = card?.aggregates.find((x) => x.name === name);
+            return (
+              <div key={name}>
+                <dt>
+                  {name}
+                  {a?.partial && <span className="tag forest-partial">partial</span>}
+                </dt>
+                <dd>{formatScore(a?.value)}</dd>
+                {a && a.value !== null && (
+                  <dd className="muted interval">
+                    {a.ci95_low !== null && a.ci95_high !== null
+                      ? `${formatScore(a.ci95_low)} – ${formatScore(a.ci95_high)}`
+                      : 'no interval'}{' '}
+                    · {a.prompts} prompts
+                  </dd>
+                )}
+              </div>
+            );
+          })}
         </dl>
         {labels.length > 0 ? (
-          <BarChart title={`Per-dimension means of ${r.name}`} labels={labels} series={series} max={1} />
+          <>
+            <BarChart
+              title={`Per-dimension means of ${r.name}, with 95 % intervals`}
+              labels={labels}
+              series={series}
+              max={1}
+            />
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Scores with intervals">
+              <DataTable
+                testId="run-scores"
+                className="scores"
+                headers={['Dimension', 'Score', '95 % interval', 'Clips', 'Prompts', 'Method']}
+              >
+                {scored.map((d) => (
+                  <tr key={d.dimension}>
+                    <th scope="row">{dimensionName(d.dimension)}</th>
+                    <td className="num">
+                      <strong>{formatScore(d.score)}</strong>
+                    </td>
+                    <td className="num">
+                      {d.ci95_low !== null && d.ci95_high !== null
+                        ? `${formatScore(d.ci95_low)} – ${formatScore(d.ci95_high)}`
+                        : 'none (one prompt)'}
+                    </td>
+                    <td className="num">{d.clips}</td>
+                    <td className="num">{d.prompts}</td>
+                    <td className="muted">{d.methods.join(', ')}</td>
+                  </tr>
+                ))}
+              </DataTable>
+            </div>
+          </>
         ) : (
           <p className="muted">No scores yet.</p>
         )}
       </section>
+      <AgainstBaseline run={r} scored={scored.length > 0} />
       <section className="card">
         <h2>Clips</h2>
         {(videos.data ?? []).length === 0 && <p className="muted">No clips generated yet.</p>}
@@ -507,7 +695,7 @@ export function BenchRunPage() {
       </section>
       <section className="card">
         <h2>Logs</h2>
-        <pre className="logs" data-testid="logs">
+        <pre className="logs" data-testid="logs" tabIndex={0} aria-label={`Logs of ${r.name}`}>
           {(logs.data?.items ?? []).map((l) => `${l.time} ${l.source} ${l.level}: ${l.message}`).join('\n')}
         </pre>
       </section>
@@ -515,107 +703,73 @@ export function BenchRunPage() {
   );
 }
 
-export function BenchComparePage() {
-  const [params] = useSearchParams();
-  const ids = (params.get('ids') ?? '').split(',').filter(Boolean);
-  const dims = useDimensions();
+/** The run against its model's baseline run: forest plots of the deltas, and a link to the full comparison. */
+function AgainstBaseline({ run, scored }: { run: BenchRun; scored: boolean }) {
+  const qc = useQueryClient();
   const dimensionName = useDimensionName();
-  const runs = useQueries({
-    queries: ids.map((id) => ({
-      queryKey: ['bench', id],
-      queryFn: () => vesta.bench.get(id),
-      refetchInterval: livePoll<BenchRun>((r) => !TERMINAL.has(r.status)),
-    })),
+  const baseline = useQuery({
+    queryKey: ['baseline', run.model_id],
+    queryFn: () => vesta.models.baseline(run.model_id),
   });
-  // Re-read a run's clips whenever its evaluated count or status moves (live while unfinished).
-  const videos = useQueries({
-    queries: ids.map((id, i) => ({
-      queryKey: ['bench', id, 'all-videos', runs[i]?.data?.progress.clips_evaluated, runs[i]?.data?.status],
-      queryFn: () => allVideos(id),
-      enabled: runs[i]?.data !== undefined,
-      placeholderData: (previous: BenchVideo[] | undefined) => previous,
-    })),
+  const baseId = baseline.data?.run_id ?? null;
+  const cmp = useQuery({
+    queryKey: ['bench', 'compare', `${baseId},${run.id}`, run.progress.clips_evaluated, run.status],
+    queryFn: () => vesta.bench.compare([baseId!, run.id]),
+    enabled: baseId !== null && baseId !== run.id && scored,
+    retry: false,
+    placeholderData: (previous) => previous,
   });
-  const loaded = videos.every((v) => v.data) && runs.every((r) => r.data) && dims.data;
-  const rows = loaded
-    ? ids.map((id, i) => ({ run: runs[i]!.data!, ...summarise(videos[i]!.data!, dims.data.items) }))
-    : [];
-  // Best Total first, in the table, the matrix and the chart alike.
-  const sorted = rows.slice().sort((a, b) => (b.total ?? -1) - (a.total ?? -1));
-  const labels = [...new Set(sorted.flatMap((r) => [...r.means.keys()]))];
-  const series = sorted.map((r) => ({
-    label: r.run.name,
-    values: labels.map((d) => r.means.get(d) ?? null),
-  }));
-  const names = labels.map(dimensionName);
-  const error = [...runs, ...videos].find((q) => q.error)?.error;
+  const change = useMutation({
+    mutationFn: async (set: boolean) => {
+      if (set) await vesta.models.setBaseline(run.model_id, run.id);
+      else await vesta.models.clearBaseline(run.model_id);
+    },
+    onSettled: () => void qc.invalidateQueries({ queryKey: ['baseline', run.model_id] }),
+  });
+  if (!baseline.data) return <ErrorAlert error={baseline.error} />;
   return (
-    <>
-      <h1>Compare runs</h1>
-      <p className="muted">
-        Best Total first. Each dimension shows the mean over a run's scored clips; Quality, Semantic and Total
-        weigh those means as VBench's leaderboard does. <Link to="/bench">Back to runs</Link>
-      </p>
-      <ErrorAlert error={error} />
-      {!loaded && !error && <p className="muted">Loading…</p>}
-      {loaded && (
+    <section className="card" data-testid="against-baseline">
+      <h2>Against the baseline</h2>
+      {baseId === run.id ? (
+        <p>
+          This run is the baseline of <code>{run.model_id}</code>: its other runs show their deltas against
+          it.{' '}
+          <button type="button" className="secondary button-small" onClick={() => change.mutate(false)}>
+            Clear baseline
+          </button>
+        </p>
+      ) : baseId === null ? (
+        <p>
+          <code>{run.model_id}</code> has no baseline run.{' '}
+          {run.status === 'completed' ? (
+            <button type="button" className="secondary button-small" onClick={() => change.mutate(true)}>
+              Make this run the baseline
+            </button>
+          ) : (
+            'A completed run can be made its baseline here or in the runs list.'
+          )}
+        </p>
+      ) : !scored ? (
+        <p className="muted">The deltas against the baseline appear once this run has scored clips.</p>
+      ) : (
         <>
-          <section className="card">
-            <div className="table-wrap" tabIndex={0} role="region" aria-label="Runs compared">
-              <DataTable
-                testId="compare-table"
-                className="scores"
-                headers={['Run', 'Model', 'Status', 'Total', 'Quality', 'Semantic']}
-              >
-                {sorted.map((r) => (
-                  <tr key={r.run.id}>
-                    <td>
-                      <Link to={`/bench/${r.run.id}`}>{r.run.name}</Link>
-                    </td>
-                    <td>{r.run.model_id}</td>
-                    <td>
-                      <StateBadge state={r.run.status} />
-                    </td>
-                    <td className="num">
-                      <strong>{formatScore(r.total)}</strong>
-                    </td>
-                    <td className="num">{formatScore(r.quality)}</td>
-                    <td className="num">{formatScore(r.semantic)}</td>
-                  </tr>
-                ))}
-              </DataTable>
-            </div>
-          </section>
-          <section className="card">
-            <h2>Per dimension</h2>
-            {labels.length > 0 ? (
-              <>
-                <ScoreMatrix
-                  label="Per-dimension means of the runs"
-                  testId="compare-dimensions"
-                  dimensions={labels.map((id, i) => ({ id, name: names[i]! }))}
-                  columns={sorted.map((r) => ({ key: r.run.id, label: r.run.name, values: r.means }))}
-                />
-                <BarChart title="Per-dimension means, side by side" labels={names} series={series} max={1} />
-              </>
-            ) : (
-              <p className="muted" data-testid="compare-no-scores">
-                No scores yet: none of these runs has a scored clip. The chart appears as clips are evaluated.
-              </p>
-            )}
-            {labels.length > 0 && rows.some((r) => r.means.size === 0) && (
-              <p className="muted">
-                No scores yet for{' '}
-                {rows
-                  .filter((r) => r.means.size === 0)
-                  .map((r) => r.run.name)
-                  .join(', ')}
-                .
-              </p>
-            )}
-          </section>
+          <p>
+            Baseline: <Link to={`/bench/${baseId}`}>{cmp.data?.runs[0]?.name ?? baseId}</Link> ·{' '}
+            <Link to={`/bench/compare?ids=${baseId},${run.id}`}>Full comparison, per prompt with clips</Link>
+          </p>
+          <ErrorAlert error={cmp.error} context="Could not compare with the baseline" />
+          {cmp.data && <NotComparable data={cmp.data} dimensionName={dimensionName} />}
+          {cmp.data?.comparable && cmp.data.comparisons[0] && (
+            <ComparisonView
+              data={cmp.data}
+              c={cmp.data.comparisons[0]}
+              dimensionName={dimensionName}
+              withPrompts={false}
+            />
+          )}
         </>
       )}
-    </>
+      <ErrorAlert error={change.error} context="Could not change the baseline" />
+    </section>
   );
 }

@@ -6,8 +6,8 @@
  * upload of a non-video whose API error is shown in words, players that stream stored clips
  * (GET /api/v1/videos/{id}/content, with a byte range), two Rank candidates in /ranked's order,
  * Bench runs made in the form and served by a spawned `vesta runner start --demo` to `completed`
- * (chart, CSV downloaded byte-equal to /csv), two runs compared, "no scores yet" for a queued
- * run, an
+ * (chart, CSV downloaded byte-equal to /csv), two runs compared by the server, a queued run's
+ * comparison refused in words (no_scored_clips), an
  * invited second user who sees none of the first user's runs (and the used link refused in words), no
  * 404 for any file a page loads, a session that ends while a page is
  * open (sent to sign-in, told why, and brought back), and an axe-core check of every page
@@ -305,7 +305,8 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     expect(await compared.allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining('first run'), expect.stringContaining('second run')]),
     );
-    await page.getByRole('img', { name: 'Per-dimension means, side by side' }).waitFor();
+    // The server's comparison: the shared dimension with its delta (one prompt: no interval).
+    await page.getByTestId('forest-dimensions').locator('[data-row="subject_consistency"]').waitFor();
     await snap(page, '12-bench-compare');
 
     // With the runner stopped, a new run stays queued: its comparison says "no scores yet".
@@ -324,10 +325,13 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await snap(page, '13-bench-run-queued');
     const waitingId = page.url().split('/').at(-1)!;
     await page.goto(`${base}/dashboard/bench/compare?ids=${waitingId},${runIds[0]!}`);
-    await page.getByTestId('compare-table').waitFor();
-    await page.getByText('No scores yet for waiting run.').waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'has no scored clip yet' })
+      .filter({ hasText: 'no_scored_clips' })
+      .waitFor();
     await page.goto(`${base}/dashboard/bench/compare?ids=${waitingId}`);
-    await page.getByTestId('compare-no-scores').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Pick at least two runs' }).waitFor();
     expect(await page.locator('canvas').count()).toBe(0);
     await snap(page, '14-bench-compare-unscored');
 
