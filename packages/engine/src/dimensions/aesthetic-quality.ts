@@ -26,13 +26,13 @@ import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
 import { colourfulness, exposureStats, noiseSigma } from '../image/quality.js';
-import { frameToGrey } from '../image/convert.js';
 import { halveRgb, resizeAreaRgb } from '../image/resize.js';
-import { edgeBlurSigma, sharpnessFromBlur, whiteNoiseAt } from '../image/sharpness.js';
+import { edgeBlurSigma, sharpnessFromBlur, whiteNoiseAt, whiteNoiseFromLevels } from '../image/sharpness.js';
 import type { GreyImage, RgbImage } from '../image/types.js';
 import { centreCropOffset } from '../preprocess/transforms.js';
 import { FrameSizeGuard } from './common.js';
 import { analysisFrame } from './imaging-quality.js';
+import { nativeSummary } from './native-analysis.js';
 import { FramePicker, greyOf, nativeRequest } from './working.js';
 
 export const AESTHETIC_FRAMES = 8;
@@ -121,8 +121,6 @@ class AestheticRun implements MethodRun {
     aesthetic: 0,
   };
 
-  private grey: GreyImage | undefined;
-
   constructor(probe: VideoProbe) {
     this.picker = new FramePicker(probe, AESTHETIC_FRAMES);
   }
@@ -135,8 +133,13 @@ class AestheticRun implements MethodRun {
 
   private score(frame: Frame): void {
     const { view, scale } = clipView(frame.data, frame.width, frame.height);
-    this.grey = frameToGrey(frame, this.grey);
-    const c = aestheticComponents(view, viewNoise(this.grey, scale));
+    // `viewNoise` of the native luma, from the analysis frame imaging quality reads too (shared).
+    const { analysis, noise } = nativeSummary(frame);
+    const side = Math.max(frame.width, frame.height) * scale;
+    const c = aestheticComponents(
+      view,
+      whiteNoiseFromLevels(noise, Math.max(analysis.width, analysis.height), side),
+    );
     for (const k of Object.keys(this.sums) as Array<keyof AestheticComponents>) this.sums[k] += c[k];
     this.indices.push(frame.index);
   }

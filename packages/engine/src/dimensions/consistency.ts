@@ -16,7 +16,7 @@ import { colourLayoutDescriptor, cosine, frameDescriptor } from '../image/descri
 import type { SpatialWeighting } from '../image/descriptor.js';
 import type { RgbImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
-import { DESCRIPTOR_MAX_SIDE, smallRgb, workingRequest } from './working.js';
+import { DESCRIPTOR_MAX_SIDE, sharedSmallRgb, workingRequest } from './working.js';
 
 /** A frame descriptor for the consistency formula, and the name `details.descriptor` reports. */
 interface Descriptor {
@@ -71,7 +71,7 @@ class ConsistencyRun implements MethodRun {
 
   push(frame: Frame): void {
     this.guard.check(frame);
-    const small = smallRgb(frame, DESCRIPTOR_MAX_SIDE);
+    const small = sharedSmallRgb(frame, DESCRIPTOR_MAX_SIDE);
     this.size = { width: small.width, height: small.height };
     const f = this.descriptor.describe(small, this.weighting);
     if (this.first && this.prev) {

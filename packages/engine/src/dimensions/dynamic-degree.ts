@@ -16,7 +16,7 @@ import { computeFlow } from '../image/flow.js';
 import type { FlowField, Pyramid } from '../image/flow.js';
 import { sampleBilinear } from '../image/resize.js';
 import { FrameSizeGuard, roundHalfEven } from './common.js';
-import { FLOW_MAX_SIDE, flowPyramid, greyOf, smallRgb, workingRequest } from './working.js';
+import { sharedFlowPyramid, workingRequest } from './working.js';
 
 /** VBench's frame interval for a frame rate: max(1, round(fps/8)), round half to even. */
 export function dynamicInterval(fps: number): number {
@@ -141,7 +141,7 @@ class DynamicRun implements MethodRun {
     this.guard.check(frame);
     const ordinal = this.ordinal++;
     if (ordinal % this.interval !== 0) return;
-    const { pyramid, finest } = flowPyramid(greyOf(smallRgb(frame, FLOW_MAX_SIDE)));
+    const { pyramid, finest } = sharedFlowPyramid(frame);
     this.finest = finest;
     this.frameSize = { width: frame.width, height: frame.height };
     if (this.prev) {

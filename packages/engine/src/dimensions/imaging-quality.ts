@@ -22,13 +22,16 @@
 import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
 import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
-import { frameToGrey } from '../image/convert.js';
 import { resizeAreaGrey, resizeBilinearGrey } from '../image/resize.js';
 import { blockiness, exposureStats, noiseSigma } from '../image/quality.js';
-import { edgeBlurSigma, sharpnessFromBlur, whiteNoiseAt } from '../image/sharpness.js';
+import { edgeBlurSigma, noiseLevels, sharpnessFromBlur, whiteNoiseFromLevels } from '../image/sharpness.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
+import { ANALYSIS_MAX_SIDE, analysisSize, nativeSummary } from './native-analysis.js';
+import type { NativeSummary } from './native-analysis.js';
 import { FramePicker, nativeRequest } from './working.js';
+
+export { ANALYSIS_MAX_SIDE };
 
 export const IMAGING_FRAMES = 8;
 
@@ -51,8 +54,6 @@ export interface ImagingComponents {
   quality: number;
 }
 
-/** Longer side of the analysis frame: VBench's `longer` rule for MUSIQ's input. */
-export const ANALYSIS_MAX_SIDE = 512;
 /** MUSIQ's two fixed scales (longer side); its third scale is the analysis frame itself. */
 export const MUSIQ_SCALES = [224, 384] as const;
 /** The scale noise, exposure and contrast are read at: MUSIQ's coarsest, which every clip fills. */
@@ -64,14 +65,9 @@ export const FULL_CONTRAST_STD = 255 / Math.sqrt(12);
 
 /** VBench's resize rule: longer side > 512 → scaled to 512 (area), else unchanged. */
 export function analysisFrame(grey: GreyImage): GreyImage {
-  const long = Math.max(grey.width, grey.height);
-  if (long <= ANALYSIS_MAX_SIDE) return grey;
-  const s = ANALYSIS_MAX_SIDE / long;
-  return resizeAreaGrey(
-    grey,
-    Math.max(1, Math.round(grey.width * s)),
-    Math.max(1, Math.round(grey.height * s)),
-  );
+  const size = analysisSize(grey.width, grey.height);
+  if (size.width === grey.width && size.height === grey.height) return grey;
+  return resizeAreaGrey(grey, size.width, size.height);
 }
 
 /** The frame with its longer side at `side`: area average when shrinking, bilinear when enlarging. */
@@ -98,14 +94,23 @@ export function sharpnessScales(analysisLongerSide: number): number[] {
 
 export function imagingComponents(grey: GreyImage): ImagingComponents {
   const analysis = analysisFrame(grey);
+  return imagingFromSummary({ analysis, blockiness: blockiness(grey), noise: noiseLevels(analysis) });
+}
+
+/** `imagingComponents` from what it reads of the native frame (`NativeSummary`). */
+export function imagingFromSummary(summary: NativeSummary): ImagingComponents {
+  const { analysis } = summary;
   const long = Math.max(analysis.width, analysis.height);
-  const analysisNoise = noiseSigma(analysis, true);
-  const noise = whiteNoiseAt(analysis, REFERENCE_SIDE, analysisNoise);
+  const analysisNoise = summary.noise.length > 0 ? summary.noise[0]! : noiseSigma(analysis, true);
+  const noise = whiteNoiseFromLevels(summary.noise, long, REFERENCE_SIDE);
   const scales = sharpnessScales(long);
   const blurSigmas: number[] = [];
   let sharp = 0;
+  const refSide = Math.min(REFERENCE_SIDE, long);
+  let ref: GreyImage | null = null;
   for (const side of scales) {
     const img = side === long ? analysis : atLongerSide(analysis, side);
+    if (side === refSide) ref = img;
     // The noise energy to remove is the noise this image carries, measured on it (Immerkær): a
     // palette's dither or an encoder's correlated noise does not follow the white-noise law, and
     // under-removing it would read noise as detail.
@@ -113,8 +118,8 @@ export function imagingComponents(grey: GreyImage): ImagingComponents {
     blurSigmas.push(sigma);
     sharp += sharpnessFromBlur(sigma) / scales.length;
   }
-  const ref = atLongerSide(analysis, Math.min(REFERENCE_SIDE, long));
-  const b = blockiness(grey);
+  ref ??= atLongerSide(analysis, refSide);
+  const b = summary.blockiness;
   const { mean, std, clipped } = exposureStats(ref);
   const clean = 1 / (1 + (noise / 4) ** 2);
   const block = Math.exp(-4 * Math.max(0, b - BLOCK_DEAD_ZONE));
@@ -180,7 +185,6 @@ class ImagingRun implements MethodRun {
     contrast: 0,
     depth: 0,
   };
-  private grey: GreyImage | undefined;
   private scales: number[] = [];
   private readonly palette: boolean;
 
@@ -196,8 +200,7 @@ class ImagingRun implements MethodRun {
   }
 
   private score(frame: Frame): void {
-    this.grey = frameToGrey(frame, this.grey);
-    const c = imagingComponents(this.grey);
+    const c = imagingFromSummary(nativeSummary(frame));
     const depth = this.palette && frame.channels === 3 ? paletteDepth(frame.data) : 1;
     this.sums.quality += c.quality * depth;
     this.sums.sharp += c.sharp;

@@ -32,17 +32,10 @@ import { computeFlow } from '../image/flow.js';
 import type { FlowField, Pyramid } from '../image/flow.js';
 import { whiteNoiseSigma } from '../image/quality.js';
 import { resampleFlow } from '../image/warp.js';
+import { scratchF32 } from '../image/scratch.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
-import {
-  FLOW_MAX_SIDE,
-  WORKING_MAX_SIDE,
-  flowPyramid,
-  greyOf,
-  shrinkRgb,
-  smallRgb,
-  workingRequest,
-} from './working.js';
+import { WORKING_MAX_SIDE, sharedFlowPyramid, sharedSmallGrey, workingRequest } from './working.js';
 
 export const motionSmoothnessLite: DimensionMethod = {
   dimension: 'motion_smoothness',
@@ -105,13 +98,26 @@ export function oddFrameErrors(
   fob: FlowField,
 ): { motion: number; residual: number; residualNoise: number } {
   const { width: w, height: h } = o;
-  const res = new Float32Array(w * h);
+  const n = w * h;
+  const res = scratchF32('oddFrameErrors.res', n);
   if (a.width !== w || b.width !== w || a.height !== h || b.height !== h) {
     throw new RangeError('oddFrameErrors: image sizes differ');
   }
-  const fa = resampleFlow(fao.u, fao.v, fao.width, fao.height, w, h);
-  const fb = resampleFlow(fob.u, fob.v, fob.width, fob.height, w, h);
+  const fa = resampleFlow(fao.u, fao.v, fao.width, fao.height, w, h, {
+    u: scratchF32('oddFrameErrors.fau', n),
+    v: scratchF32('oddFrameErrors.fav', n),
+  });
+  const fb = resampleFlow(fob.u, fob.v, fob.width, fob.height, w, h, {
+    u: scratchF32('oddFrameErrors.fbu', n),
+    v: scratchF32('oddFrameErrors.fbv', n),
+  });
   const od = o.data;
+  const ad = a.data;
+  const bd = b.data;
+  const fau = fa.u;
+  const fav = fa.v;
+  const fbu = fb.u;
+  const fbv = fb.v;
   let m = 0;
   let r = 0;
   for (let y = 0; y < h; y++) {
@@ -126,19 +132,18 @@ export function oddFrameErrors(
       const sx = x > 0 && x < w - 1 ? 0.5 : 1;
       const gx = w > 1 ? sx * (od[row + rt]! - od[row + l]!) : 0;
       const gy = h > 1 ? sy * (od[down + x]! - od[up + x]!) : 0;
-      const ua = fa.u[i]!;
-      const va = fa.v[i]!;
-      const ub = fb.u[i]!;
-      const vb = fb.v[i]!;
+      const ua = fau[i]!;
+      const va = fav[i]!;
+      const ub = fbu[i]!;
+      const vb = fbv[i]!;
       const e = 0.5 * (gx * (ua - ub) + gy * (va - vb));
       m += e < 0 ? -e : e;
-      const pred = 0.5 * (bilinear(a.data, w, h, x - ua, y - va) + bilinear(b.data, w, h, x + ub, y + vb));
+      const pred = 0.5 * (bilinear(ad, w, h, x - ua, y - va) + bilinear(bd, w, h, x + ub, y + vb));
       const d = od[i]! - pred;
       res[i] = d + 128;
       r += d < 0 ? -d : d;
     }
   }
-  const n = w * h;
   return {
     motion: n > 0 ? m / n : 0,
     residual: n > 0 ? r / n : 0,
@@ -168,9 +173,9 @@ class SmoothnessRun implements MethodRun {
   push(frame: Frame): void {
     this.guard.check(frame);
     const ordinal = this.ordinal++;
-    const rgb = smallRgb(frame, WORKING_MAX_SIDE);
-    const grey = greyOf(rgb);
-    const { pyramid, finest } = flowPyramid(greyOf(shrinkRgb(rgb, FLOW_MAX_SIDE)));
+    // Shared with the other runs of this frame (dynamic degree reads the same pyramid).
+    const grey = sharedSmallGrey(frame, WORKING_MAX_SIDE);
+    const { pyramid, finest } = sharedFlowPyramid(frame);
     this.width = grey.width;
     this.height = grey.height;
     const step: Step = { grey, pyramid, finest, index: frame.index };

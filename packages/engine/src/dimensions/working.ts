@@ -4,7 +4,7 @@
  */
 import type { Frame, VideoProbe } from '../contract.js';
 import type { FrameRequest } from '../method-contract.js';
-import { frameToRgb, rgbToGrey } from '../image/convert.js';
+import { frameToGrey, frameToRgb, rgbToGrey } from '../image/convert.js';
 import { buildPyramid } from '../image/flow.js';
 import type { Pyramid } from '../image/flow.js';
 import { halveRgb, halveRgbBytes } from '../image/resize.js';
@@ -60,6 +60,67 @@ export function flowPyramid(grey: GreyImage): { pyramid: Pyramid; finest: number
     finest++;
   }
   return { pyramid: buildPyramid(grey, finest + FLOW_LEVELS, 4), finest };
+}
+
+/**
+ * Values derived from one decoded frame, shared by every run that reads it: a worker pushes the
+ * same frame object to each run of its output, so the ≤ 128 px halving, its grey image and flow
+ * pyramid, and the ≤ 64 px descriptor input are computed once per frame instead of once per
+ * dimension. Keyed by the frame's buffer (weakly: released with the frame). Every entry is exactly
+ * what the run would compute on its own (same arithmetic), and callers must not modify it.
+ */
+const derivedCache = new WeakMap<Uint8Array, Map<string, unknown>>();
+
+export function derived<T>(frame: Frame, key: string, make: () => T): T {
+  let entries = derivedCache.get(frame.data);
+  if (!entries) {
+    entries = new Map();
+    derivedCache.set(frame.data, entries);
+  }
+  if (entries.has(key)) return entries.get(key) as T;
+  const value = make();
+  entries.set(key, value);
+  return value;
+}
+
+/**
+ * `smallRgb(frame, maxSide)` through the frame's shared halving chain (level k = k 2×2 halvings),
+ * so that sides 128 and 64 reuse each other's levels. Same values as `smallRgb`.
+ */
+export function sharedSmallRgb(frame: Frame, maxSide: number): RgbImage {
+  const bytes =
+    frame.channels === 3 &&
+    Math.max(frame.width, frame.height) > maxSide &&
+    Math.min(frame.width, frame.height) >= 2;
+  const prefix = bytes ? 'b' : 'f';
+  let level = 0;
+  let cur = bytes
+    ? derived(frame, 'b1', () => halveRgbBytes(frame.data, frame.width, frame.height))
+    : derived(frame, 'f0', () => frameToRgb(frame));
+  level = bytes ? 1 : 0;
+  while (Math.max(cur.width, cur.height) > maxSide && Math.min(cur.width, cur.height) >= 2) {
+    const prev = cur;
+    level++;
+    cur = derived(frame, `${prefix}${level}`, () => halveRgb(prev));
+  }
+  return cur;
+}
+
+/**
+ * Grey of `smallRgb(frame, maxSide)`, shared. For an RGB frame already within `maxSide` it is the
+ * frame's own luma (`frameToGrey`: the same values as the luma of its float copy).
+ */
+export function sharedSmallGrey(frame: Frame, maxSide: number): GreyImage {
+  return derived(frame, `grey${maxSide}`, () =>
+    frame.channels === 3 && Math.max(frame.width, frame.height) <= maxSide
+      ? frameToGrey(frame)
+      : rgbToGrey(sharedSmallRgb(frame, maxSide)),
+  );
+}
+
+/** `flowPyramid` of the frame's ≤ 128 px grey image, shared (its levels carry their flow tensors). */
+export function sharedFlowPyramid(frame: Frame): { pyramid: Pyramid; finest: number } {
+  return derived(frame, 'pyramid', () => flowPyramid(sharedSmallGrey(frame, FLOW_MAX_SIDE)));
 }
 
 export function greyOf(rgb: RgbImage): GreyImage {

@@ -1,4 +1,5 @@
 /** Separable box filter (running sums) with border-normalised means. */
+import { scratchF32 } from './scratch.js';
 
 /**
  * Box mean of radius r over a w×h float field, written into `out` (may not alias `src`).
@@ -33,7 +34,8 @@ export function boxMean(
     }
   }
   // Vertical pass: tmp → out, row by row with a running column-sum vector (cache friendly).
-  const acc = new Float32Array(w);
+  const acc = scratchF32('boxMean.acc', w);
+  acc.fill(0);
   for (let y = 0; y <= r; y++) {
     const o = y * w;
     for (let x = 0; x < w; x++) acc[x] = acc[x]! + tmp[o + x]!;

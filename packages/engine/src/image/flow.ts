@@ -13,6 +13,7 @@
  */
 import { boxMean, gradients } from './filter.js';
 import { reduce, sampleBilinear } from './resize.js';
+import { scratchF32 } from './scratch.js';
 import type { GreyImage } from './types.js';
 
 export interface FlowField {
@@ -134,8 +135,8 @@ function levelTensor(img: TensorCarrier, radius: number): LevelTensor {
   const gx = new Float32Array(n);
   const gy = new Float32Array(n);
   gradients(data, w, h, gx, gy);
-  const tmp = new Float32Array(n);
-  const prod = new Float32Array(n);
+  const tmp = scratchF32('levelTensor.tmp', n);
+  const prod = scratchF32('levelTensor.prod', n);
   const axx = new Float32Array(n);
   const axy = new Float32Array(n);
   const ayy = new Float32Array(n);
@@ -162,12 +163,12 @@ function refineLevel(
   const a0 = i0.data;
   const a1 = i1.data;
   const { gx, gy, axx, axy, ayy, mean: mean0 } = levelTensor(i0, o.radius);
-  const tmp = new Float32Array(n);
-  const prod = new Float32Array(n);
+  const tmp = scratchF32('refineLevel.tmp', n);
+  const prod = scratchF32('refineLevel.prod', n);
   const offset = (i1.tensor?.mean ?? mean(a1)) - mean0;
-  const bx = new Float32Array(n);
-  const by = new Float32Array(n);
-  const prod2 = new Float32Array(n);
+  const bx = scratchF32('refineLevel.bx', n);
+  const by = scratchF32('refineLevel.by', n);
+  const prod2 = scratchF32('refineLevel.prod2', n);
   const { u, v } = flow;
   const lambda = o.lambda;
   const step = o.maxStep;

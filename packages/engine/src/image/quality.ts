@@ -3,6 +3,7 @@
  * All work on float grey images 0..255 (colourfulness on packed RGB).
  */
 import { halve } from './resize.js';
+import { scratchF32, scratchU16, scratchU8 } from './scratch.js';
 import type { GreyImage } from './types.js';
 
 /**
@@ -85,19 +86,21 @@ function clampIdx(i: number, n: number): number {
  * is cut off by the range, so it would be underestimated (the bias noise estimators on clipped
  * data correct for; Foi et al., IEEE TIP 2008).
  */
+const hist = new Uint32Array(1024);
+
 export function noiseSigma(img: GreyImage, excludeClipped = false): number {
   const { width: w, height: h, data } = img;
   if (w < 3 || h < 3) return 0;
   const inner = (w - 2) * (h - 2);
-  const resp = new Float32Array(inner);
-  const grad = new Uint16Array(inner);
-  const hist = new Uint32Array(1024);
+  const resp = scratchF32('noiseSigma.resp', inner);
+  const grad = scratchU16('noiseSigma.grad', inner);
+  hist.fill(0);
   const SKIP = 0xffff;
   // Clipped pixels, then "a clipped pixel within one column" per row, so that a 3×3 neighbourhood
   // test is three lookups instead of nine comparisons.
   let near: Uint8Array | null = null;
   if (excludeClipped) {
-    near = new Uint8Array(w * h);
+    near = scratchU8('noiseSigma.near', w * h);
     for (let y = 0; y < h; y++) {
       const o = y * w;
       let prev = 0;

@@ -123,31 +123,9 @@ export function halveRgb(img: RgbImage): RgbImage {
  * columns) with precomputed overlap weights.
  */
 export function resizeAreaGrey(img: GreyImage, w: number, h: number): GreyImage {
-  const sw = img.width;
-  const sh = img.height;
-  const src = img.data;
-  const xt = areaTaps(sw, w);
-  const yt = areaTaps(sh, h);
-  const tmp = new Float32Array(w * sh);
-  for (let y = 0; y < sh; y++) {
-    const row = y * sw;
-    const orow = y * w;
-    for (let x = 0; x < w; x++) {
-      let acc = 0;
-      for (let k = xt.start[x]!; k < xt.start[x + 1]!; k++) acc += xt.weight[k]! * src[row + xt.index[k]!]!;
-      tmp[orow + x] = acc;
-    }
-  }
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const orow = y * w;
-    for (let k = yt.start[y]!; k < yt.start[y + 1]!; k++) {
-      const wt = yt.weight[k]!;
-      const irow = yt.index[k]! * w;
-      for (let x = 0; x < w; x++) out[orow + x] = out[orow + x]! + wt * tmp[irow + x]!;
-    }
-  }
-  return { width: w, height: h, data: out };
+  const resizer = new AreaResizer(img.width, img.height, w, h, 1);
+  for (let y = 0; y < img.height; y++) resizer.row(y, img.data, y * img.width);
+  return resizer.finish();
 }
 
 /**
@@ -162,33 +140,74 @@ export function resizeAreaRgb(
   sh: number,
   w: number,
   h: number,
-  crop: { left: number; top: number; width: number; height: number } = {
-    left: 0,
-    top: 0,
-    width: w,
-    height: h,
-  },
+  crop?: AreaCrop,
 ): RgbImage {
-  const xt = areaTaps(sw, w);
-  const yt = areaTaps(sh, h);
-  const { left, top, width: cw, height: ch } = crop;
-  const xs = xt.start;
-  const xi = xt.index;
-  const xw = xt.weight;
-  // Only the source rows the cropped output rows read.
-  const y0 = yt.index[yt.start[top]!]!;
-  const y1 = yt.index[yt.start[top + ch]! - 1]! + 1;
-  const tmp = new Float32Array((y1 - y0) * cw * 3);
-  for (let y = y0; y < y1; y++) {
-    const row = y * sw * 3;
-    let o = (y - y0) * cw * 3;
+  const resizer = new AreaResizer(sw, sh, w, h, 3, crop);
+  for (let y = resizer.firstRow; y < resizer.endRow; y++) resizer.row(y, src, y * sw * 3);
+  return resizer.finish();
+}
+
+export interface AreaCrop {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The area resize of `resizeAreaGrey` / `resizeAreaRgb` fed one source row at a time, so a frame
+ * can be resized as its rows arrive (a band at a time) without ever being held whole: the
+ * horizontal pass runs per row into a buffer of (rows read) × (output width), the vertical pass
+ * at `finish`. Same arithmetic, in the same order, as resizing the whole image.
+ */
+export class AreaResizer {
+  /** First source row the output reads, and one past the last. */
+  readonly firstRow: number;
+  readonly endRow: number;
+  private readonly xt: AreaTaps;
+  private readonly yt: AreaTaps;
+  private readonly crop: AreaCrop;
+  private readonly tmp: Float32Array;
+
+  constructor(
+    readonly sourceWidth: number,
+    readonly sourceHeight: number,
+    w: number,
+    h: number,
+    private readonly channels: 1 | 3,
+    crop: AreaCrop = { left: 0, top: 0, width: w, height: h },
+  ) {
+    this.xt = areaTaps(sourceWidth, w);
+    this.yt = areaTaps(sourceHeight, h);
+    this.crop = crop;
+    this.firstRow = this.yt.index[this.yt.start[crop.top]!]!;
+    this.endRow = this.yt.index[this.yt.start[crop.top + crop.height]! - 1]! + 1;
+    this.tmp = new Float32Array((this.endRow - this.firstRow) * crop.width * channels);
+  }
+
+  /** Source row `y`, its first value at `src[offset]` (`channels` values per pixel). */
+  row(y: number, src: ArrayLike<number>, offset: number): void {
+    if (y < this.firstRow || y >= this.endRow) return;
+    const { start: xs, index: xi, weight: xw } = this.xt;
+    const { left, width: cw } = this.crop;
+    const tmp = this.tmp;
+    if (this.channels === 1) {
+      let o = (y - this.firstRow) * cw;
+      for (let x = left; x < left + cw; x++) {
+        let acc = 0;
+        for (let k = xs[x]!; k < xs[x + 1]!; k++) acc += xw[k]! * src[offset + xi[k]!]!;
+        tmp[o++] = acc;
+      }
+      return;
+    }
+    let o = (y - this.firstRow) * cw * 3;
     for (let x = left; x < left + cw; x++) {
       let r = 0;
       let g = 0;
       let b = 0;
       for (let k = xs[x]!; k < xs[x + 1]!; k++) {
         const wt = xw[k]!;
-        const p = row + xi[k]! * 3;
+        const p = offset + xi[k]! * 3;
         r += wt * src[p]!;
         g += wt * src[p + 1]!;
         b += wt * src[p + 2]!;
@@ -198,24 +217,39 @@ export function resizeAreaRgb(
       tmp[o++] = b;
     }
   }
-  const out = new Float32Array(cw * ch * 3);
-  const n = cw * 3;
-  for (let y = 0; y < ch; y++) {
-    const orow = y * n;
-    for (let k = yt.start[top + y]!; k < yt.start[top + y + 1]!; k++) {
-      const wt = yt.weight[k]!;
-      const irow = (yt.index[k]! - y0) * n;
-      for (let i = 0; i < n; i++) out[orow + i] = out[orow + i]! + wt * tmp[irow + i]!;
+
+  /** The vertical pass over the rows read (rows never given count as zeros). */
+  finish(): GreyImage | RgbImage {
+    const { top, width: cw, height: ch } = this.crop;
+    const yt = this.yt;
+    const tmp = this.tmp;
+    const n = cw * this.channels;
+    const out = new Float32Array(n * ch);
+    for (let y = 0; y < ch; y++) {
+      const orow = y * n;
+      for (let k = yt.start[top + y]!; k < yt.start[top + y + 1]!; k++) {
+        const wt = yt.weight[k]!;
+        const irow = (yt.index[k]! - this.firstRow) * n;
+        for (let i = 0; i < n; i++) out[orow + i] = out[orow + i]! + wt * tmp[irow + i]!;
+      }
     }
+    return { width: cw, height: ch, data: out };
   }
-  return { width: cw, height: ch, data: out };
 }
 
+interface AreaTaps {
+  start: Int32Array;
+  index: Int32Array;
+  weight: Float32Array;
+}
+
+const tapsCache = new Map<string, AreaTaps>();
+
 /** Source indices and normalised overlap weights of an area resize along one axis (CSR layout). */
-function areaTaps(
-  inSize: number,
-  outSize: number,
-): { start: Int32Array; index: Int32Array; weight: Float32Array } {
+function areaTaps(inSize: number, outSize: number): AreaTaps {
+  const key = `${inSize}:${outSize}`;
+  const kept = tapsCache.get(key);
+  if (kept) return kept;
   const scale = inSize / outSize;
   const start = new Int32Array(outSize + 1);
   const index: number[] = [];
@@ -236,7 +270,10 @@ function areaTaps(
     for (let k = start[d]!; k < index.length; k++) weight[k] = weight[k]! / sum;
   }
   start[outSize] = index.length;
-  return { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };
+  const taps = { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };
+  if (tapsCache.size > 64) tapsCache.clear();
+  tapsCache.set(key, taps);
+  return taps;
 }
 
 /** Bilinear sample of a grey image at (x, y), clamped to the border. */

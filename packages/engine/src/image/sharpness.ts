@@ -147,14 +147,27 @@ export function sharpnessFromBlur(sigma: number): number {
  * (`noiseSigma(img, true)`), when the caller has it already.
  */
 export function whiteNoiseAt(img: GreyImage, side: number, level0?: number): number {
-  const long = Math.max(img.width, img.height);
-  let best = Infinity;
+  return whiteNoiseFromLevels(noiseLevels(img, level0), Math.max(img.width, img.height), side);
+}
+
+/**
+ * Immerkær's σ (smoothest 30 %, clipped pixels left out) of `img` and of up to two successive 2×2
+ * halvings, stopping before an image narrower or shorter than 8: the terms of `whiteNoiseAt`.
+ */
+export function noiseLevels(img: GreyImage, level0?: number): number[] {
+  const out: number[] = [];
   let cur = img;
   for (let k = 0; k < 3; k++) {
     if (cur.width < 8 || cur.height < 8) break;
-    const sigma = k === 0 && level0 !== undefined ? level0 : noiseSigma(cur, true);
-    best = Math.min(best, (sigma * 2 ** k * side) / long);
+    out.push(k === 0 && level0 !== undefined ? level0 : noiseSigma(cur, true));
     if (k < 2) cur = halve(cur);
   }
+  return out;
+}
+
+/** `whiteNoiseAt` from the image's `noiseLevels` and its longer side `long`. */
+export function whiteNoiseFromLevels(levels: readonly number[], long: number, side: number): number {
+  let best = Infinity;
+  for (let k = 0; k < levels.length; k++) best = Math.min(best, (levels[k]! * 2 ** k * side) / long);
   return Number.isFinite(best) ? best : 0;
 }

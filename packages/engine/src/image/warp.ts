@@ -66,7 +66,10 @@ export function interpolateHalfway(a: RgbImage, b: RgbImage, fab: FlowField, fba
   return { width: w, height: h, data: out };
 }
 
-/** Bilinear resampling of a flow field to (w, h), vectors scaled by the size ratio. */
+/**
+ * Bilinear resampling of a flow field to (w, h), vectors scaled by the size ratio; into `out`
+ * (w·h each) when given.
+ */
 export function resampleFlow(
   u: Float32Array,
   v: Float32Array,
@@ -74,10 +77,11 @@ export function resampleFlow(
   fh: number,
   w: number,
   h: number,
+  out?: { u: Float32Array; v: Float32Array },
 ): { u: Float32Array; v: Float32Array } {
   if (fw === w && fh === h) return { u, v };
-  const ou = new Float32Array(w * h);
-  const ov = new Float32Array(w * h);
+  const ou = out?.u ?? new Float32Array(w * h);
+  const ov = out?.v ?? new Float32Array(w * h);
   const sx = fw / w;
   const sy = fh / h;
   const mx = w / fw;
