@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
+import { Link } from 'react-router';
 import { field, formatDate, formatMethod, livePoll, useDimensions, vesta } from './api';
 import { DataTable, ErrorAlert, StateBadge } from './ui';
 import { useAccount } from './shell';
@@ -22,6 +23,7 @@ export function RunnersPage() {
       <ErrorAlert error={runners.error} />
       <section className="card">
         <DataTable
+          label="Runners"
           headers={['Name', 'Status', 'Last seen', 'Models']}
           rows={runners.data?.items.length}
           empty={
@@ -54,11 +56,16 @@ export function DimensionsPage() {
       <h1>Dimensions</h1>
       <p className="muted">
         VBench's 16 dimensions and the methods this server has for each. A greyed method needs the model
-        weights it names, which this server does not have yet (see <a href="/docs/models.md">models</a>).
+        weights it names, which this server does not have yet (see <Link to="/docs/models">Models</Link> for
+        how to fetch them).
       </p>
       <ErrorAlert error={dims.error} />
       <section className="card">
-        <DataTable className="text" headers={['Dimension', 'Group', 'Used now', 'Methods', 'Workflows']}>
+        <DataTable
+          className="text reflow"
+          label="Dimensions"
+          headers={['Dimension', 'Group', 'Used now', 'Methods', 'Workflows']}
+        >
           {dims.data?.items.map((d) => (
             <tr key={d.id}>
               <td>
@@ -66,15 +73,15 @@ export function DimensionsPage() {
                 <br />
                 <span className="muted">{d.description}</span>
               </td>
-              <td>{d.category === 'quality' ? 'Quality' : 'Semantic'}</td>
-              <td>
+              <td data-label="Group">{d.category === 'quality' ? 'Quality' : 'Semantic'}</td>
+              <td data-label="Used now">
                 {d.defaultMethod ? (
                   <span className="tag">{d.defaultMethod}</span>
                 ) : (
                   <span className="tag tag-off">none</span>
                 )}
               </td>
-              <td>
+              <td data-label="Methods">
                 <ul className="methods">
                   {d.methods.map((m) => (
                     <li key={m.id} title={m.unavailableReason ?? m.description}>
@@ -94,7 +101,9 @@ export function DimensionsPage() {
                   ))}
                 </ul>
               </td>
-              <td>{d.workflows.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(', ')}</td>
+              <td data-label="Workflows">
+                {d.workflows.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(', ')}
+              </td>
             </tr>
           ))}
         </DataTable>
@@ -173,6 +182,7 @@ export function AccountPage() {
       <section className="card">
         <h2>Sessions</h2>
         <DataTable
+          label="Signed-in sessions"
           headers={[
             'Browser',
             'IP',
@@ -206,11 +216,54 @@ export function AccountPage() {
   );
 }
 
+/** Users and invites for an admin; anyone else is told the page is for admins, with nothing to fill in. */
 export function UsersPage() {
+  const me = useAccount();
+  if (me.role !== 'admin')
+    return (
+      <>
+        <h1>Users</h1>
+        <section className="card" data-testid="admins-only">
+          <h2>For admins only</h2>
+          <p>
+            Only an admin of this Vesta server can see its users and invite new ones. You are signed in as{' '}
+            <strong>{me.email}</strong>, who is not an admin.
+          </p>
+          <p className="muted">
+            To add someone, ask an admin for an invite link. Your own settings are on{' '}
+            <Link to="/account">Account</Link>.
+          </p>
+        </section>
+      </>
+    );
+  return <AdminUsers />;
+}
+
+/** While an invite is open, the lists are read again every few seconds: an accepted invite shows up. */
+const INVITE_POLL_MS = 4000;
+
+function AdminUsers() {
   const qc = useQueryClient();
   const me = useAccount();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => vesta.users.list() });
-  const invites = useQuery({ queryKey: ['invites'], queryFn: () => vesta.invites.list() });
+  const invites = useQuery({
+    queryKey: ['invites'],
+    queryFn: () => vesta.invites.list(),
+    refetchInterval: (q) =>
+      q.state.data?.items.some(
+        (i) => !i.usedAt && !i.revokedAt && new Date(i.expiresAt).getTime() > Date.now(),
+      )
+        ? INVITE_POLL_MS
+        : false,
+  });
+  const openInvites =
+    invites.data?.items.some(
+      (i) => !i.usedAt && !i.revokedAt && new Date(i.expiresAt).getTime() > Date.now(),
+    ) ?? false;
+  const users = useQuery({
+    queryKey: ['users'],
+    queryFn: () => vesta.users.list(),
+    refetchInterval: openInvites ? INVITE_POLL_MS : false,
+  });
   const [link, setLink] = useState<string | null>(null);
   const invite = useMutation({
     mutationFn: (email: string) => vesta.invites.create({ email }),
@@ -260,7 +313,7 @@ export function UsersPage() {
       <section className="card">
         <h2>Users</h2>
         <ErrorAlert error={users.error ?? disable.error} />
-        <DataTable headers={['User', 'Role', 'Created', 'Status']}>
+        <DataTable label="Users" testId="users-table" headers={['User', 'Role', 'Created', 'Status']}>
           {users.data?.items.map((u) => (
             <tr key={u.id}>
               <td>
@@ -305,6 +358,7 @@ export function UsersPage() {
       <section className="card">
         <h2>Invites</h2>
         <DataTable
+          label="Invites"
           headers={['Email', 'Created', 'Expires', 'State']}
           rows={invites.data?.items.length}
           empty="No invites yet."

@@ -1,5 +1,5 @@
 /** First-run setup, sign-in and accepting an invite. */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -52,6 +52,31 @@ export function SetupPage() {
   const { error, busy, onSubmit } = useSubmit((form) =>
     vesta.auth.setup({ email: field(form, 'email'), password: field(form, 'password') }),
   );
+  // Setup works once: afterwards this page says so and leads to sign-in, with no form to fail.
+  const state = useQuery({ queryKey: ['setup-state'], queryFn: () => vesta.auth.setupState() });
+  if (state.data && !state.data.setupRequired)
+    return (
+      <AuthCard
+        title="Vesta is set up"
+        intro="This server already has its first admin account, so there is nothing to set up here."
+      >
+        <p>
+          <Link className="button" to="/sign-in">
+            Go to sign-in
+          </Link>
+        </p>
+        <p className="muted small">
+          No account yet? Ask an admin of this server for an invite link. An operator on the host can also run{' '}
+          <code>npx vesta admin create-user</code>.
+        </p>
+      </AuthCard>
+    );
+  if (state.isPending)
+    return (
+      <AuthCard title="Set up Vesta" intro="Checking whether this server is already set up…">
+        <p className="muted">Loading…</p>
+      </AuthCard>
+    );
   return (
     <AuthCard
       title="Set up Vesta"

@@ -18,7 +18,7 @@ import {
   useDimensions,
   vesta,
 } from './api';
-import { DataTable, ErrorAlert, StateBadge } from './ui';
+import { DataTable, ErrorAlert, StateBadge, stateWords } from './ui';
 import { BarChart } from './chart';
 import { ClipPlayer } from './sessions';
 import { ComparisonView, NotComparable } from './bench-compare';
@@ -532,7 +532,7 @@ export function BenchRunPage() {
       <div className="title-row">
         <h1>{r.name}</h1>
         <span className={`state state-${r.status}`} data-testid="run-status">
-          {r.status}
+          {stateWords(r.status)}
         </span>
       </div>
       <section className="card">

@@ -1,6 +1,6 @@
 /** The dashboard's entry: routes under /dashboard/, TanStack Query for data, the SDK as the client. */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Link, Navigate, RouterProvider, createBrowserRouter } from 'react-router';
 import { AccountPage, DimensionsPage, RunnersPage, UsersPage } from './admin';
@@ -11,6 +11,14 @@ import { ApiKeysPage } from './keys';
 import { RankPage, ScorePage } from './sessions';
 import { Shell } from './shell';
 import './styles.css';
+
+// The docs renderer is loaded only when a docs page is opened.
+const DocsPage = lazy(() => import('./docs').then((m) => ({ default: m.DocsPage })));
+const docs = (
+  <Suspense fallback={<p className="muted">Loading…</p>}>
+    <DocsPage />
+  </Suspense>
+);
 
 const router = createBrowserRouter(
   [
@@ -33,6 +41,8 @@ const router = createBrowserRouter(
         { path: 'api-keys', element: <ApiKeysPage /> },
         { path: 'account', element: <AccountPage /> },
         { path: 'users', element: <UsersPage /> },
+        { path: 'docs', element: docs },
+        { path: 'docs/:name', element: docs },
         {
           path: '*',
           element: (

@@ -1,5 +1,6 @@
 /** Score and Rank: drag-and-drop uploads with progress, players, per-dimension charts, live state. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiConnectionError, ApiTimeoutError } from '@vesta/sdk';
 import type { ScoreSession, VideoSummary } from '@vesta/sdk';
 import { useMemo, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
@@ -13,36 +14,133 @@ const busy = (videos: VideoSummary[]) => videos.some((v) => !FINAL.has(v.state))
 /** States in which a clip's bytes are stored and verified (the player can fetch them). */
 const STORED = new Set(['queued', 'scoring', 'scored', 'failed']);
 
-/** A player for a stored clip, streamed (with seeking) from `GET /api/v1/videos/{id}/content`. */
-export function ClipPlayer(props: { videoId: string; label: string; width: number }) {
+/**
+ * A player for a stored clip, streamed (with seeking) from `GET /api/v1/videos/{id}/content`.
+ * A GIF is no video to the browser: it is shown as an animated image with a Pause/Play button.
+ * When the type is not known (a Bench clip), a clip the video element cannot open is tried as an
+ * image; one that neither can show says so in words, with a download link.
+ */
+export function ClipPlayer(props: { videoId: string; label: string; width: number; contentType?: string }) {
+  const { videoId, label, width, contentType } = props;
+  const [kind, setKind] = useState<'video' | 'image' | 'none'>(
+    contentType === 'image/gif' ? 'image' : 'video',
+  );
+  const src = vesta.videos.contentUrl(videoId);
+  if (kind === 'image')
+    return <GifPlayer src={src} label={label} width={width} onError={() => setKind('none')} />;
+  if (kind === 'none')
+    return (
+      <p className="muted player-none" data-testid="player-none">
+        This browser cannot play this clip's format
+        {contentType ? ` (${contentType})` : ''}; its scores are not affected.{' '}
+        <a href={src} download>
+          Download the clip
+        </a>
+      </p>
+    );
   return (
     <video
-      src={vesta.videos.contentUrl(props.videoId)}
+      src={src}
       controls
       muted
       preload="metadata"
-      width={props.width}
-      aria-label={`Player: ${props.label}`}
+      width={width}
+      aria-label={`Player: ${label}`}
       data-testid="player"
+      onError={() => setKind(contentType === undefined ? 'image' : 'none')}
     />
   );
+}
+
+/**
+ * An animated GIF with the player's intent: it plays on its own, Pause freezes the frame shown
+ * (drawn onto a canvas), Play lets it run again.
+ */
+function GifPlayer(props: { src: string; label: string; width: number; onError: () => void }) {
+  const img = useRef<HTMLImageElement>(null);
+  const still = useRef<HTMLCanvasElement>(null);
+  const [paused, setPaused] = useState(false);
+  const pause = () => {
+    const i = img.current;
+    const c = still.current;
+    if (!i || !c || !i.complete || i.naturalWidth === 0) return;
+    c.width = i.naturalWidth;
+    c.height = i.naturalHeight;
+    c.getContext('2d')?.drawImage(i, 0, 0);
+    setPaused(true);
+  };
+  return (
+    <div className="gif-player" data-testid="gif-player" style={{ maxWidth: props.width }}>
+      <img
+        ref={img}
+        src={props.src}
+        alt={`Animated GIF: ${props.label}`}
+        hidden={paused}
+        data-testid="player"
+        onError={props.onError}
+      />
+      <canvas ref={still} hidden={!paused} role="img" aria-label={`Paused GIF: ${props.label}`} />
+      <button
+        type="button"
+        className="secondary small"
+        aria-label={`${paused ? 'Play' : 'Pause'} ${props.label}`}
+        onClick={paused ? () => setPaused(false) : pause}
+      >
+        {paused ? 'Play' : 'Pause'}
+      </button>
+    </div>
+  );
+}
+
+/** The server's limit on a prompt (MAX_PROMPT_LENGTH), checked here before a file is chosen. */
+export const MAX_PROMPT_LENGTH = 2000;
+
+/** Why no file may be chosen yet, in words: a hint (nothing written yet) or an error (too long). */
+type Blocked = { text: string; error: boolean } | null;
+
+/** What stands in the way of an upload with this prompt; null when it is fine. */
+export function promptProblem(prompt: string, required: boolean): Blocked {
+  if (required && prompt.trim() === '')
+    return { text: 'Write the prompt the clip was made from, then choose the file.', error: false };
+  if (prompt.length > MAX_PROMPT_LENGTH)
+    return {
+      text: `The prompt is ${prompt.length.toLocaleString('en')} characters long; at most ${MAX_PROMPT_LENGTH.toLocaleString('en')} are allowed. Shorten it before choosing a file.`,
+      error: true,
+    };
+  return null;
+}
+
+/**
+ * An upload error in words. A PUT that never reached the server (refused, blocked by the page's
+ * policy, connection dropped) or stalled says so plainly: the SDK's message names the upload URL
+ * with its token, which is of no use to a reader.
+ */
+function uploadFailure(error: unknown): unknown {
+  if (error instanceof ApiConnectionError)
+    return `The file could not be sent to the server at ${new URL(error.url, window.location.href).origin}: the connection failed or the browser refused it. Nothing was stored or scored; check the connection and choose the file again.`;
+  if (error instanceof ApiTimeoutError)
+    return 'The upload stopped moving and was given up. Nothing was stored or scored; check the connection and choose the file again.';
+  return error;
 }
 
 function UploadBox(props: {
   label: string;
   onFile: (file: File, onProgress: (pct: number) => void) => Promise<unknown>;
+  /** Why no file may be chosen now (the prompt is too long, or missing). */
+  blocked?: Blocked;
 }) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const [pct, setPct] = useState<number | null>(null);
   const [failed, setFailed] = useState<{ file: string; error: unknown } | null>(null);
+  const blocked = props.blocked ?? null;
   const start = (file: File | undefined) => {
-    if (!file) return;
+    if (!file || blocked !== null) return;
     setFailed(null);
     setPct(0);
     props
       .onFile(file, setPct)
-      .catch((error: unknown) => setFailed({ file: file.name, error }))
+      .catch((error: unknown) => setFailed({ file: file.name, error: uploadFailure(error) }))
       .finally(() => setPct(null));
   };
   const onDrop = (e: DragEvent) => {
@@ -61,14 +159,19 @@ function UploadBox(props: {
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
       >
-        <p>Drop a video clip here, or</p>
-        <button type="button" onClick={() => input.current?.click()} disabled={pct !== null}>
+        <p>Drop a clip (a video or a GIF) here, or</p>
+        <button
+          type="button"
+          onClick={() => input.current?.click()}
+          disabled={pct !== null || blocked !== null}
+        >
           {props.label}
         </button>
         <input
           ref={input}
           type="file"
-          accept="video/*"
+          accept="video/*,image/gif"
+          disabled={blocked !== null}
           className="sr-only"
           aria-label={props.label}
           data-testid="file-input"
@@ -87,8 +190,51 @@ function UploadBox(props: {
         </p>
       )}
       {failed && <ErrorAlert error={failed.error} context={`Could not upload ${failed.file}`} />}
+      {blocked !== null &&
+        (blocked.error ? (
+          <ErrorAlert error={blocked.text} />
+        ) : (
+          <p className="muted" data-testid="upload-blocked">
+            {blocked.text}
+          </p>
+        ))}
     </div>
   );
+}
+
+/** What an unfinished clip is waiting for, in words (no clip is "scoring" before its bytes arrive). */
+const WAITING: Record<string, string> = {
+  awaiting_upload:
+    'Waiting for the file to arrive: nothing is scored until it does. An upload that stopped is dropped when its link expires.',
+  uploaded: 'The file arrived; checking it before scoring…',
+  queued: 'Waiting for a scoring slot… the scores appear here.',
+  scoring: 'Scoring… the scores appear here.',
+};
+
+/**
+ * Runs one upload of the page; when it fails, the clip it created (if any: still waiting for its
+ * bytes, or refused when its bytes were checked) is returned to `onOrphan` so the page stops
+ * showing it as a card, since the error above already says what happened.
+ */
+async function trackUpload<T>(
+  known: VideoSummary[] | undefined,
+  reread: () => Promise<VideoSummary[]>,
+  run: () => Promise<T>,
+  onOrphan: (ids: string[]) => void,
+): Promise<T> {
+  const before = new Set((known ?? []).map((v) => v.videoId));
+  try {
+    return await run();
+  } catch (error) {
+    const after = await reread().catch(() => [] as VideoSummary[]);
+    onOrphan(
+      after
+        .filter((v) => !before.has(v.videoId))
+        .filter((v) => v.state === 'awaiting_upload' || (v.state === 'failed' && v.confirmedAt === null))
+        .map((v) => v.videoId),
+    );
+    throw error;
+  }
 }
 
 function VideoCard({ video }: { video: VideoSummary }) {
@@ -111,15 +257,26 @@ function VideoCard({ video }: { video: VideoSummary }) {
       <div className="video-body">
         <div>
           {STORED.has(video.state) && video.confirmedAt !== null && (
-            <ClipPlayer videoId={video.videoId} label={video.fileName} width={320} />
+            <ClipPlayer
+              videoId={video.videoId}
+              label={video.fileName}
+              width={320}
+              contentType={video.contentType}
+            />
           )}
           <ErrorAlert error={video.error} />
-          {!FINAL.has(video.state) && <p className="muted">Scoring… the scores appear here.</p>}
+          {!FINAL.has(video.state) && <p className="muted">{WAITING[video.state]}</p>}
         </div>
         {video.scores.length > 0 && (
           <div>
-            <BarChart title={`Scores of ${video.fileName}`} labels={labels} series={series} max={1} />
-            <DataTable headers={['Dimension', 'Score', 'Method']}>
+            <BarChart
+              title={`Scores of ${video.fileName}`}
+              labels={labels}
+              series={series}
+              max={1}
+              valueAxis="Score (0 to 1, higher is better)"
+            />
+            <DataTable label={`Scores of ${video.fileName}`} headers={['Dimension', 'Score', 'Method']}>
               {video.scores.map((s) => (
                 <tr key={s.dimension}>
                   <td>{dimensionName(s.dimension)}</td>
@@ -145,11 +302,14 @@ function VideoCard({ video }: { video: VideoSummary }) {
 export function ScorePage() {
   const qc = useQueryClient();
   const [prompt, setPrompt] = useState('');
+  // Clips of uploads from this page that failed before their bytes arrived: not shown.
+  const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
   const session = useQuery({
     queryKey: ['score'],
     queryFn: () => vesta.score.getOrCreate(),
-    refetchInterval: livePoll<ScoreSession>((s) => busy(s.videos)),
+    refetchInterval: livePoll<ScoreSession>((s) => busy(s.videos.filter((v) => !dropped.has(v.videoId)))),
   });
+  const videos = (session.data?.videos ?? []).filter((v) => !dropped.has(v.videoId));
   const reset = useMutation({
     mutationFn: () => vesta.score.reset(),
     onSuccess: (s) => qc.setQueryData(['score'], s),
@@ -169,13 +329,24 @@ export function ScorePage() {
         </label>
         <UploadBox
           label="Choose a clip"
+          blocked={promptProblem(prompt, true)}
           onFile={async (file, onProgress) => {
-            const r = await vesta.score.upload(file, {
-              prompt,
-              onProgress: (p) => {
-                if (p.phase === 'upload' && p.total) onProgress(Math.round((100 * p.loaded) / p.total));
+            const r = await trackUpload(
+              session.data?.videos,
+              async () => {
+                const s = await vesta.score.getOrCreate();
+                qc.setQueryData(['score'], s);
+                return s.videos;
               },
-            });
+              () =>
+                vesta.score.upload(file, {
+                  prompt,
+                  onProgress: (p) => {
+                    if (p.phase === 'upload' && p.total) onProgress(Math.round((100 * p.loaded) / p.total));
+                  },
+                }),
+              (ids) => setDropped((d) => new Set([...d, ...ids])),
+            );
             await qc.invalidateQueries({ queryKey: ['score'] });
             return r;
           }}
@@ -191,11 +362,11 @@ export function ScorePage() {
         </button>
       </section>
       <ErrorAlert error={session.error} />
-      {session.data?.videos.length === 0 && (
+      {session.data !== undefined && videos.length === 0 && (
         <p className="muted">No clips in this session yet: drop one above to see its scores.</p>
       )}
       <div className="stack">
-        {session.data?.videos
+        {videos
           .slice()
           .reverse()
           .map((v) => (
@@ -206,9 +377,16 @@ export function ScorePage() {
   );
 }
 
+/** A candidate's place in words: `#2`, or why it has none yet. */
+export function rankLabel(rank: number | null | undefined, state: string): string {
+  if (rank !== null && rank !== undefined) return `#${rank}`;
+  return state === 'failed' ? 'not ranked (failed)' : 'not ranked yet';
+}
+
 export function RankPage() {
   const qc = useQueryClient();
   const [prompt, setPrompt] = useState('');
+  const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
   const session = useQuery({
     queryKey: ['rank'],
     queryFn: () => vesta.rank.getOrCreate(),
@@ -228,18 +406,22 @@ export function RankPage() {
   });
   const dimensionName = useDimensionName();
   const locked = session.data?.promptLocked ? session.data.prompt : null;
-  const entries = ranked.data?.entries ?? [];
+  const entries = useMemo(
+    () => (ranked.data?.entries ?? []).filter((e) => !dropped.has(e.videoId)),
+    [ranked.data, dropped],
+  );
+  const contentTypes = new Map((session.data?.videos ?? []).map((v) => [v.videoId, v.contentType]));
   const { dims, series } = useMemo(() => {
-    const list = ranked.data?.entries ?? [];
+    const list = entries;
     const dimensions = [...new Set(list.flatMap((e) => e.scores.map((s) => s.dimension)))];
     return {
       dims: dimensions,
       series: list.map((e) => ({
-        label: `#${e.rank ?? '–'} ${e.fileName}`,
+        label: `${rankLabel(e.rank, e.state)} ${e.fileName}`,
         values: dimensions.map((d) => e.scores.find((s) => s.dimension === d)?.value ?? null),
       })),
     };
-  }, [ranked.data]);
+  }, [entries]);
   const dimLabels = useMemo(() => dims.map(dimensionName), [dims, dimensionName]);
   return (
     <>
@@ -262,13 +444,20 @@ export function RankPage() {
         )}
         <UploadBox
           label="Choose a candidate"
+          blocked={locked === null ? promptProblem(prompt, true) : null}
           onFile={async (file, onProgress) => {
-            const r = await vesta.rank.upload(file, {
-              ...(locked === null ? { prompt } : {}),
-              onProgress: (p) => {
-                if (p.phase === 'upload' && p.total) onProgress(Math.round((100 * p.loaded) / p.total));
-              },
-            });
+            const r = await trackUpload(
+              session.data?.videos,
+              async () => (await vesta.rank.getOrCreate()).videos,
+              () =>
+                vesta.rank.upload(file, {
+                  ...(locked === null ? { prompt } : {}),
+                  onProgress: (p) => {
+                    if (p.phase === 'upload' && p.total) onProgress(Math.round((100 * p.loaded) / p.total));
+                  },
+                }),
+              (ids) => setDropped((d) => new Set([...d, ...ids])),
+            );
             await qc.invalidateQueries({ queryKey: ['rank'] });
             return r;
           }}
@@ -303,10 +492,15 @@ export function RankPage() {
               )}
             </div>
             <div className="table-wrap" tabIndex={0} role="region" aria-label="Leaderboard table">
-              <DataTable testId="leaderboard" className="scores" headers={['Rank', 'Candidate', 'Overall']}>
+              <DataTable
+                bare
+                testId="leaderboard"
+                className="scores"
+                headers={['Rank', 'Candidate', 'Overall']}
+              >
                 {entries.map((e) => (
                   <tr key={e.videoId} data-video-id={e.videoId}>
-                    <td>{e.rank ?? '—'}</td>
+                    <td>{e.rank ?? <span className="muted">{rankLabel(e.rank, e.state)}</span>}</td>
                     <td className="name">{e.fileName}</td>
                     <td className="num">
                       {e.state === 'scored' ? (
@@ -330,11 +524,17 @@ export function RankPage() {
               dimensions={dims.map((id) => ({ id, name: dimensionName(id) }))}
               columns={entries.map((e) => ({
                 key: e.videoId,
-                label: `#${e.rank ?? '–'} ${e.fileName}`,
+                label: `${rankLabel(e.rank, e.state)} ${e.fileName}`,
                 values: new Map(e.scores.map((s) => [s.dimension, s.value])),
               }))}
             />
-            <BarChart title="Candidates per dimension" labels={dimLabels} series={series} max={1} />
+            <BarChart
+              title="Candidates per dimension"
+              labels={dimLabels}
+              series={series}
+              max={1}
+              valueAxis="Score (0 to 1, higher is better)"
+            />
           </>
         )}
       </section>
@@ -347,9 +547,14 @@ export function RankPage() {
               .filter((e) => STORED.has(e.state) && e.state !== 'failed')
               .map((e) => (
                 <figure key={e.videoId}>
-                  <ClipPlayer videoId={e.videoId} label={e.fileName} width={300} />
+                  <ClipPlayer
+                    videoId={e.videoId}
+                    label={e.fileName}
+                    width={300}
+                    contentType={contentTypes.get(e.videoId)}
+                  />
                   <figcaption>
-                    #{e.rank ?? '–'} {e.fileName}
+                    {rankLabel(e.rank, e.state)} {e.fileName}
                   </figcaption>
                 </figure>
               ))}

@@ -2,7 +2,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@vesta/sdk';
 import type { Account } from '@vesta/sdk';
-import { createContext, useContext, useRef } from 'react';
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
 import { NavLink, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { vesta } from './api';
 import { ErrorAlert } from './ui';
@@ -33,6 +33,9 @@ export function Shell() {
   const me = useQuery({ queryKey: ['me'], queryFn: whoAmI, staleTime: 60_000 });
   // Set once this frame has shown a signed-in page: a later 401 means the session ended.
   const signedIn = useRef(false);
+  // The navigation on a narrow screen: folded behind the Menu button, closed again on each page.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [location.pathname]);
   if (me.error) return <ErrorAlert error={me.error} context="Cannot reach the Vesta server" />;
   if (!me.data) return <p className="muted">Loading…</p>;
   if ('go' in me.data) {
@@ -67,13 +70,25 @@ export function Shell() {
     <AccountContext.Provider value={account}>
       <div className="layout">
         <header className="top">
+          <button
+            type="button"
+            className="menu-toggle"
+            aria-expanded={menuOpen}
+            aria-controls="main-nav"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            <span aria-hidden="true" className="menu-icon" />
+            Menu
+          </button>
           <span className="brand">Vesta</span>
-          <span className="who">{account.email}</span>
+          <span className="who" title={account.email}>
+            {account.email}
+          </span>
           <button type="button" className="secondary" onClick={signOut}>
             Sign out
           </button>
         </header>
-        <nav aria-label="Main">
+        <nav aria-label="Main" id="main-nav" className={menuOpen ? 'open' : undefined}>
           <ul>
             {links.map(([to, label]) => (
               <li key={to}>

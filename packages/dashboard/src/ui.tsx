@@ -43,7 +43,8 @@ function isCodedError(e: unknown): e is { code: string; detail: string } {
 
 /**
  * A table with one header row (`scope="col"`), the rows given as children, and a muted note in
- * place of rows when `empty` is set and there are none.
+ * place of rows when `empty` is set and there are none. Wider than its card (a phone), it scrolls
+ * sideways inside a focusable region named `label`, never the page.
  */
 export function DataTable(props: {
   headers: ReactNode[];
@@ -53,30 +54,67 @@ export function DataTable(props: {
   rows?: number;
   testId?: string;
   className?: string;
+  /** The scroll region's accessible name (what the table lists). */
+  label?: string;
+  /** Set when the caller already wraps the table in a scroll region. */
+  bare?: boolean;
 }) {
-  const { headers, children, empty, rows, testId, className } = props;
+  const { headers, children, empty, rows, testId, className, label, bare } = props;
+  const table = (
+    <table data-testid={testId} className={className}>
+      <thead>
+        <tr>
+          {headers.map((h, i) => (
+            <th scope="col" key={typeof h === 'string' && h !== '' ? `${i}-${h}` : `col-${i}`}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
   return (
     <>
-      <table data-testid={testId} className={className}>
-        <thead>
-          <tr>
-            {headers.map((h, i) => (
-              <th scope="col" key={typeof h === 'string' && h !== '' ? `${i}-${h}` : `col-${i}`}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
+      {bare ? (
+        table
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={label ?? 'Table'}>
+          {table}
+        </div>
+      )}
       {empty !== undefined && rows === 0 && <p className="muted">{empty}</p>}
     </>
   );
 }
 
+/** The words for a state the API names (clips, Bench runs and their clips, runners). */
+const STATE_WORDS: Record<string, string> = {
+  awaiting_upload: 'waiting for upload',
+  uploaded: 'checking',
+  queued: 'queued',
+  scoring: 'scoring',
+  scored: 'scored',
+  failed: 'failed',
+  generating: 'generating',
+  evaluating: 'evaluating',
+  completed: 'completed',
+  cancelled: 'cancelled',
+  pending: 'waiting for a runner',
+  claimed: 'generating',
+  done: 'done',
+  online: 'online',
+  offline: 'offline',
+};
+
+/** A state in words: the known ones from the table, any other with its underscores as spaces. */
+export function stateWords(state: string): string {
+  return STATE_WORDS[state] ?? state.replace(/_/g, ' ');
+}
+
 /** A state as a coloured pill (`state-<name>` picks the colour); `label` replaces the words. */
 export function StateBadge({ state, label }: { state: string; label?: string }) {
-  return <span className={`state state-${state}`}>{label ?? state}</span>;
+  return <span className={`state state-${state}`}>{label ?? stateWords(state)}</span>;
 }
 
 /**
@@ -95,6 +133,7 @@ export function ScoreMatrix(props: {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
       <DataTable
+        bare
         testId={testId}
         className="scores matrix"
         headers={['Dimension', ...columns.map((c) => c.label)]}

@@ -11,7 +11,9 @@
  * invited second user who sees none of the first user's runs (and the used link refused in words), no
  * 404 for any file a page loads, a session that ends while a page is
  * open (sent to sign-in, told why, and brought back), and an axe-core check of every page
- * (no serious or critical violation; axe is injected with CSP bypassed). A screenshot of every page goes to test-output/.
+ * (no serious or critical violation; axe is injected with CSP bypassed), at 1280 px and on a phone
+ * (390×844: no sideways scrolling, navigation behind Menu). Screenshots of every page at both widths
+ * go to test-output/.
  * Under CI=true a missing Chromium fails this test; locally it is skipped with a loud reason.
  */
 import { spawn } from 'node:child_process';
@@ -24,6 +26,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer, waitFor } from '../../server/test/helpers/core-app.js';
+import { snapshotter } from './browser.js';
 import type { CoreTestServer } from '../../server/test/helpers/core-app.js';
 
 const chromiumPath = '/usr/bin/chromium';
@@ -31,7 +34,7 @@ const haveChromium = existsSync(chromiumPath);
 const inCi = process.env.CI === 'true';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(here, '../test-output');
-const AXE = readFileSync(path.resolve(here, '../../../node_modules/axe-core/axe.min.js'), 'utf8');
+const snap = snapshotter(OUT);
 const XSS = '<img src=x onerror="window.__xss=1">';
 /** The real CLI, spawned as a user runs it (`vesta runner start --demo`). */
 const CLI = path.resolve(here, '../../cli/dist/bin.js');
@@ -67,32 +70,6 @@ async function expectPlays(page: Page, player: Locator): Promise<void> {
     src,
   );
   expect(status).toBe(206);
-}
-
-/** axe-core on the page as it is now: no serious or critical violation. */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.addScriptTag({ content: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: () => Promise<{
-            violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }>;
-          }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
-  });
-  expect(violations, `${name}: accessibility violations`).toEqual([]);
-}
-
-async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true });
-  await expectAccessible(page, name);
 }
 
 describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', () => {
