@@ -51,6 +51,13 @@ class Async(unittest.TestCase):
                 await client.bench.cancel(created.id)
                 runs.append(created.id)
                 dims = [d.id for d in (await client.dimensions.list()).items]
+                session = await client.score.get_or_create()
+                # #24 item 7, awaited: one clip removed, the session keeps its run id.
+                extra = await client.score.upload(corpus_clip(CLIP), prompt="a dog walking")
+                await client.score.remove_video(extra.video_id)
+                after = await client.score.get_or_create()
+                assert after.run_id == session.run_id
+                assert [v.video_id for v in after.videos] == [v.video_id for v in session.videos]
                 return result, runs, dims, sessions[0]
 
         vesta_sync = vesta.Vesta(api_key=server.keys[0], base_url=server.base_url)

@@ -137,6 +137,17 @@ class ScoreAndRank(unittest.TestCase):
         self.assertEqual({e["videoId"] for e in board["entries"]}, {first.video_id, second.video_id})
         self.assertEqual([e["rank"] for e in board["entries"]], [1, 2])
         self.assertEqual(client.rank.get_ranked(), board)  # the current session by default
+        # #24 item 7: one candidate removed; the other is ranked alone, the session keeps its run id.
+        top = board["entries"][0]["videoId"]
+        self.assertIsNone(client.rank.remove_video(top))
+        after = client.rank.get_ranked()
+        self.assertEqual(after["runId"], first.run_id)
+        self.assertEqual([(e["rank"], e["videoId"]) for e in after["entries"]], [(1, board["entries"][1]["videoId"])])
+        with self.assertRaises(vesta.NotFoundError):
+            client.rank.remove_video(top, first.run_id)
+        stranger = vesta.Vesta(api_key=server.keys[0], base_url=server.base_url)
+        with self.assertRaises(vesta.ForbiddenError):
+            stranger.rank.remove_video(board["entries"][1]["videoId"], first.run_id)
         reset = client.rank.reset()
         self.assertNotEqual(reset["runId"], first.run_id)
         self.assertEqual(reset["videos"], [])

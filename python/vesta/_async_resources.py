@@ -77,6 +77,15 @@ class AsyncScoreResource(AsyncResource):
         path = p.session_path(self.kind, run_id, "/videos/confirm-upload")
         return await self._run(p.post_object(self._cfg, g.Video, path, _o(timeout, max_retries, extra_headers), {"videoId": video_id}))
 
+    async def remove_video(
+        self, video_id: str, run_id: Optional[str] = None, *, timeout: Optional[TimeoutTypes] = None,
+        max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Removes one clip (``video_id``) of the session (the current one when ``run_id`` is None)
+        with its scores and stored bytes; the run id and the other clips stay.
+        ``NotFoundError`` when it is not a clip of that session (removed already)."""
+        return await self._run(p.remove_video(self._cfg, self.kind, run_id, video_id, _o(timeout, max_retries, extra_headers)))
+
     @overload
     async def upload(
         self, file: UploadInput, prompt: str, wait: Literal[True], *, auxiliary: Optional[Mapping[str, str]] = None,
@@ -153,6 +162,16 @@ class AsyncRankResource(AsyncResource):
         """Step 3: the server checks the bytes and queues the clip for scoring."""
         path = p.session_path(self.kind, run_id, "/videos/confirm-upload")
         return await self._run(p.post_object(self._cfg, g.Video, path, _o(timeout, max_retries, extra_headers), {"videoId": video_id}))
+
+    async def remove_video(
+        self, video_id: str, run_id: Optional[str] = None, *, timeout: Optional[TimeoutTypes] = None,
+        max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Removes one candidate (``video_id``) of the session (the current one when ``run_id`` is None)
+        with its scores and stored bytes; the run id and the other clips stay. The leaderboard ranks the
+        others again; removing the last stored candidate lifts the prompt lock.
+        ``NotFoundError`` when it is not a candidate of that session (removed already)."""
+        return await self._run(p.remove_video(self._cfg, self.kind, run_id, video_id, _o(timeout, max_retries, extra_headers)))
 
     @overload
     async def upload(

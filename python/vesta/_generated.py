@@ -72,6 +72,8 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "listWebSessions": ("GET", "/api/v1/account/sessions"),
     "putUpload": ("PUT", "/api/v1/uploads/{videoId}"),
     "registerRunner": ("POST", "/api/v1/runners"),
+    "removeRankVideo": ("DELETE", "/api/v1/rank/{id}/videos/{videoId}"),
+    "removeScoreVideo": ("DELETE", "/api/v1/score/{id}/videos/{videoId}"),
     "resetRankSession": ("POST", "/api/v1/rank/reset"),
     "resetScoreSession": ("POST", "/api/v1/score/reset"),
     "revokeApiKey": ("DELETE", "/api/v1/api-keys/{id}"),

@@ -225,6 +225,14 @@ def rank_board(cfg: Config, run_id: Optional[str], o: CallOptions) -> Plan[g.Lea
     return (yield from get_object(cfg, g.Leaderboard, session_path("rank", run_id, "/ranked"), o))
 
 
+def remove_video(cfg: Config, kind: str, run_id: Optional[str], video_id: str, o: CallOptions) -> Plan[None]:
+    if run_id is None:
+        run_id = str((yield from call(cfg, "GET", session_path(kind), o)).json()["runId"])
+    path = session_path(kind, run_id, f"/videos/{path_segment(video_id)}")
+    yield from call(cfg, "DELETE", path, o)
+    return None
+
+
 # -- Bench ----------------------------------------------------------------------------------------
 def bench_path(run_id: str, tail: str = "") -> str:
     return f"/api/v1/bench/{path_segment(run_id)}{tail}"

@@ -33,8 +33,8 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 #: The spec's CLI table (and the discovery reads): every command both CLIs offer.
 COMMANDS = (
-    "score get", "score reset", "score upload",
-    "rank get", "rank reset", "rank upload", "rank current",
+    "score get", "score reset", "score upload", "score remove",
+    "rank get", "rank reset", "rank upload", "rank current", "rank remove",
     "bench create", "bench list", "bench get", "bench cancel", "bench delete",
     "bench videos", "bench csv", "bench logs", "bench models",
     "dimensions list", "api-keys create", "api-keys revoke",
@@ -272,6 +272,10 @@ def build_parser() -> argparse.ArgumentParser:
         up.add_argument("--content-type")
         up.add_argument("--file-name")
         up.add_argument("--auxiliary", type=_auxiliary)
+        what = "clip" if kind == "score" else "candidate"
+        rm = sub(g, "remove", f"remove one {what} from your {kind.title()} session, with its scores and stored bytes")
+        rm.add_argument("video_id", metavar="VIDEO_ID")
+        rm.add_argument("--run-id", help=f"a {kind.title()} session run id (default: your current session)")
         if kind == "rank":
             cur = sub(g, "current", "show the ranked leaderboard of your current Rank session (or of --run-id)")
             cur.add_argument("--run-id")
@@ -337,6 +341,10 @@ def run(cli: Cli, args: argparse.Namespace) -> int:
             out = result.to_dict()
             cli.print(out, lambda: _render_video(dict(out["video"])) if out.get("video") else
                       f"Uploaded. video {out['videoId']} is {out['state']} (run {out['runId']})")
+        elif args.command == "remove":
+            res.remove_video(args.video_id, args.run_id)
+            what = "clip" if args.group == "score" else "candidate"
+            cli.print({"videoId": args.video_id, "removed": True}, lambda: f"Removed {what} {args.video_id}")
         elif args.command == "current":
             board = v.rank.get_ranked(args.run_id).to_dict()
             cli.print(board, lambda: _fields({"runId": board["runId"], "prompt": board["prompt"], "formula": board["formula"]}) + "\n\n" +

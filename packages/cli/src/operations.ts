@@ -22,11 +22,13 @@ export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
   resetScoreSession: { sdk: 'score.reset', cli: 'score reset' },
   createScoreUploadUrl: { sdk: 'score.createUploadUrl', cli: 'score upload' },
   confirmScoreUpload: { sdk: 'score.confirmUpload', cli: 'score upload' },
+  removeScoreVideo: { sdk: 'score.removeVideo', cli: 'score remove' },
   getRankSession: { sdk: 'rank.getOrCreate', cli: 'rank get' },
   resetRankSession: { sdk: 'rank.reset', cli: 'rank reset' },
   createRankUploadUrl: { sdk: 'rank.createUploadUrl', cli: 'rank upload' },
   confirmRankUpload: { sdk: 'rank.confirmUpload', cli: 'rank upload' },
   getRankLeaderboard: { sdk: 'rank.getRanked', cli: 'rank current' },
+  removeRankVideo: { sdk: 'rank.removeVideo', cli: 'rank remove' },
   /** The PUT to the minted upload URL: step 2 of `score.upload` / `rank.upload`. */
   putUpload: { sdk: 'score.upload', cli: 'score upload' },
   createBenchRun: { sdk: 'bench.create', cli: 'bench create' },

@@ -124,6 +124,22 @@ describe('vesta CLI against the real server', () => {
     });
   });
 
+  it('removes one candidate (vesta rank remove) and says not_found for it a second time', async () => {
+    const up = await vesta(['rank', 'upload', clip, '--json']);
+    expect(up.code, up.stderr).toBe(0);
+    const { videoId } = JSON.parse(up.stdout) as { videoId: string };
+    const removed = await vesta(['rank', 'remove', videoId, '--json']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toEqual({ videoId, removed: true });
+    const board = JSON.parse((await vesta(['rank', 'current', '--json'])).stdout) as {
+      entries: Array<{ videoId: string }>;
+    };
+    expect(board.entries.map((e) => e.videoId)).not.toContain(videoId);
+    const again = await vesta(['rank', 'remove', videoId]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('not_found');
+  });
+
   it('drives a Bench run through create, list, get, videos, logs, csv, cancel and delete', async () => {
     await server.addModel('cli-model');
     const created = await vesta([

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiConnectionError,
+  ForbiddenError,
   InvalidVideoError,
   NotFoundError,
   RankPromptMismatchError,
@@ -144,6 +145,29 @@ describe('SDK against the real server', () => {
     );
     expect(board.entries[0]!.rank).toBe(1);
     expect(board.prompt).toBe(toadPrompt);
+  });
+
+  it('removes one Rank candidate and one Score clip (#24 item 7); a second remove is NotFoundError', async () => {
+    const board = await vesta.rank.getRanked();
+    expect(board.entries.length).toBeGreaterThanOrEqual(2);
+    const [top, ...rest] = board.entries;
+    await vesta.rank.removeVideo(top!.videoId);
+    const after = await vesta.rank.getRanked();
+    expect(after.runId).toBe(board.runId);
+    expect(after.entries.map((e) => e.videoId)).toEqual(rest.map((e) => e.videoId));
+    expect(after.entries[0]!.rank).toBe(1);
+    await expect(vesta.rank.removeVideo(top!.videoId, { runId: board.runId })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    const score = await vesta.score.getOrCreate();
+    const victim = score.videos[0]!.videoId;
+    await vesta.score.removeVideo(victim);
+    expect((await vesta.score.getOrCreate()).videos.map((v) => v.videoId)).not.toContain(victim);
+    // Another user naming this run id is refused with ForbiddenError.
+    const other = new Vesta({ apiKey: await server.newKey(), baseUrl: server.baseUrl });
+    await expect(other.score.removeVideo(victim, { runId: score.runId })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
   });
 
   it('reports an unknown dimension and an unknown run with typed errors', async () => {

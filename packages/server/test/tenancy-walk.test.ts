@@ -265,6 +265,18 @@ const WALK: Record<string, () => Promise<void>> = {
       'confirmScoreUpload',
     );
   },
+  removeScoreVideo: async () => {
+    expectRefused(
+      await call('DELETE', `/api/v1/score/${a.scoreId}/videos/${a.scoreVideoId}`, keyB),
+      'removeScoreVideo',
+    );
+    // A's clip through B's own session: not a clip of it.
+    expectRefused(
+      await call('DELETE', `/api/v1/score/${b.scoreId}/videos/${a.scoreVideoId}`, keyB),
+      'removeScoreVideo',
+    );
+    expect((await ok(call('GET', '/api/v1/score', keyA))).videos[0].videoId).toBe(a.scoreVideoId);
+  },
   getRankSession: async () => {
     const r = await call('GET', '/api/v1/rank', keyB);
     expect(r.status).toBe(200);
@@ -294,6 +306,17 @@ const WALK: Record<string, () => Promise<void>> = {
       await call('POST', `/api/v1/rank/${b.rankId}/videos/confirm-upload`, keyB, videoId),
       'confirmRankUpload',
     );
+  },
+  removeRankVideo: async () => {
+    expectRefused(
+      await call('DELETE', `/api/v1/rank/${a.rankId}/videos/${a.rankVideoId}`, keyB),
+      'removeRankVideo',
+    );
+    expectRefused(
+      await call('DELETE', `/api/v1/rank/${b.rankId}/videos/${a.rankVideoId}`, keyB),
+      'removeRankVideo',
+    );
+    expect((await ok(call('GET', '/api/v1/rank', keyA))).videos[0].videoId).toBe(a.rankVideoId);
   },
   getRankLeaderboard: async () => {
     expectRefused(await call('GET', `/api/v1/rank/${a.rankId}/ranked`, keyB), 'getRankLeaderboard');

@@ -146,6 +146,29 @@ function registerSession(program: Command, ctx: CliContext, kind: Kind): Command
     }),
   );
 
+  const what = kind === 'score' ? 'clip' : 'candidate';
+  leaf(
+    session
+      .command('remove')
+      .description(
+        kind === 'score'
+          ? 'Remove one clip from your Score session, with its scores and stored bytes'
+          : 'Remove one candidate from your Rank session; the leaderboard ranks the others again',
+      )
+      .argument('<video-id>', `the ${what}'s video id (see \`vesta ${kind} get\`)`)
+      .option('--run-id <id>', `a ${title} session run id (default: your current session)`),
+    [`vesta ${kind} remove 0f6e2c1a-…`, `vesta ${kind} remove VIDEO_ID --json`],
+  ).action(
+    action(ctx, async (cmd, videoId: string) => {
+      const { runId } = cmd.opts<{ runId?: string }>();
+      const vesta = ctx.client(cmd);
+      const opts = { signal: ctx.signal, ...(runId === undefined ? {} : { runId }) };
+      if (kind === 'score') await vesta.score.removeVideo(videoId, opts);
+      else await vesta.rank.removeVideo(videoId, opts);
+      ctx.print(cmd, { videoId, removed: true }, (s) => `${s.green('Removed')} ${what} ${videoId}`);
+    }),
+  );
+
   const upload = session
     .command('upload')
     .description(

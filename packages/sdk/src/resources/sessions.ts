@@ -53,6 +53,25 @@ abstract class SessionResource<TSession extends ScoreSession | RankSession> {
     );
   }
 
+  /**
+   * Removes one clip of a session (the current one unless `runId` is given) with its scores and
+   * stored bytes; the session keeps its run id and its other clips. Removing a Rank candidate
+   * ranks the others again; the last stored candidate removed lifts the prompt lock.
+   * @example
+   * await vesta.score.removeVideo('0f6e…');
+   */
+  async removeVideo(videoId: string, opts: RequestOptions & { runId?: string } = {}): Promise<void> {
+    const { runId, ...request } = opts;
+    const id = runId ?? (await this.getOrCreate(request)).runId;
+    await this.deps.http.text(
+      {
+        method: 'DELETE',
+        path: `/api/v1/${this.kind}/${encodeURIComponent(id)}/videos/${encodeURIComponent(videoId)}`,
+      },
+      request,
+    );
+  }
+
   protected upload(file: UploadInput, opts: UploadOptions): Promise<UploadResult> {
     const signal = opts.signal;
     return runUpload(

@@ -47,6 +47,29 @@ export class SessionRepository {
     await this.db.insertInto('sessions').values(row).execute();
   }
 
+  /**
+   * Unlocks a Rank session's prompt when none of its candidates is stored any more (the last one was
+   * removed): the next confirmed candidate locks it again. One conditional statement.
+   */
+  async unlockPromptIfNoCandidate(id: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ prompt: null })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('videos')
+              .select('videos.id')
+              .where('videos.session_id', '=', id)
+              .where('videos.confirmed_at', 'is not', null),
+          ),
+        ),
+      )
+      .execute();
+  }
+
   /** The session stops being current (a reset): its run id answers 409 from now on. */
   async retire(id: string, at: number): Promise<void> {
     await this.db

@@ -81,6 +81,12 @@ export class VideoRepository {
     await this.db.deleteFrom('videos').where('session_id', '=', sessionId).execute();
   }
 
+  /** Deletes one video (its scores and failures go with it); false when it was gone already. */
+  async deleteOne(id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('videos').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
   // ---- results -------------------------------------------------------------------------------
 
   /** The scores of these videos, by dimension. */

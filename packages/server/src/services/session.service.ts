@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionKind } from '../db/schema.js';
 import type { RankSessionView, ScoreSessionView, VideoView } from '../domain/views/score-rank.js';
-import { AppError, conflict, forbidden } from '../errors.js';
+import {
+  AppError,
+  conflict,
+  forbidden,
+  isUpstreamFailure,
+  notFound,
+  upstreamUnavailable,
+} from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Logger } from '../ports/logger.js';
@@ -73,6 +80,33 @@ export class SessionService {
         );
     }
     return fresh;
+  }
+
+  /**
+   * Removes one clip from the caller's current session `runId` of `kind`: 404 when the session has
+   * no such clip (another user's clip included: it is not in this session), 403/404/409 for the
+   * session as `requireCurrent`. Any state may be removed: a clip being scored has its job
+   * cancelled (a result that still arrives is dropped, as after a reset), one being uploaded has its
+   * PUT refused at the end (and its bytes thrown away). The bytes go first: a blob store that cannot
+   * delete them answers 503 and nothing is removed, so a retry finishes the job; then the row with
+   * its scores and failures, in one transaction that also unlocks a Rank session's prompt when no
+   * stored candidate is left.
+   */
+  async removeVideo(userId: string, kind: SessionKind, runId: string, videoId: string): Promise<void> {
+    const session = await this.requireCurrent(userId, kind, runId);
+    const video = await this.repos.videos.byId(videoId);
+    if (!video || video.session_id !== session.id) throw notFound(`video ${videoId} in ${kind} run ${runId}`);
+    await this.jobs.cancelBySubject(`video:${videoId}`);
+    try {
+      await this.blobs.delete(video.blob_key);
+    } catch (e) {
+      if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store cannot delete the clip', e);
+      throw e;
+    }
+    await this.repos.transaction(async (tx) => {
+      if (!(await tx.videos.deleteOne(videoId))) return;
+      if (kind === 'rank') await tx.sessions.unlockPromptIfNoCandidate(session.id);
+    });
   }
 
   private fresh(userId: string, kind: SessionKind): SessionRecord {

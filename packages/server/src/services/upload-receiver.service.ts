@@ -125,9 +125,12 @@ export class UploadReceiverService {
     if (!(await uploads.finishPut(videoId, owner, bytes, this.now()))) {
       // Taken over by a retried PUT (this process counted as gone meanwhile): the object is theirs.
       if (await this.repos.videos.exists(videoId)) throw takenOver();
-      // Reset while streaming: the row is gone, so are the bytes.
+      // Reset (or the clip removed) while streaming: the row is gone, so are the bytes.
       await this.blobs.delete(video.blob_key);
-      throw new AppError('not_found', `video ${videoId} not found (its session was reset)`);
+      throw new AppError(
+        'not_found',
+        `video ${videoId} not found (its session was reset or the clip removed)`,
+      );
     }
     return { videoId, state: 'uploaded', sizeBytes: bytes };
   }

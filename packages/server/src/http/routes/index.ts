@@ -9,10 +9,12 @@ import { confirmRankUploadRoute } from './rank/confirm-upload.route.js';
 import { getRankSessionRoute } from './rank/get-session.route.js';
 import { getRankLeaderboardRoute } from './rank/ranked.route.js';
 import { resetRankSessionRoute } from './rank/reset.route.js';
+import { removeRankVideoRoute } from './rank/remove-video.route.js';
 import { createRankUploadUrlRoute } from './rank/upload-url.route.js';
 import { confirmScoreUploadRoute } from './score/confirm-upload.route.js';
 import { getScoreSessionRoute } from './score/get-session.route.js';
 import { resetScoreSessionRoute } from './score/reset.route.js';
+import { removeScoreVideoRoute } from './score/remove-video.route.js';
 import { createScoreUploadUrlRoute } from './score/upload-url.route.js';
 import { putUploadRoute } from './uploads/put-upload.route.js';
 import { getVideoContentRoute } from './videos/get-video-content.route.js';
@@ -31,12 +33,14 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   resetScoreSessionRoute,
   createScoreUploadUrlRoute,
   confirmScoreUploadRoute,
+  removeScoreVideoRoute,
   // Rank
   getRankSessionRoute,
   resetRankSessionRoute,
   createRankUploadUrlRoute,
   confirmRankUploadRoute,
   getRankLeaderboardRoute,
+  removeRankVideoRoute,
   // Uploads (token-authenticated PUT)
   putUploadRoute,
   // A stored clip's bytes (players in the dashboard)

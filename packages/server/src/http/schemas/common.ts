@@ -21,6 +21,19 @@ export const SessionIdParams = Type.Object(
   { additionalProperties: false },
 );
 
+/** A clip of a Score/Rank session: the session's run id and the clip's video id. */
+export const SessionVideoParams = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, description: 'The run id of the session.' }),
+    videoId: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The id of a clip of that session (`videoId` of its upload).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request',
   401: 'Missing or invalid API key',
