@@ -25,8 +25,22 @@ const document = JSON.parse(
   readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8'),
 ) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
-/** The Bench run family: the interface names its fields in snake_case (`model_id`, `runner_id`). */
-const SNAKE_SCHEMAS = new Set(['BenchRun', 'CreateBenchRunBody', 'BenchVideo', 'BenchLogLine']);
+/**
+ * The Bench run family: the interface names its fields in snake_case (`model_id`, `runner_id`);
+ * a run's scorecard, the comparison of runs and a model's baseline run belong to it.
+ */
+const SNAKE_SCHEMAS = new Set([
+  'BenchRun',
+  'CreateBenchRunBody',
+  'BenchVideo',
+  'BenchLogLine',
+  'BenchScorecard',
+  'BenchComparison',
+  'ModelBaseline',
+  'SetModelBaselineBody',
+]);
+/** Operations of the Bench run family whose query parameters are snake_case too. */
+const SNAKE_OPERATIONS = new Set(['compareBenchRuns']);
 /** Keys that are data, not field names: VBench's prompt-info keys, and HTTP header names. */
 const DATA_KEYS = new Set([
   'Auxiliary.object_a',
@@ -56,10 +70,10 @@ function propertyNames(schema: Schema | boolean | undefined, out: string[] = [])
 describe('the naming rule', () => {
   const checked: string[] = [];
   const wrong: string[] = [];
-  const check = (where: string, schemaName: string | null, names: string[]) => {
+  const check = (where: string, schemaName: string | null, names: string[], snake = false) => {
     for (const name of names) {
       if (schemaName && DATA_KEYS.has(`${schemaName}.${name}`)) continue;
-      const rule = schemaName && SNAKE_SCHEMAS.has(schemaName) ? SNAKE : CAMEL;
+      const rule = snake || (schemaName && SNAKE_SCHEMAS.has(schemaName)) ? SNAKE : CAMEL;
       checked.push(`${where}.${name}`);
       if (!rule.test(name))
         wrong.push(`${where}.${name} (${rule === SNAKE ? 'snake_case' : 'lowerCamelCase'})`);
@@ -74,6 +88,7 @@ describe('the naming rule', () => {
         where,
         null,
         (op.parameters ?? []).filter((p) => p.in !== 'header').map((p) => p.name),
+        SNAKE_OPERATIONS.has(op.operationId),
       );
       for (const c of Object.values(op.requestBody?.content ?? {}))
         check(`${where} body`, null, propertyNames(c.schema));
