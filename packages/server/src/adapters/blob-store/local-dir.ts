@@ -110,7 +110,13 @@ export class LocalDirBlobStore implements BlobStore {
       abort: async () => {
         if (done) return;
         done = true;
-        stream.destroy();
+        // The file is opened asynchronously: remove it only once the stream has closed, or an open
+        // still in flight (a body torn down at once) creates it after the removal and it stays.
+        if (!stream.closed) {
+          const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+          stream.destroy();
+          await closed;
+        }
         await fsp.rm(partial, { force: true });
       },
     };
