@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   binomialLowerTail,
   dimensionAgreement,
+  estimateRatings,
   fitDavidson,
   FITTED_LABEL,
   kendallTauB,
@@ -144,6 +145,14 @@ describe('hand-checked: Davidson ratings of two items', () => {
       rate([vote('q', 'p', 'j', 'X', 'Y', 'left' as VoteRecord['outcome'])], ['X', 'Y'], { seed: 's' }),
     ).toThrow(/unknown outcome/);
     expect(() => rate([], ['X'], { seed: 's', resamples: 0 })).toThrow(/resamples/);
+  });
+
+  it('estimateRatings: the same estimates as rate, without intervals; unrated items absent', () => {
+    const votes = [...repeated(3, 'X', 'Y', 'a', 'w'), ...repeated(2, 'Y', 'Z', 'tie', 't')];
+    const full = rate(votes, ['X', 'Y', 'Z', 'W'], { seed: 's', resamples: 20 });
+    const quick = estimateRatings(votes, ['X', 'Y', 'Z', 'W']);
+    expect(Object.keys(quick).sort()).toEqual(['X', 'Y', 'Z']);
+    for (const row of full.items.filter((r) => r.votes > 0)) expect(quick[row.item]).toBe(row.rating);
   });
 
   it('no votes at all: every item unrated, no judges', () => {

@@ -4,6 +4,7 @@
  * - `rate`: Bradley–Terry with ties (Davidson's model, davidson.ts) per item — a model, run or Rank
  *   candidate — with 95 % intervals from the prompt bootstrap of `domain/statistics`, the win
  *   matrix, and each judge's agreement with the others (ratings.ts).
+ * - `estimateRatings`: the same ratings without intervals (one fit), for choosing pairs often.
  * - `pairUncertainty`: the active pair selection's priority (uncertainty.ts).
  * - `dimensionAgreement`: how often each automated dimension prefers the clip people chose, Kendall
  *   τ-b against the ratings, and a team score fitted to the votes (agreement.ts).
@@ -20,7 +21,7 @@
  * docs/statistics.md ("Human judgement") states the methods and what the simulation measured.
  */
 export type { Answer, VoteRecord } from './votes.js';
-export { rate, binomialLowerTail, DEFAULT_RESAMPLES } from './ratings.js';
+export { rate, estimateRatings, binomialLowerTail, DEFAULT_RESAMPLES } from './ratings.js';
 export type { ItemRating, JudgeAgreement, RatingOptions, Ratings, WinCell } from './ratings.js';
 export { pairUncertainty } from './uncertainty.js';
 export { dimensionAgreement, kendallTauB, FITTED_LABEL, MIN_FIT_VOTES } from './agreement.js';

@@ -168,6 +168,37 @@ export function rate(votes: readonly VoteRecord[], items: readonly string[], opt
   };
 }
 
+/**
+ * The ratings alone (no intervals, no judges): one fit of the same model as `rate`, for callers
+ * that need the current estimate often (choosing the next pair). Items without rating votes are
+ * absent. Throws like `rate`.
+ */
+export function estimateRatings(
+  votes: readonly VoteRecord[],
+  items: readonly string[],
+): Record<string, number> {
+  const index = itemIndex(items);
+  const pairs = new PairIndex(items.length);
+  const rated = new Set<number>();
+  const ratingVotes: { vote: VoteRecord; pair: number; aIsLow: boolean }[] = [];
+  for (const vote of canonicalOrder(votes)) {
+    const a = indexOf(index, vote.itemA, vote);
+    const b = indexOf(index, vote.itemB, vote);
+    if (!isRatingVote(vote)) continue;
+    rated.add(a).add(b);
+    ratingVotes.push({ vote, pair: pairs.of(a, b), aIsLow: a < b });
+  }
+  const counts = pairs.counts();
+  for (const r of ratingVotes) addVote(counts, r.pair, r.aIsLow, r.vote.outcome);
+  const out: Record<string, number> = {};
+  if (items.length === 0) return out;
+  const { theta } = fitDavidson(counts);
+  items.forEach((item, k) => {
+    if (rated.has(k)) out[item] = theta[k]!;
+  });
+  return out;
+}
+
 /** Per item, the t interval on the bootstrap SE (NaN where it cannot be estimated). */
 function bootstrapIntervals(
   ratingVotes: readonly { vote: VoteRecord; pair: number; aIsLow: boolean }[],
