@@ -10,7 +10,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildJobHandlers } from '../src/jobs/catalogue.js';
 import { evaluateVideoJob } from '../src/jobs/evaluate-video.js';
-import type { VideoService } from '../src/services/video.service.js';
+import type { ClipEvaluationService } from '../src/services/clip-evaluation.service.js';
 import { DependencyUnavailableJobError, PermanentJobError } from '../src/ports/job-queue.js';
 import type { JobHandler } from '../src/ports/job-queue.js';
 import { waitFor } from './helpers/core-app.js';
@@ -316,8 +316,8 @@ describe('evaluate-video job and an unavailable dependency', () => {
     evaluateVideoJob(
       {
         evaluate: () => Promise.reject(error),
-        markFailed: () => Promise.resolve(),
-      } as unknown as VideoService,
+        giveUp: () => Promise.resolve(),
+      } as unknown as ClipEvaluationService,
       { dependencyUnavailable: () => Promise.resolve(unavailable) },
     ).handler;
 

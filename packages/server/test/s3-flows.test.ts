@@ -276,21 +276,21 @@ describe('Score with the S3 blob store', () => {
     const send = (body: Buffer) =>
       fetch(ticket.uploadUrl, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body });
     expect((await send(bytes)).status).toBe(200);
-    // Confirm checks the object as it is now, then the same URL (still valid) replaces it.
-    await server.deps.services.uploads.confirm(
-      await server.deps.db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('id', '=', runId)
-        .executeTakeFirstOrThrow(),
-      ticket.videoId,
-      {
-        inTransaction: async () => {
-          const other = Buffer.from(bytes);
-          other[other.length - 1] = (other[other.length - 1]! + 1) % 256;
-          expect((await send(other)).status).toBe(200);
-        },
-      },
+    // Confirm's two steps: the clip is verified as it is now, then the same URL (still valid)
+    // replaces the object before the evaluation is queued.
+    const intake = server.deps.services.intake;
+    const video = await server.deps.repos.uploads.inSession(ticket.videoId, runId);
+    if (!video) throw new Error('the video is not in its session');
+    const verdict = await intake.verify(video);
+    if (verdict.kind !== 'verified') throw new Error(`the clip was not verified: ${verdict.kind}`);
+    const other = Buffer.from(bytes);
+    other[other.length - 1] = (other[other.length - 1]! + 1) % 256;
+    expect((await send(other)).status).toBe(200);
+    await server.deps.repos.transaction((tx) =>
+      intake.queueEvaluation(tx, video, verdict, {
+        dimensions: intake.dimensionsFor('score', video),
+        lane: 'interactive',
+      }),
     );
     const v = await waitFor(
       () => videoOf('score', ticket.videoId),

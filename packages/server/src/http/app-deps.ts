@@ -24,6 +24,8 @@ import type { UploadReceiverService } from '../services/upload-receiver.service.
 import type { UploadService } from '../services/upload.service.js';
 import type { UserAdminService } from '../services/user-admin.service.js';
 import type { VideoService } from '../services/video.service.js';
+import type { ClipEvaluationService } from '../services/clip-evaluation.service.js';
+import type { ClipIntakeService } from '../services/clip-intake.service.js';
 
 export interface CoreServices {
   apiKeys: ApiKeyService;
@@ -33,6 +35,10 @@ export interface CoreServices {
   uploads: UploadService;
   uploadReceiver: UploadReceiverService;
   videos: VideoService;
+  /** Clips' verification and queueing (confirm, a runner's complete). */
+  intake: ClipIntakeService;
+  /** Clips' evaluation (the `evaluate-video` job). */
+  evaluations: ClipEvaluationService;
 }
 
 /** One readiness check for /readyz; throws when its dependency is not usable. */

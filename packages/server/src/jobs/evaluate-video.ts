@@ -1,19 +1,17 @@
-/** The `evaluate-video` job: score one confirmed video (Score, Rank or Bench clip) with the engine. */
+/**
+ * The `evaluate-video` job: score one confirmed video (Score, Rank or Bench clip) with the engine
+ * (`ClipEvaluationService`, which also settles a Bench clip's task and moves its run on).
+ */
 import { isUpstreamFailure } from '../errors.js';
 import { DEPENDENCY_RETRY_MS, DependencyUnavailableJobError, PermanentJobError } from '../ports/job-queue.js';
 import { EVALUATE_VIDEO_JOB } from './catalogue.js';
-import type { VideoService } from '../services/video.service.js';
+import type { ClipEvaluationService } from '../services/clip-evaluation.service.js';
 import type { JobDefinition } from './catalogue.js';
 
 // A type alias (not an interface) so that it is a JobPayload (string values only).
 export type EvaluateVideoPayload = { videoId: string };
 
 export interface EvaluateVideoHooks {
-  /**
-   * Called once the video's scoring is settled (scored, or failed for good), so that a Bench run
-   * can account for its clip. Not called when the job was cancelled or cut off by shutdown.
-   */
-  settled?: (videoId: string) => Promise<void>;
   /**
    * True while a dependency every job shares (the blob store, the database) is unavailable — what
    * /readyz checks. A job whose clip could not be read meanwhile waits for it instead of using up
@@ -23,7 +21,7 @@ export interface EvaluateVideoHooks {
 }
 
 export function evaluateVideoJob(
-  videos: VideoService,
+  evaluations: ClipEvaluationService,
   hooks: EvaluateVideoHooks = {},
 ): JobDefinition<EvaluateVideoPayload> {
   return {
@@ -38,7 +36,7 @@ export function evaluateVideoJob(
       },
       run: async (payload, context) => {
         try {
-          await videos.evaluate(payload.videoId, context.signal, context.log);
+          await evaluations.evaluate(payload.videoId, context.signal, context.log);
         } catch (e) {
           // The clip could not be read because the blob store (or the database) is down: the job
           // waits for it to come back instead of using up its attempts.
@@ -50,12 +48,14 @@ export function evaluateVideoJob(
             );
           throw e;
         }
-        await hooks.settled?.(payload.videoId);
       },
       onFailed: async (payload, error) => {
         const detail = error instanceof Error ? error.message : String(error);
-        await videos.markFailed(payload.videoId, 'internal_error', `scoring failed after retries: ${detail}`);
-        await hooks.settled?.(payload.videoId);
+        await evaluations.giveUp(
+          payload.videoId,
+          'internal_error',
+          `scoring failed after retries: ${detail}`,
+        );
       },
     },
   };

@@ -145,37 +145,27 @@ export class BenchTaskRepository {
 
   // ---- a clip's evaluation settles -------------------------------------------------------------
 
-  /** The task whose clip `videoId` is being evaluated. */
-  async settlingTaskOf(
+  /**
+   * The clip's evaluation settled: its task becomes `done` (with the scoring's error, if any), if
+   * it is still settling. The task, or undefined when the clip has none settling (not a Bench clip).
+   */
+  async settleClip(
     videoId: string,
-  ): Promise<Pick<BenchTaskRecord, 'id' | 'run_id' | 'seq' | 'sample_index' | 'prompt_id'> | undefined> {
-    return this.db
-      .selectFrom('bench_tasks')
-      .select(['id', 'run_id', 'seq', 'sample_index', 'prompt_id'])
-      .where('video_id', '=', videoId)
-      .where('state', 'in', TASK_MOVES.settle.from)
-      .executeTakeFirst();
-  }
-
-  /** The clip's evaluation settled: `done` (with the scoring's error, if any), if still settling. */
-  async markDone(
-    taskId: string,
     at: number,
     error: { code: string; detail: string } | null,
-  ): Promise<boolean> {
-    const moved = await this.db
+  ): Promise<Pick<BenchTaskRecord, 'id' | 'run_id' | 'seq' | 'sample_index' | 'prompt_id'> | undefined> {
+    return this.db
       .updateTable('bench_tasks')
       .set({
         state: TASK_MOVES.settle.to[0],
         updated_at: at,
-        ...(error !== null
-          ? { error_code: error.code, error_detail: error.detail }
-          : { error_code: null, error_detail: null }),
+        error_code: error?.code ?? null,
+        error_detail: error?.detail ?? null,
       })
-      .where('id', '=', taskId)
+      .where('video_id', '=', videoId)
       .where('state', 'in', TASK_MOVES.settle.from)
+      .returning(['id', 'run_id', 'seq', 'sample_index', 'prompt_id'])
       .executeTakeFirst();
-    return moved.numUpdatedRows > 0n;
   }
 
   // ---- claims and leases ---------------------------------------------------------------------
@@ -358,15 +348,5 @@ export class BenchTaskRepository {
       .insertInto('bench_task_videos')
       .values({ video_id: videoId, task_id: taskId, created_at: at })
       .execute();
-  }
-
-  /** The task a clip was minted for. */
-  async taskOfMinted(videoId: string): Promise<string | undefined> {
-    const minted = await this.db
-      .selectFrom('bench_task_videos')
-      .select('task_id')
-      .where('video_id', '=', videoId)
-      .executeTakeFirst();
-    return minted?.task_id;
   }
 }

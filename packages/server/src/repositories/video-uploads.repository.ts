@@ -56,6 +56,17 @@ export class VideoUploadRepository {
       .executeTakeFirst();
   }
 
+  /** The video `id` if it was minted for Bench task `taskId` (`bench_task_videos`). */
+  async mintedFor(id: string, taskId: string): Promise<VideoRecord | undefined> {
+    return this.db
+      .selectFrom('videos')
+      .innerJoin('bench_task_videos as m', 'm.video_id', 'videos.id')
+      .selectAll('videos')
+      .where('videos.id', '=', id)
+      .where('m.task_id', '=', taskId)
+      .executeTakeFirst();
+  }
+
   // ---- the PUT's claim -----------------------------------------------------------------------
 
   /** Claims an unclaimed `awaiting_upload` video for `owner`; its blob key, or undefined. */

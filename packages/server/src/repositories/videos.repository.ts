@@ -131,34 +131,6 @@ export class VideoRepository {
       .execute();
   }
 
-  /** A video's state and error (whether its evaluation has settled). */
-  async outcome(id: string): Promise<Pick<VideoRecord, 'state' | 'error_code' | 'error_detail'> | undefined> {
-    return this.db
-      .selectFrom('videos')
-      .select(['state', 'error_code', 'error_detail'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-  }
-
-  /** One video's scores in brief, by dimension (for a log line). */
-  async scoreBrief(id: string): Promise<Array<Pick<ScoreRecord, 'dimension' | 'value' | 'method'>>> {
-    return this.db
-      .selectFrom('scores')
-      .select(['dimension', 'value', 'method'])
-      .where('video_id', '=', id)
-      .orderBy('dimension')
-      .execute();
-  }
-
-  async failureBrief(id: string): Promise<Array<Pick<ScoreFailureRecord, 'dimension' | 'code'>>> {
-    return this.db
-      .selectFrom('score_failures')
-      .select(['dimension', 'code'])
-      .where('video_id', '=', id)
-      .orderBy('dimension')
-      .execute();
-  }
-
   // ---- scoring -------------------------------------------------------------------------------
 
   /** The evaluation starts: `scoring`, if it is `queued` (or `scoring`, its process having died). */
@@ -183,13 +155,14 @@ export class VideoRepository {
   }
 
   /** The evaluation failed for good: `failed`, if it had not settled. */
-  async markFailed(id: string, code: string, detail: string, at: number): Promise<void> {
-    await this.db
+  async markFailed(id: string, code: string, detail: string, at: number): Promise<boolean> {
+    const moved = await this.db
       .updateTable('videos')
       .set({ state: VIDEO_MOVES.giveUp.to[0], error_code: code, error_detail: detail, scored_at: at })
       .where('id', '=', id)
       .where('state', 'in', VIDEO_MOVES.giveUp.from)
-      .execute();
+      .executeTakeFirst();
+    return moved.numUpdatedRows > 0n;
   }
 
   /** Removes a video's scores and failures (before new ones are stored). */

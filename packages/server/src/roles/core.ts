@@ -34,6 +34,8 @@ import { UploadService } from '../services/upload.service.js';
 import { loadUploadSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
 import { UserAdminService } from '../services/user-admin.service.js';
 import { VideoService } from '../services/video.service.js';
+import { ClipEvaluationService } from '../services/clip-evaluation.service.js';
+import { ClipIntakeService } from '../services/clip-intake.service.js';
 
 export type EngineFactory = (options: CreateEngineOptions) => Engine;
 
@@ -154,8 +156,9 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   const blobs = await createBlobStore(config, signer);
   const jobs = await createJobQueue(config, opened, options);
 
-  const videos = new VideoService(repos, blobs, engine);
-  const uploads = new UploadService(repos, blobs, jobs, engine, videos, {
+  const videos = new VideoService(repos, blobs);
+  const intake = new ClipIntakeService(repos, blobs, jobs, engine);
+  const uploads = new UploadService(repos, blobs, intake, videos, {
     uploadMaxBytes: config.uploadMaxBytes,
     uploadUrlTtlSeconds: config.uploadUrlTtlSeconds,
   });
@@ -165,6 +168,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     blobs,
     jobs,
     uploads,
+    intake,
     videos,
     dimensions: () => engine.dimensions(),
     leaseSeconds: config.runnerLeaseSeconds,
@@ -192,6 +196,9 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
       sessions: new SessionService(repos, blobs, jobs, videos),
       uploads,
       uploadReceiver,
+      intake,
+      // A settled clip's run id goes to the Bench orchestrator.
+      evaluations: new ClipEvaluationService(repos, blobs, engine, bench.progress),
     },
     bench,
     readiness: [

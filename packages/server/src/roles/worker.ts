@@ -42,12 +42,8 @@ export function startWorkerDuties(
     }
     return false;
   };
-  // A Bench clip's settled evaluation moves its task and run on.
   const handlers = buildJobHandlers([
-    evaluateVideoJob(deps.services.videos, {
-      settled: (videoId) => bench.progress.clipEvaluated(videoId),
-      dependencyUnavailable,
-    }),
+    evaluateVideoJob(deps.services.evaluations, { dependencyUnavailable }),
     ...extraJobs,
   ]);
   jobs.start(handlers, log.child({ component: 'worker' }));
@@ -58,7 +54,7 @@ export function startWorkerDuties(
   jobs.every(
     'runner-lease-reaper',
     Math.min(5000, Math.max(250, (config.runnerLeaseSeconds * 1000) / 4)),
-    () => bench.tasks.reapExpiredLeases().then(() => undefined),
+    () => bench.reaper.reapExpiredLeases().then(() => undefined),
     log.child({ component: 'runner-lease-reaper' }),
   );
   jobs.every(

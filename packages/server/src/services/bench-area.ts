@@ -14,10 +14,12 @@ import { BenchProgressService } from './bench-progress.service.js';
 import { BenchRunService } from './bench-run.service.js';
 import { RunnerService } from './runner.service.js';
 import { RunnerTaskService } from './runner-task.service.js';
+import { LeaseReaperService } from './lease-reaper.service.js';
 import { BenchComparisonService } from './bench-comparison.service.js';
 import { BenchScorecardService } from './bench-scorecard.service.js';
 import { ModelBaselineService } from './model-baseline.service.js';
 import { TaskNotifier } from './task-notifier.js';
+import type { ClipIntakeService } from './clip-intake.service.js';
 import type { UploadService } from './upload.service.js';
 import type { VideoService } from './video.service.js';
 
@@ -28,8 +30,10 @@ export interface BenchArea {
   progress: BenchProgressService;
   /** Registered runners. */
   runners: RunnerService;
-  /** What runners do with tasks: claim, heartbeat, upload, complete, fail; the lease reaper. */
+  /** What runners do with tasks: claim, heartbeat, upload, complete, fail. */
   tasks: RunnerTaskService;
+  /** Expired leases end (the worker's periodic duty). */
+  reaper: LeaseReaperService;
   models: ModelService;
   notifier: TaskNotifier;
   /** Runs' scorecards with their intervals (stored when a run ends). */
@@ -45,6 +49,7 @@ export interface BenchAreaDeps {
   blobs: BlobStore;
   jobs: JobQueue;
   uploads: UploadService;
+  intake: ClipIntakeService;
   videos: VideoService;
   dimensions: () => DimensionInfo[];
   /** Lease of a claimed task, in seconds. */
@@ -84,6 +89,7 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
     runners,
     progress,
     uploads: deps.uploads,
+    intake: deps.intake,
     videos: deps.videos,
     notifier,
     leaseSeconds: deps.leaseSeconds,
@@ -91,5 +97,6 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
   const models = new ModelService({ repos: deps.repos });
   const comparisons = new BenchComparisonService(deps.repos);
   const baselines = new ModelBaselineService(deps.repos);
-  return { runs, progress, runners, tasks, models, notifier, scorecards, comparisons, baselines };
+  const reaper = new LeaseReaperService(deps.repos, progress, notifier);
+  return { runs, progress, runners, tasks, reaper, models, notifier, scorecards, comparisons, baselines };
 }

@@ -1,6 +1,7 @@
 /**
  * A Bench run's way through its statuses, driven by its owner (cancel), the runner protocol
- * (claims, failures, the lease reaper) and the evaluator (a clip's scoring settled). Status moves
+ * (claims, failures, the lease reaper) and the evaluator (a clip's evaluation settled: its task is
+ * `done` already and `advance` gets the run id — `clip-evaluation.service.ts`). Status moves
  * follow `domain/bench-state.ts` and are applied with a compare-and-set on the stored status, so
  * two racing moves (a cancel and a completion) never both win:
  * - the first claim → `generating`;
@@ -144,38 +145,5 @@ export class BenchProgressService {
         detail: `no clip could be scored for ${missing.join(', ')} (${done} clip(s) evaluated, ${failed} clip(s) failed to generate); see GET /api/v1/bench/${runId}/videos and /logs`,
       },
     });
-  }
-
-  /**
-   * The evaluation of a clip settled (the `evaluate-video` job finished or failed for good): its
-   * task becomes `done`, the evaluator's result is logged, and the run moves on.
-   */
-  async clipEvaluated(videoId: string): Promise<void> {
-    const task = await this.repos.benchTasks.settlingTaskOf(videoId);
-    if (!task) return;
-    const video = await this.repos.videos.outcome(videoId);
-    if (!video || (video.state !== 'scored' && video.state !== 'failed')) return;
-    const moved = await this.repos.benchTasks.markDone(
-      task.id,
-      this.now(),
-      video.state === 'failed'
-        ? { code: video.error_code ?? 'scoring_failed', detail: video.error_detail ?? '' }
-        : null,
-    );
-    if (!moved) return;
-    const scores = await this.repos.videos.scoreBrief(videoId);
-    const failures = await this.repos.videos.failureBrief(videoId);
-    const what = `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}, video ${videoId})`;
-    const message =
-      video.state === 'failed'
-        ? `${what} could not be scored (${video.error_code ?? 'failed'}): ${video.error_detail ?? ''}`
-        : `${what} scored: ${scores.map((x) => `${x.dimension}=${x.value.toFixed(4)} (${x.method})`).join(', ')}${failures.length > 0 ? `; not scored: ${failures.map((f) => `${f.dimension} (${f.code})`).join(', ')}` : ''}`;
-    await this.appendLog(
-      task.run_id,
-      'evaluator',
-      video.state === 'failed' || failures.length > 0 ? 'warn' : 'info',
-      message,
-    );
-    await this.advance(task.run_id);
   }
 }

@@ -21,7 +21,6 @@ import type {
 } from '../domain/views/runners.js';
 import type { UploadUrlInput, UploadUrlView } from '../domain/views/score-rank.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
-import type { BenchTaskRepository } from '../repositories/index.js';
 import type {
   BenchRunRecord,
   BenchTaskRecord,
@@ -30,8 +29,9 @@ import type {
   SessionRecord,
 } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
-import { publicModelId } from './model-keys.js';
 import type { RunnerService } from './runner.service.js';
+import { runnerLogRows, taskView } from './runner-task-view.js';
+import type { ClipIntakeService } from './clip-intake.service.js';
 import type { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload.service.js';
 import type { VideoService } from './video.service.js';
@@ -41,6 +41,7 @@ export interface RunnerTaskServiceDeps {
   runners: RunnerService;
   progress: BenchProgressService;
   uploads: UploadService;
+  intake: ClipIntakeService;
   videos: VideoService;
   notifier: TaskNotifier;
   leaseSeconds: number;
@@ -48,14 +49,13 @@ export interface RunnerTaskServiceDeps {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-const MAX_LOG_LINES = 100;
-const MAX_LOG_MESSAGE = 4000;
 
 export class RunnerTaskService {
   private readonly repos: Repositories;
   private readonly runners: RunnerService;
   private readonly progress: BenchProgressService;
   private readonly uploads: UploadService;
+  private readonly intake: ClipIntakeService;
   private readonly videos: VideoService;
   private readonly notifier: TaskNotifier;
   private readonly leaseMs: number;
@@ -66,6 +66,7 @@ export class RunnerTaskService {
     this.runners = deps.runners;
     this.progress = deps.progress;
     this.uploads = deps.uploads;
+    this.intake = deps.intake;
     this.videos = deps.videos;
     this.notifier = deps.notifier;
     this.leaseMs = deps.leaseSeconds * 1000;
@@ -109,7 +110,7 @@ export class RunnerTaskService {
           'info',
           `clip #${claimed.seq} (${claimed.prompt_id ?? 'prompt'}, sample ${claimed.sample_index}) claimed by runner ${runner.name} (${runner.id}), attempt ${claimed.attempts} of ${claimed.max_attempts}`,
         );
-        return this.taskView(claimed, run);
+        return taskView(claimed, run, this.leaseMs);
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0 || this.notifier.isClosed || signal?.aborted) return null;
@@ -189,7 +190,9 @@ export class RunnerTaskService {
 
   /**
    * Accepts the uploaded clip: verified as confirm-upload does (a non-video is 400 invalid_video
-   * and fails this attempt), then evaluated on the run's dimensions of the task's clip group.
+   * and fails this attempt), then one transaction moves the task to `evaluating` and queues the
+   * clip's evaluation on the run's dimensions of the task's clip group — both, or (the lease ended
+   * while the clip was verified: 409) neither.
    */
   async complete(
     userId: string,
@@ -205,49 +208,42 @@ export class RunnerTaskService {
       throw conflict(`the task is ${task.state} with another clip; its lease ${leaseId} has ended`);
     }
     await this.appendRunnerLogs(run.id, task, logs);
-    const minted = await this.repos.benchTasks.taskOfMinted(videoId);
-    if (minted !== task.id)
+    const video = await this.repos.uploads.mintedFor(videoId, task.id);
+    if (!video)
       throw validationFailed(
         `videoId ${videoId} was not minted for task ${task.id}; upload the clip with POST /api/v1/runner-tasks/${task.id}/upload-url`,
       );
-    const holder = await this.holder(run);
-    const dimensions = JSON.parse(task.dimensions) as string[];
-    // The task moves to `evaluating` in the transaction that queues the clip and enqueues its
-    // evaluation: all three happen, or (the lease ended while the clip was verified) none does.
-    const moveTask = async (tasks: BenchTaskRepository): Promise<void> => {
-      if (!(await tasks.moveToEvaluating(task.id, leaseId, videoId, this.now()))) throw new LeaseEnded();
-    };
-    let taskMoved = false;
+    let verdict;
     try {
-      await this.uploads.confirm(holder, videoId, {
-        dimensions,
-        inTransaction: async (tx) => {
-          await moveTask(tx.benchTasks);
-          taskMoved = true;
-        },
-      });
-      // The clip was queued before (a complete that failed after confirming, on an older server):
-      // the task still has to move.
-      if (!taskMoved) await moveTask(this.repos.benchTasks);
+      verdict = await this.intake.verify(video);
+      if (verdict.kind === 'refused') throw await this.intake.refuse(video, verdict);
     } catch (e) {
-      if (e instanceof LeaseEnded) throw await this.leaseLost(task.id, leaseId);
-      if (e instanceof AppError && e.code === 'invalid_video') {
+      if (e instanceof AppError && e.code === 'invalid_video')
         await this.failAttempt(task, leaseId, 'invalid_video', e.detail, true);
-      }
       throw e;
     }
-    await this.progress.appendLog(
-      run.id,
-      'server',
-      'info',
-      `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}) uploaded as ${videoId}; evaluating ${dimensions.join(', ')}`,
-    );
+    const dimensions = JSON.parse(task.dimensions) as string[];
+    const t = this.now();
+    await this.repos.transaction(async (tx) => {
+      if (!(await tx.benchTasks.moveToEvaluating(task.id, leaseId, videoId, t)))
+        throw conflict(
+          `task ${task.id} is ${(await tx.benchTasks.stateOf(task.id)) ?? 'gone'}; lease ${leaseId} has ended`,
+        );
+      // (A clip confirmed before — by an older server's complete that failed after confirming —
+      // has its evaluation queued already.)
+      if (verdict.kind === 'verified')
+        await this.intake.queueEvaluation(tx, video, verdict, { dimensions, lane: 'batch' });
+      await tx.benchRuns.appendLog({
+        run_id: run.id,
+        time: t,
+        source: 'server',
+        level: 'info',
+        message: `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}) uploaded as ${videoId}; evaluating ${dimensions.join(', ')}`,
+      });
+    });
     await this.runners.touch(task.runner_id);
     this.notifier.notify();
-    // The evaluation may have settled before the task moved to `evaluating` (its hook then found no
-    // task to move): account for it now. `clipEvaluated` reads the clip's current state and moves
-    // the task with a compare-and-set, so racing the hook is harmless.
-    await this.progress.clipEvaluated(videoId);
+    // The last clip delivered moves the run to `evaluating`.
     await this.progress.advance(run.id);
     return this.completed({ ...task, state: 'evaluating', video_id: videoId }, run, videoId);
   }
@@ -263,9 +259,9 @@ export class RunnerTaskService {
   ): Promise<{ task: RunnerTaskView }> {
     const { task, run } = await this.leased(userId, taskId, leaseId, { allowStopped: true });
     await this.appendRunnerLogs(run.id, task, logs);
-    if (isStopped(task, run)) return { task: this.taskView(await this.taskRow(task.id), run) };
+    if (isStopped(task, run)) return { task: taskView(await this.taskRow(task.id), run, this.leaseMs) };
     await this.failAttempt(task, leaseId, 'generation_failed', error, retryable);
-    return { task: this.taskView(await this.taskRow(task.id), run) };
+    return { task: taskView(await this.taskRow(task.id), run, this.leaseMs) };
   }
 
   /**
@@ -297,46 +293,6 @@ export class RunnerTaskService {
     );
     this.notifier.notify();
     if (!again) await this.progress.advance(task.run_id);
-  }
-
-  // ---- the reaper ----------------------------------------------------------------------------
-
-  /**
-   * Expired leases: the task goes back to the queue while attempts remain, else fails with
-   * `lease_expired`. Run by the worker role every few seconds. Returns the tasks handled.
-   */
-  async reapExpiredLeases(): Promise<number> {
-    const t = this.now();
-    const expired = await this.repos.benchTasks.expiredLeases(t);
-    const runs = new Set<string>();
-    let handled = 0;
-    for (const task of expired) {
-      const again = task.attempts < task.max_attempts;
-      const expiries = task.lease_expiries + 1;
-      const detail = again
-        ? `lease expired on attempt ${task.attempts} of ${task.max_attempts} (runner stopped heartbeating)`
-        : `lease expired ${expiries} time${expiries === 1 ? '' : 's'} (runner stopped heartbeating)`;
-      const moved = await this.repos.benchTasks.expireLease(task.id, task.lease_id, {
-        state: again ? 'pending' : 'failed',
-        lease_id: again ? null : task.lease_id,
-        lease_expiries: expiries,
-        error_code: 'lease_expired',
-        error_detail: detail,
-        updated_at: t,
-      });
-      if (!moved) continue;
-      handled++;
-      runs.add(task.run_id);
-      await this.progress.appendLog(
-        task.run_id,
-        'server',
-        again ? 'warn' : 'error',
-        `clip #${task.seq}: ${detail}; ${again ? 'back in the queue' : 'failed'}`,
-      );
-    }
-    if (handled > 0) this.notifier.notify();
-    for (const runId of runs) await this.progress.advance(runId);
-    return handled;
   }
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -407,7 +363,7 @@ export class RunnerTaskService {
   ): Promise<CompletedTaskView> {
     const video = await this.videos.viewOf(videoId);
     if (!video) throw notFound(`video ${videoId}`);
-    return { task: this.taskView(await this.taskRow(task.id), run), video };
+    return { task: taskView(await this.taskRow(task.id), run, this.leaseMs), video };
   }
 
   private async appendRunnerLogs(
@@ -416,43 +372,7 @@ export class RunnerTaskService {
     logs: readonly RunnerLogLine[],
   ): Promise<void> {
     if (logs.length === 0) return;
-    const now = this.now();
-    const runner = task.runner_id ?? 'runner';
-    await this.repos.benchRuns.appendLogs(
-      logs.slice(0, MAX_LOG_LINES).map((l) => {
-        const at = l.at === undefined ? NaN : Date.parse(l.at);
-        return {
-          run_id: runId,
-          // A runner's own timestamp is kept when it is sane (not in the future).
-          time: Number.isFinite(at) && at <= now ? at : now,
-          source: 'runner' as const,
-          level: l.level ?? 'info',
-          message: `[${runner} clip #${task.seq}] ${l.message.slice(0, MAX_LOG_MESSAGE)}`,
-        };
-      }),
-    );
-  }
-
-  private taskView(task: BenchTaskRecord, run: BenchRunRecord): RunnerTaskView {
-    const leaseLive = task.state === 'claimed' && task.lease_id !== null && task.lease_expires_at !== null;
-    return {
-      id: task.id,
-      runId: task.run_id,
-      modelId: publicModelId(run.model_id),
-      prompt: task.prompt,
-      auxiliary: task.auxiliary === null ? {} : (JSON.parse(task.auxiliary) as Record<string, string>),
-      dimensions: JSON.parse(task.dimensions) as string[],
-      sampleIndex: task.sample_index,
-      seed: task.seed,
-      attempt: task.attempts,
-      maxAttempts: task.max_attempts,
-      state: task.state,
-      lease:
-        leaseLive && task.lease_id !== null && task.lease_expires_at !== null
-          ? { id: task.lease_id, expiresAt: iso(task.lease_expires_at), ttlSeconds: this.leaseMs / 1000 }
-          : null,
-      error: task.error_code === null ? null : { code: task.error_code, detail: task.error_detail ?? '' },
-    };
+    await this.repos.benchRuns.appendLogs(runnerLogRows(runId, task, logs, this.now()));
   }
 }
 
@@ -462,9 +382,4 @@ export class RunnerTaskService {
  */
 function isStopped(task: BenchTaskRecord, run: BenchRunRecord): boolean {
   return task.state === 'cancelled' || (task.state === 'claimed' && isTerminalBenchStatus(run.status));
-}
-
-/** Thrown inside the confirm transaction when the task's lease ended meanwhile: rolls it back. */
-class LeaseEnded extends Error {
-  override readonly name = 'LeaseEnded';
 }

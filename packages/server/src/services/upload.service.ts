@@ -1,12 +1,10 @@
 /**
  * The upload flow of Score and Rank (and of Bench clips): mint an upload URL (creating the video
- * row; the blob store adapter mints the URL itself), confirm (verify the object, keep its probe,
- * then enqueue scoring), and sweep URLs that expired unused. The `PUT` through the service's own
+ * row; the blob store adapter mints the URL itself), confirm (verify the clip, then queue its
+ * evaluation: `clip-intake.service.ts`), and sweep URLs that expired unused. The `PUT` through the service's own
  * route is `upload-receiver.service.ts`; an S3 store's presigned PUT goes straight to the bucket.
  */
 import { randomUUID } from 'node:crypto';
-import type { Engine } from '@vesta/engine';
-import { EngineError } from '@vesta/engine';
 import { VIDEO_CONTENT_TYPES } from '../domain/views/score-rank.js';
 import type {
   UploadUrlInput,
@@ -15,13 +13,9 @@ import type {
   VideoView,
 } from '../domain/views/score-rank.js';
 import { AppError, conflict, isUpstreamFailure, upstreamUnavailable, validationFailed } from '../errors.js';
-import { EVALUATE_VIDEO_JOB, enqueueJob } from '../jobs/catalogue.js';
-import { BlobChangedError } from '../ports/blob-store.js';
-import type { BlobStat, BlobStore } from '../ports/blob-store.js';
-import type { JobQueue } from '../ports/job-queue.js';
-import type { Repositories, SessionRecord, TransactionRepositories } from '../repositories/index.js';
-import type { ArrivedVideo } from '../repositories/index.js';
-import { SNIFF_BYTES, matchesContainer } from './container-sniff.js';
+import type { BlobStore } from '../ports/blob-store.js';
+import type { Repositories, SessionRecord } from '../repositories/index.js';
+import type { ClipIntakeService } from './clip-intake.service.js';
 import type { VideoService } from './video.service.js';
 
 export interface UploadServiceOptions {
@@ -33,8 +27,7 @@ export class UploadService {
   constructor(
     private readonly repos: Repositories,
     private readonly blobs: BlobStore,
-    private readonly jobs: JobQueue,
-    private readonly engine: Engine,
+    private readonly intake: ClipIntakeService,
     private readonly videos: VideoService,
     private readonly options: UploadServiceOptions,
     private readonly now: () => number = Date.now,
@@ -163,163 +156,42 @@ export class UploadService {
   }
 
   /**
-   * Confirms an upload: checks the object (present, size, magic bytes, engine probe), then moves
-   * the video to `queued` and enqueues `evaluate-video`. Confirming again returns the same video.
-   * `options.dimensions` replaces the session-kind rule for what to score (Bench clips are scored
-   * on the run's dimensions of their clip group). `options.inTransaction` runs in the transaction
-   * that queues the video and enqueues its evaluation, before the enqueue; when it throws, neither
-   * happens (a runner's `complete` moves its task there, so the three are one step).
+   * Confirms an upload: the clip is verified (`ClipIntakeService.verify`), then one transaction
+   * queues its evaluation on the session kind's dimensions and, for Rank, locks the session to the
+   * clip's prompt. Confirming again returns the same video.
    */
-  async confirm(
-    session: SessionRecord,
-    videoId: string,
-    options: {
-      dimensions?: readonly string[];
-      inTransaction?: (tx: TransactionRepositories) => Promise<void>;
-    } = {},
-  ): Promise<VideoView> {
+  async confirm(session: SessionRecord, videoId: string): Promise<VideoView> {
     const video = await this.repos.uploads.inSession(videoId, session.id);
     if (!video) throw new AppError('not_found', `video ${videoId} not found in run ${session.id}`);
-    let checked: BlobStat | null = null;
-    if (video.state === 'awaiting_upload' && video.upload_started_at === null) {
-      // A store the client uploads to directly (S3's presigned PUT): the object is there or not.
-      const arrived = await this.arrived(videoId, video.blob_key);
-      if (arrived) {
-        Object.assign(video, arrived.changes);
-        checked = arrived.stat;
-      }
-    }
-    if (video.state === 'awaiting_upload') {
-      throw conflict(
-        video.upload_started_at === null
-          ? 'the clip has not been uploaded yet: PUT it to uploadUrl first'
-          : 'the clip is still being uploaded',
-        video.upload_started_at === null ? {} : { retryAfterSeconds: 5 },
-      );
-    }
-    if (video.state === 'failed' && video.confirmed_at === null) {
-      // Verification failed earlier: the same answer again.
-      throw new AppError(
-        'invalid_video',
-        `the upload is not a usable video (${video.error_code ?? 'invalid'}): ${video.error_detail ?? ''}`,
-      );
-    }
-    if (video.state !== 'uploaded') return this.view(videoId);
-
-    const contentType = video.content_type as VideoContentType;
-    const fail = async (code: string, detail: string): Promise<never> => {
-      await this.repos.uploads.refuse(videoId, code, detail);
-      await this.blobs.delete(video.blob_key).catch(() => undefined);
-      throw new AppError('invalid_video', `the upload is not a usable video (${code}): ${detail}`);
-    };
-
-    let probe;
-    let version: string | null = null;
-    try {
-      const stat = checked ?? (await this.blobs.stat(video.blob_key));
-      if (!stat)
-        throw conflict('the uploaded object is missing; upload the clip again with a new upload-url');
-      if (stat.sizeBytes === 0) return await fail('empty_file', 'the uploaded object is empty');
-      if (stat.sizeBytes > video.max_bytes)
-        return await fail(
-          'file_too_large',
-          `the object is ${stat.sizeBytes} bytes; the limit is ${video.max_bytes}`,
-        );
-      version = stat.version;
-      const head = await this.blobs.head(video.blob_key, SNIFF_BYTES);
-      if (!matchesContainer(contentType, head))
-        return await fail('not_a_video', `the bytes are not a ${contentType} container`);
-      const local = await this.blobs.localFile(video.blob_key, { version });
+    const verdict = await this.intake.verify(video);
+    if (verdict.kind === 'refused') throw await this.intake.refuse(video, verdict);
+    if (verdict.kind === 'verified') {
+      const dimensions = this.intake.dimensionsFor(session.kind, video);
       try {
-        probe = await this.engine.probe(local.path);
-      } finally {
-        await local.release();
-      }
-    } catch (e) {
-      if (e instanceof AppError) throw e;
-      if (e instanceof BlobChangedError)
-        throw conflict('the uploaded object changed while it was checked; confirm again', {
-          retryAfterSeconds: 1,
-        });
-      if (e instanceof EngineError) return fail(e.code, e.message);
-      if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store or the decoder is unavailable', e);
-      throw e;
-    }
-
-    const dimensions =
-      options.dimensions ??
-      this.videos.dimensionsFor(
-        session.kind,
-        video.prompt,
-        video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>),
-      );
-    const t = this.now();
-    try {
-      await this.repos.transaction(async (tx) => {
-        const moved = await tx.uploads.confirm(videoId, {
-          probe: JSON.stringify(probe),
-          blob_version: version,
-          dimensions: JSON.stringify(dimensions),
-          confirmed_at: t,
-        });
-        // Confirmed by a concurrent call already: nothing more to do.
-        if (!moved) return;
-        // The first stored candidate locks a Rank session to its prompt; one uploaded for another
-        // prompt while a different candidate got there first is refused (and rolled back).
-        if (session.kind === 'rank' && video.prompt !== null) {
-          const locked = await tx.sessions.lockPrompt(session.id, video.prompt);
-          if (locked !== video.prompt) throw promptMismatch(locked, true);
-        }
-        await options.inTransaction?.(tx);
-        await enqueueJob(
-          this.jobs,
-          EVALUATE_VIDEO_JOB,
-          { videoId },
-          {
-            subject: `video:${videoId}`,
-            executor: tx.queueExecutor,
-            fairnessKey: video.user_id,
+        await this.repos.transaction(async (tx) => {
+          const queued = await this.intake.queueEvaluation(tx, video, verdict, {
+            dimensions,
             lane: session.kind === 'bench' ? 'batch' : 'interactive',
-          },
-        );
-      });
-    } catch (e) {
-      // A refused candidate leaves nothing behind: no card waiting in the session, no bytes.
-      if (e instanceof AppError && e.code === 'RANK_PROMPT_MISMATCH') {
-        await this.repos.uploads.delete(videoId);
-        await this.blobs.delete(video.blob_key).catch(() => undefined);
+          });
+          // The first stored candidate locks a Rank session to its prompt; one uploaded for another
+          // prompt while a different candidate got there first is refused (and rolled back).
+          if (queued && session.kind === 'rank' && video.prompt !== null) {
+            const locked = await tx.sessions.lockPrompt(session.id, video.prompt);
+            if (locked !== video.prompt) throw promptMismatch(locked, true);
+          }
+        });
+      } catch (e) {
+        // A refused candidate leaves nothing behind: no card waiting in the session, no bytes.
+        if (e instanceof AppError && e.code === 'RANK_PROMPT_MISMATCH') {
+          await this.repos.uploads.delete(videoId);
+          await this.blobs.delete(video.blob_key).catch(() => undefined);
+        }
+        throw e;
       }
-      throw e;
     }
-    return this.view(videoId);
-  }
-
-  /**
-   * For an upload that went straight to the store (no PUT through this service): when its object
-   * is there, the video becomes `uploaded` (what the service's own PUT route does on success) and
-   * the changed columns are returned; null while nothing has arrived.
-   */
-  private async arrived(
-    videoId: string,
-    blobKey: string,
-  ): Promise<{ stat: BlobStat; changes: ArrivedVideo } | null> {
-    let stat;
-    try {
-      stat = await this.blobs.stat(blobKey);
-    } catch (e) {
-      if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store cannot be read', e);
-      throw e;
-    }
-    if (!stat) return null;
-    const changes: ArrivedVideo = { state: 'uploaded', size_bytes: stat.sizeBytes, uploaded_at: this.now() };
-    await this.repos.uploads.markArrived(videoId, changes);
-    return { stat, changes };
-  }
-
-  private async view(videoId: string): Promise<VideoView> {
-    const v = await this.videos.viewOf(videoId);
-    if (!v) throw new AppError('not_found', `video ${videoId} not found`);
-    return v;
+    const view = await this.videos.viewOf(videoId);
+    if (!view) throw new AppError('not_found', `video ${videoId} not found`);
+    return view;
   }
 }
 
