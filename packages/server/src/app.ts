@@ -51,7 +51,26 @@ export const OPENAPI_INFO = {
   version: '1.0.0',
   description:
     'Score text-to-video clips on VBench dimensions, rank candidate clips for one prompt, and benchmark models. Every /api/v1 request carries X-API-Key (except the token-authenticated upload PUT and this document). Errors are `{ code, detail, requestId }`; clients branch on `code`. State-changing POSTs honour Idempotency-Key (24 h replay of the first 2xx with `Idempotent-Replayed: true`; same key with another body is 409 idempotency_mismatch; a duplicate while the first still runs is 409 conflict with Retry-After). Optional rate limits (per API key, per client address; off unless the operator sets them): every response then carries the IETF RateLimit-Policy and RateLimit fields, and a refusal is 429 rate_limited with Retry-After. See docs/api.md.',
+  license: { name: 'MIT', identifier: 'MIT' },
 };
+
+/**
+ * Where the API is served: one Vesta server, whose address is the deployment's (a variable, so the
+ * committed document stays the same everywhere); `vesta serve` listens on localhost:8080 by default.
+ */
+export const OPENAPI_SERVERS = [
+  {
+    url: '{origin}',
+    description:
+      'A Vesta server: its address (scheme, host and port; VESTA_PUBLIC_URL where set). Paths start with /api/v1.',
+    variables: {
+      origin: {
+        default: 'http://localhost:8080',
+        description: 'The server address; `vesta serve` listens on http://localhost:8080 by default.',
+      },
+    },
+  },
+];
 
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
   const { config } = deps;
@@ -158,6 +177,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     openapi: {
       openapi: '3.1.0',
       info: OPENAPI_INFO,
+      servers: OPENAPI_SERVERS,
       components: {
         securitySchemes: {
           ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

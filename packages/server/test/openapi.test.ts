@@ -41,10 +41,16 @@ describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 with every endpoint of the spec, each with a unique operationId', async () => {
     const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
       openapi: string;
+      info: { license: unknown };
+      servers: Array<{ url: string; variables: { origin: { default: string } } }>;
       paths: Record<string, Record<string, Operation>>;
       components: { securitySchemes: Record<string, unknown> };
     }>();
     expect(doc.openapi).toBe('3.1.0');
+    // Redocly's recommended lint (#24 item 11): a licence and a server.
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(doc.servers).toHaveLength(1);
+    expect(doc.servers[0]!.variables.origin.default).toBe('http://localhost:8080');
     expect(doc.components.securitySchemes.ApiKey).toEqual({
       type: 'apiKey',
       in: 'header',
