@@ -23,6 +23,7 @@ export function RunnersPage() {
       <ErrorAlert error={runners.error} />
       <section className="card">
         <DataTable
+          cards
           label="Runners"
           headers={['Name', 'Status', 'Last seen', 'Models']}
           rows={runners.data?.items.length}
@@ -62,13 +63,14 @@ export function DimensionsPage() {
       <ErrorAlert error={dims.error} />
       <section className="card">
         <DataTable
-          className="text reflow"
+          className="text"
+          cards
           label="Dimensions"
           headers={['Dimension', 'Group', 'Used now', 'Methods', 'Workflows']}
         >
           {dims.data?.items.map((d) => (
             <tr key={d.id}>
-              <td>
+              <td data-label="">
                 <strong>{d.name}</strong> <code>{d.id}</code>
                 <br />
                 <span className="muted">{d.description}</span>
@@ -182,6 +184,7 @@ export function AccountPage() {
       <section className="card">
         <h2>Sessions</h2>
         <DataTable
+          cards
           label="Signed-in sessions"
           headers={[
             'Browser',
@@ -313,7 +316,7 @@ function AdminUsers() {
       <section className="card">
         <h2>Users</h2>
         <ErrorAlert error={users.error ?? disable.error} />
-        <DataTable label="Users" testId="users-table" headers={['User', 'Role', 'Created', 'Status']}>
+        <DataTable cards label="Users" testId="users-table" headers={['User', 'Role', 'Created', 'Status']}>
           {users.data?.items.map((u) => (
             <tr key={u.id}>
               <td>
@@ -358,6 +361,7 @@ function AdminUsers() {
       <section className="card">
         <h2>Invites</h2>
         <DataTable
+          cards
           label="Invites"
           headers={['Email', 'Created', 'Expires', 'State']}
           rows={invites.data?.items.length}

@@ -110,6 +110,7 @@ export function RunsTable({
 }) {
   return (
     <DataTable
+      cards
       testId="runs-table"
       headers={[
         ...(selectable

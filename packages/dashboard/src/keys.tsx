@@ -73,6 +73,8 @@ export function ApiKeysPage() {
         <h2>Your keys</h2>
         <ErrorAlert error={keys.error} />
         <DataTable
+          cards
+          label="Your API keys"
           headers={[
             'Name',
             'Prefix',
@@ -113,7 +115,7 @@ export function ApiKeysPage() {
           ))}
           {keys.data?.items.length === 0 && (
             <tr>
-              <td colSpan={6} className="muted">
+              <td colSpan={6} className="muted" data-label="">
                 No keys yet.
               </td>
             </tr>

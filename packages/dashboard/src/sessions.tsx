@@ -276,7 +276,11 @@ function VideoCard({ video }: { video: VideoSummary }) {
               max={1}
               valueAxis="Score (0 to 1, higher is better)"
             />
-            <DataTable label={`Scores of ${video.fileName}`} headers={['Dimension', 'Score', 'Method']}>
+            <DataTable
+              className="fit"
+              label={`Scores of ${video.fileName}`}
+              headers={['Dimension', 'Score', 'Method']}
+            >
               {video.scores.map((s) => (
                 <tr key={s.dimension}>
                   <td>{dimensionName(s.dimension)}</td>

@@ -1,5 +1,6 @@
 /** Markup every page shares: the error alert and the data table (header row, body, empty note). */
-import type { ReactNode } from 'react';
+import { Children, cloneElement, isValidElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { describeError, formatScore, sentence } from './api';
 
 /**
@@ -41,10 +42,31 @@ function isCodedError(e: unknown): e is { code: string; detail: string } {
   );
 }
 
+/** A column head's words, for a cell's label on a phone ('' for a head with no words of its own). */
+function headText(h: ReactNode): string {
+  return typeof h === 'string' || typeof h === 'number' ? String(h) : '';
+}
+
+type CellProps = { 'data-label'?: string; children?: ReactNode };
+
+/** Each cell of each row labelled with its column's head (`data-label`), unless it has one. */
+function labelCells(children: ReactNode, heads: string[]): ReactNode {
+  return Children.map(children, (row) => {
+    if (!isValidElement<{ children?: ReactNode }>(row) || row.type !== 'tr') return row;
+    const cells = Children.toArray(row.props.children).map((cell, i) =>
+      isValidElement<CellProps>(cell) && cell.props['data-label'] === undefined
+        ? cloneElement(cell as ReactElement<CellProps>, { 'data-label': heads[i] ?? '' })
+        : cell,
+    );
+    return cloneElement(row, {}, cells);
+  });
+}
+
 /**
  * A table with one header row (`scope="col"`), the rows given as children, and a muted note in
  * place of rows when `empty` is set and there are none. Wider than its card (a phone), it scrolls
- * sideways inside a focusable region named `label`, never the page.
+ * sideways inside a focusable region named `label`, never the page; with `cards`, on a phone each
+ * row becomes a block instead, each cell named by its column's head.
  */
 export function DataTable(props: {
   headers: ReactNode[];
@@ -58,10 +80,13 @@ export function DataTable(props: {
   label?: string;
   /** Set when the caller already wraps the table in a scroll region. */
   bare?: boolean;
+  /** On a phone, one block per row rather than a table that scrolls sideways (lists, not matrices). */
+  cards?: boolean;
 }) {
-  const { headers, children, empty, rows, testId, className, label, bare } = props;
+  const { headers, children, empty, rows, testId, className, label, bare, cards } = props;
+  const classes = [className, cards ? 'cards' : null].filter(Boolean).join(' ') || undefined;
   const table = (
-    <table data-testid={testId} className={className}>
+    <table data-testid={testId} className={classes}>
       <thead>
         <tr>
           {headers.map((h, i) => (
@@ -71,7 +96,7 @@ export function DataTable(props: {
           ))}
         </tr>
       </thead>
-      <tbody>{children}</tbody>
+      <tbody>{cards ? labelCells(children, headers.map(headText)) : children}</tbody>
     </table>
   );
   return (

@@ -5,7 +5,8 @@
  *   (the PUT goes to the page's own origin, under the page's real Content-Security-Policy) and
  *   shows its scores; an upload whose PUT is cut off says why in words and leaves no card behind;
  *   a prompt too long (or missing) is caught before a file is chosen;
- * - GIF clips show as images with Pause/Play on Score, Rank and a Bench run's clip grid;
+ * - GIF clips show as images with Pause/Play on Score, Rank and a Bench run's clip grid; a clip
+ *   the browser cannot play (AVI) says so with a download link;
  * - charts carry axis titles and their values; candidates without a rank and clip states are in
  *   words;
  * - the setup page after setup says so and leads to sign-in; sign-in and setup cards are centred
@@ -256,6 +257,18 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard as new users meet it', ()
     await b.page.getByRole('navigation').getByRole('link', { name: 'Score' }).click();
     await b.page.getByTestId('gif-player').waitFor();
     await snap(b.page, '03-score-gif');
+    // A clip the browser cannot play at all (AVI): said in words with a download link, no black box.
+    const avi = 'real__opencv-vtest-reencoded-480x360.avi';
+    await b.page.getByLabel('Prompt the clip was made from').fill('people walking in a hall');
+    await b.page.getByTestId('file-input').setInputFiles(clip(avi));
+    const aviCard = b.page.getByTestId('video-card').filter({ hasText: avi });
+    await aviCard.getByTestId('player-none').waitFor({ timeout: 60_000 });
+    expect(await aviCard.getByTestId('player-none').textContent()).toContain(
+      "This browser cannot play this clip's format (video/x-msvideo)",
+    );
+    expect(await aviCard.getByRole('link', { name: 'Download the clip' }).getAttribute('href')).toMatch(
+      /\/api\/v1\/videos\/[^/]+\/content$/,
+    );
 
     // A Bench run whose clips are GIFs (a pipeline returning a corpus GIF): the clip grid shows them.
     await b.page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
