@@ -1,6 +1,6 @@
 /** Markup every page shares: the error alert and the data table (header row, body, empty note). */
-import { Children, cloneElement, isValidElement } from 'react';
-import type { ReactElement, ReactNode } from 'react';
+import { useLayoutEffect, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { describeError, formatScore, sentence } from './api';
 
 /**
@@ -42,24 +42,23 @@ function isCodedError(e: unknown): e is { code: string; detail: string } {
   );
 }
 
-/** A column head's words, for a cell's label on a phone ('' for a head with no words of its own). */
-function headText(h: ReactNode): string {
-  return typeof h === 'string' || typeof h === 'number' ? String(h) : '';
-}
-
-type CellProps = { 'data-label'?: string; children?: ReactNode };
-
-/** Each cell of each row labelled with its column's head (`data-label`), unless it has one. */
-function labelCells(children: ReactNode, heads: string[]): ReactNode {
-  return Children.map(children, (row) => {
-    if (!isValidElement<{ children?: ReactNode }>(row) || row.type !== 'tr') return row;
-    const cells = Children.toArray(row.props.children).map((cell, i) =>
-      isValidElement<CellProps>(cell) && cell.props['data-label'] === undefined
-        ? cloneElement(cell as ReactElement<CellProps>, { 'data-label': heads[i] ?? '' })
-        : cell,
-    );
-    return cloneElement(row, {}, cells);
+/**
+ * Names each body cell of `table` by its column's head (`data-label`, shown before the cell on a
+ * phone), worked out on the rendered table so that cells a component renders count too. A head
+ * with only screen-reader words gives no label; a cell given a `data-label` by its page keeps it.
+ */
+function labelCells(table: HTMLTableElement): void {
+  const heads = Array.from(table.tHead?.rows[0]?.cells ?? []).map((th) => {
+    const hidden = th.querySelector('.sr-only');
+    return hidden && hidden.textContent === th.textContent ? '' : (th.textContent ?? '').trim();
   });
+  for (const body of Array.from(table.tBodies))
+    for (const row of Array.from(body.rows))
+      Array.from(row.cells).forEach((cell, i) => {
+        if (cell.hasAttribute('data-label') && cell.dataset.auto !== '1') return;
+        cell.dataset.label = heads[i] ?? '';
+        cell.dataset.auto = '1';
+      });
 }
 
 /**
@@ -85,8 +84,13 @@ export function DataTable(props: {
 }) {
   const { headers, children, empty, rows, testId, className, label, bare, cards } = props;
   const classes = [className, cards ? 'cards' : null].filter(Boolean).join(' ') || undefined;
+  const ref = useRef<HTMLTableElement>(null);
+  // After every render: rows come and go with the data.
+  useLayoutEffect(() => {
+    if (cards && ref.current) labelCells(ref.current);
+  });
   const table = (
-    <table data-testid={testId} className={classes}>
+    <table ref={ref} data-testid={testId} className={classes}>
       <thead>
         <tr>
           {headers.map((h, i) => (
@@ -96,7 +100,7 @@ export function DataTable(props: {
           ))}
         </tr>
       </thead>
-      <tbody>{cards ? labelCells(children, headers.map(headText)) : children}</tbody>
+      <tbody>{children}</tbody>
     </table>
   );
   return (
