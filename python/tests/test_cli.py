@@ -161,6 +161,8 @@ class SameCommands(unittest.TestCase):
         code, body, exit_code = describe_error(vesta.VideoGoneError("vid_1", "score_a", "score_b"))
         self.assertEqual((code, exit_code, body["error"]["videoId"]), ("video_gone", 1, "vid_1"))
         self.assertIn("was reset (it is now score_b)", body["error"]["detail"])
+        code, body, exit_code = describe_error(vesta.WaitTimeoutError("Video vid_2", 1.0, "queued", video_id="vid_2"))
+        self.assertEqual((code, exit_code, body["error"]["videoId"]), ("wait_timeout", 1, "vid_2"))
         code, _, exit_code = describe_error(vesta.InvalidArgumentError("prompt", "empty"))
         self.assertEqual((code, exit_code), ("invalid_argument", 2))
 

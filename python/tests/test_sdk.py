@@ -33,7 +33,7 @@ server: Server
 def setUpModule() -> None:
     global server
     # A short lease, so heartbeats (every ttl/3) run often and a cancel is seen within a second.
-    server = Server({"VESTA_RUNNER_LEASE_SECONDS": "3"}, keys=8)
+    server = Server({"VESTA_RUNNER_LEASE_SECONDS": "3"}, keys=9)
 
 
 def tearDownModule() -> None:
@@ -120,6 +120,17 @@ class ScoreAndRank(unittest.TestCase):
         self.assertEqual((err.code, err.current_run_id), ("video_gone", resets[0]))
         self.assertNotEqual(err.run_id, err.current_run_id)
         self.assertIn(f"was reset (it is now {resets[0]})", str(err))
+
+    def test_a_wait_past_its_deadline_names_the_clip(self) -> None:
+        # #24 item 9: WaitTimeoutError carries the video id, so the clip can be looked up later.
+        client = vesta.Vesta(api_key=server.keys[8], base_url=server.base_url)
+        with self.assertRaises(vesta.WaitTimeoutError) as caught:
+            client.score.upload(corpus_clip(CLIP), prompt="a dog walking", wait=True, wait_timeout=0.001)
+        video_id = caught.exception.video_id
+        self.assertIsNotNone(video_id)
+        self.assertIsNone(caught.exception.run_id)
+        self.assertIn(video_id, [v.video_id for v in client.score.get_or_create().videos])
+        self.assertIn(f"Video {video_id}", str(caught.exception))
 
     def test_rank_order_equals_ranked_and_prompt_lock(self) -> None:
         key = server.keys[2]

@@ -186,9 +186,14 @@ class ScoringFailedError(VestaError):
 class WaitTimeoutError(VestaError):
     """A wait (for a clip or a run) passed its deadline."""
 
-    def __init__(self, what: str, timeout: float, last_state: Optional[str]) -> None:
+    def __init__(self, what: str, timeout: float, last_state: Optional[str], *, video_id: Optional[str] = None,
+                 run_id: Optional[str] = None) -> None:
         super().__init__("wait_timeout", f"{what} did not finish within {timeout:g} s (last state: {last_state or 'unknown'}).")
         self.last_state = last_state
+        #: The clip waited for (a Score/Rank upload's wait); None for a Bench run's wait.
+        self.video_id = video_id
+        #: The Bench run waited for (``bench.wait``); None for a clip's wait.
+        self.run_id = run_id
 
 
 class VideoGoneError(VestaError):

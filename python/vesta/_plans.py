@@ -204,7 +204,7 @@ def wait_for_video(
             raise ScoringFailedError(video_id, video, None if err is None else (err.detail or err.code))
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise WaitTimeoutError(f"Video {video_id}", timeout, last)
+            raise WaitTimeoutError(f"Video {video_id}", timeout, last, video_id=video_id)
         yield Sleep(min(interval, remaining))
         interval = min(interval * 1.5, 5.0)
 
@@ -264,7 +264,7 @@ def bench_wait(cfg: Config, o: CallOptions, run_id: str, timeout: Optional[float
         if run.status in TERMINAL_RUN_STATES:
             return run
         if deadline is not None and time.monotonic() >= deadline:
-            raise WaitTimeoutError(f"Bench run {run_id}", timeout or 0.0, run.status)
+            raise WaitTimeoutError(f"Bench run {run_id}", timeout or 0.0, run.status, run_id=run_id)
         pause = interval if deadline is None else max(0.0, min(interval, deadline - time.monotonic()))
         yield Sleep(pause)
         interval = min(interval * 1.5, 10.0)

@@ -27,6 +27,7 @@ from ._exceptions import (
     UploadSourceError,
     VestaError,
     VideoGoneError,
+    WaitTimeoutError,
 )
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -159,7 +160,7 @@ def describe_error(err: BaseException, base_url: Optional[str] = None) -> "tuple
         return err.code, {"error": {"code": err.code, "detail": f"{err.message}{hint}", "url": err.url}}, EXIT_FAILURE
     if isinstance(err, (MissingApiKeyError, UploadSourceError, UsageError, InvalidArgumentError)):
         return err.code, {"error": {"code": err.code, "detail": err.message}}, EXIT_USAGE
-    if isinstance(err, (ScoringFailedError, VideoGoneError)):
+    if isinstance(err, (ScoringFailedError, VideoGoneError)) or (isinstance(err, WaitTimeoutError) and err.video_id is not None):
         return err.code, {"error": {"code": err.code, "detail": err.message, "videoId": err.video_id}}, EXIT_FAILURE
     if isinstance(err, VestaError):
         return err.code, {"error": {"code": err.code, "detail": err.message}}, EXIT_FAILURE

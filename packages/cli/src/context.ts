@@ -8,6 +8,7 @@ import {
   ApiError,
   ApiTimeoutError,
   DEFAULT_BASE_URL,
+  InvalidArgumentError,
   MissingApiKeyError,
   RequestAbortedError,
   ScoringFailedError,
@@ -229,7 +230,12 @@ export function describeError(
       exitCode: EXIT.failure,
     };
   }
-  if (err instanceof MissingApiKeyError || err instanceof UploadSourceError || err instanceof UsageError) {
+  if (
+    err instanceof MissingApiKeyError ||
+    err instanceof UploadSourceError ||
+    err instanceof InvalidArgumentError ||
+    err instanceof UsageError
+  ) {
     return { code: err.code, body: { error: { code: err.code, detail: err.message } }, exitCode: EXIT.usage };
   }
   if (err instanceof ScoringFailedError || err instanceof WaitTimeoutError || err instanceof VideoGoneError) {

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiConnectionError } from '@vesta/sdk';
+import { ApiConnectionError, VideoGoneError } from '@vesta/sdk';
 import { describeError } from '../src/context.js';
 import { corpusClip, freePort, startTestServer, type TestServer } from '../../sdk/test/support/server.js';
 
@@ -245,6 +245,26 @@ describe('vesta CLI against the real server', () => {
       base,
     ).body.error.detail;
     expect(service).toContain('Set --base-url or VESTA_BASE_URL');
+  });
+
+  it('refuses an empty prompt locally as a usage error (exit 2), creating nothing on the server (#24 item 9)', async () => {
+    const before = JSON.parse((await vesta(['score', 'get', '--json'])).stdout) as { videos: unknown[] };
+    for (const [kind, p] of [
+      ['score', ''],
+      ['score', '   '],
+      ['rank', ''],
+    ] as const) {
+      const run = await vesta([kind, 'upload', clip, '--prompt', p, '--json']);
+      expect(run.code, `${kind} ${JSON.stringify(p)}: ${run.stderr}`).toBe(2);
+      expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'invalid_argument' } });
+      expect(JSON.parse(run.stderr).error.detail).toContain('prompt must not be empty');
+    }
+    const after = JSON.parse((await vesta(['score', 'get', '--json'])).stdout) as { videos: unknown[] };
+    expect(after.videos).toHaveLength(before.videos.length);
+    // A wait ended by a reset elsewhere is a failure (exit 1) that names the clip.
+    const gone = describeError(new VideoGoneError('vid_1', 'score_a', 'score_b'), undefined);
+    expect(gone.exitCode).toBe(1);
+    expect(gone.body.error).toMatchObject({ code: 'video_gone', videoId: 'vid_1' });
   });
 
   it('refuses a missing file, a non-video file and an unknown dimension with clear codes', async () => {

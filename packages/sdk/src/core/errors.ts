@@ -186,6 +186,18 @@ export class UploadSourceError extends VestaError {
   }
 }
 
+/**
+ * An argument the SDK refuses before sending anything (an empty prompt); `argument` names it. The
+ * CLI exits 2 (a usage error) on it.
+ */
+export class InvalidArgumentError extends VestaError {
+  readonly argument: string;
+  constructor(argument: string, message: string) {
+    super('invalid_argument', message);
+    this.argument = argument;
+  }
+}
+
 /** `wait` was requested and the clip ended in the `failed` state. */
 export class ScoringFailedError extends VestaError {
   readonly videoId: string;

@@ -7,6 +7,7 @@ import { sleep, throwIfAborted } from '../core/abort.js';
 import {
   ApiConnectionError,
   ApiTimeoutError,
+  InvalidArgumentError,
   ScoringFailedError,
   isTransient,
   VideoGoneError,
@@ -76,6 +77,13 @@ export async function runUpload(
   opts: UploadOptions,
 ): Promise<UploadResult> {
   const { signal } = opts;
+  // An empty prompt is the caller's mistake: refused here, before the file is read or anything
+  // is created on the server (Score needs a prompt; Rank's may be left out once it is locked).
+  if (opts.prompt !== undefined && opts.prompt.trim() === '')
+    throw new InvalidArgumentError(
+      'prompt',
+      'prompt must not be empty: give the text prompt the clip was made from (on Rank, leave it out once the session is locked)',
+    );
   // Read errors (missing file, no permission) surface before anything is created on the server.
   const upload = await deps.platform.prepareUpload(input, opts);
   const runId = await deps.getRunId(signal);
