@@ -237,7 +237,33 @@ async function trackUpload<T>(
   }
 }
 
-function VideoCard({ video }: { video: VideoSummary }) {
+/** A "Remove" button that asks first (one clip of a Score session, or a Rank candidate). */
+function RemoveButton(props: { what: string; name: string; onRemove: () => void; busy: boolean }) {
+  return (
+    <button
+      type="button"
+      className="secondary small"
+      aria-label={`Remove ${props.what} ${props.name}`}
+      disabled={props.busy}
+      onClick={() => {
+        if (window.confirm(`Remove the ${props.what} ${props.name}? Its scores and file are deleted.`))
+          props.onRemove();
+      }}
+    >
+      {props.busy ? 'Removing…' : 'Remove'}
+    </button>
+  );
+}
+
+function VideoCard({
+  video,
+  onRemove,
+  removing = false,
+}: {
+  video: VideoSummary;
+  onRemove?: () => void;
+  removing?: boolean;
+}) {
   const dimensionName = useDimensionName();
   const labels = useMemo(
     () => video.scores.map((s) => `${dimensionName(s.dimension)} (${s.method})`),
@@ -252,6 +278,7 @@ function VideoCard({ video }: { video: VideoSummary }) {
       <header>
         <h3>{video.fileName}</h3>
         <StateBadge state={video.state} />
+        {onRemove && <RemoveButton what="clip" name={video.fileName} onRemove={onRemove} busy={removing} />}
       </header>
       {video.prompt !== null && video.prompt !== '' && <p className="muted">Prompt: {video.prompt}</p>}
       <div className="video-body">
@@ -318,6 +345,10 @@ export function ScorePage() {
     mutationFn: () => vesta.score.reset(),
     onSuccess: (s) => qc.setQueryData(['score'], s),
   });
+  const remove = useMutation({
+    mutationFn: (videoId: string) => vesta.score.removeVideo(videoId, { runId: session.data?.runId }),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['score'] }),
+  });
   return (
     <>
       <h1>Score</h1>
@@ -365,7 +396,7 @@ export function ScorePage() {
           Reset session
         </button>
       </section>
-      <ErrorAlert error={session.error} />
+      <ErrorAlert error={session.error ?? remove.error} />
       {session.data !== undefined && videos.length === 0 && (
         <p className="muted">No clips in this session yet: drop one above to see its scores.</p>
       )}
@@ -374,7 +405,12 @@ export function ScorePage() {
           .slice()
           .reverse()
           .map((v) => (
-            <VideoCard key={v.videoId} video={v} />
+            <VideoCard
+              key={v.videoId}
+              video={v}
+              onRemove={() => remove.mutate(v.videoId)}
+              removing={remove.isPending && remove.variables === v.videoId}
+            />
           ))}
       </div>
     </>
@@ -407,6 +443,10 @@ export function RankPage() {
   const reset = useMutation({
     mutationFn: () => vesta.rank.reset(),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['rank'] }),
+  });
+  const remove = useMutation({
+    mutationFn: (videoId: string) => vesta.rank.removeVideo(videoId, { runId: session.data?.runId }),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['rank'] }),
   });
   const dimensionName = useDimensionName();
   const locked = session.data?.promptLocked ? session.data.prompt : null;
@@ -477,7 +517,7 @@ export function RankPage() {
           Reset session
         </button>
       </section>
-      <ErrorAlert error={session.error ?? ranked.error} />
+      <ErrorAlert error={session.error ?? ranked.error ?? remove.error} />
       <section className="card">
         <h2>Leaderboard</h2>
         {entries.length === 0 ? (
@@ -500,7 +540,7 @@ export function RankPage() {
                 bare
                 testId="leaderboard"
                 className="scores"
-                headers={['Rank', 'Candidate', 'Overall']}
+                headers={['Rank', 'Candidate', 'Overall', <span className="sr-only">Remove</span>]}
               >
                 {entries.map((e) => (
                   <tr key={e.videoId} data-video-id={e.videoId}>
@@ -512,6 +552,14 @@ export function RankPage() {
                       ) : (
                         <StateBadge state={e.state} />
                       )}
+                    </td>
+                    <td>
+                      <RemoveButton
+                        what="candidate"
+                        name={e.fileName}
+                        onRemove={() => remove.mutate(e.videoId)}
+                        busy={remove.isPending && remove.variables === e.videoId}
+                      />
                     </td>
                   </tr>
                 ))}

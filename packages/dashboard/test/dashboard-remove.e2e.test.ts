@@ -1,0 +1,104 @@
+/**
+ * Removing one clip on the Score page and one candidate on the Rank page (issue #24 item 7), in
+ * headless Chromium against a real server: the "Remove" button asks first, the clip's card (or
+ * leaderboard row) goes, the other stays, and the server holds nothing of the removed clip.
+ * Screenshots (desktop and 390×844) go to test-output/remove/.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clip, startCoreServer } from '../../server/test/helpers/core-app.js';
+import type { CoreTestServer } from '../../server/test/helpers/core-app.js';
+import { snapshotter } from './browser.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const haveChromium = existsSync(chromiumPath);
+const inCi = process.env.CI === 'true';
+const here = path.dirname(fileURLToPath(import.meta.url));
+const OUT = path.resolve(here, '../test-output/remove');
+const snap = snapshotter(OUT);
+const ADMIN = { email: 'remover@example.com', password: 'a long admin password' };
+const A = 'show-1__panda-selfie.mp4';
+const B = 'zeroscope-v2__toad-karate.mp4';
+
+let server: CoreTestServer;
+let browser: Browser;
+
+const rowsOf = (table: 'videos', column: 'file_name') =>
+  server.deps.db.selectFrom(table).select(column).execute();
+
+async function upload(page: Page, name: string): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles(clip(name));
+}
+
+describe.skipIf(!haveChromium && !inCi)('removing one clip in the dashboard', () => {
+  beforeAll(async () => {
+    rmSync(OUT, { recursive: true, force: true });
+    mkdirSync(OUT, { recursive: true });
+    server = await startCoreServer({ listen: true, worker: true });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('removes a Score clip and a Rank candidate with their Remove buttons', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const page = await ctx.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+    await page.goto(`${server.base}/`);
+    await page.getByRole('heading', { name: 'Set up Vesta' }).waitFor();
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel(/Password/).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Create admin account' }).click();
+    await page.getByRole('heading', { name: 'Bench runs' }).waitFor();
+
+    // Score: two clips, scored; remove the first.
+    await page.getByRole('navigation').getByRole('link', { name: 'Score' }).click();
+    await page.getByLabel('Prompt the clip was made from').fill('a panda taking a selfie');
+    for (const name of [A, B]) {
+      await upload(page, name);
+      await page
+        .getByTestId('video-card')
+        .filter({ hasText: name })
+        .locator('.state-scored')
+        .waitFor({ timeout: 180_000 });
+    }
+    await snap(page, '01-score-two-clips');
+    await page.getByRole('button', { name: `Remove clip ${A}` }).click();
+    await page.getByTestId('video-card').filter({ hasText: A }).waitFor({ state: 'detached' });
+    expect(dialogs.at(-1)).toBe(`Remove the clip ${A}? Its scores and file are deleted.`);
+    expect(await page.getByTestId('video-card').count()).toBe(1);
+    expect(await page.getByTestId('video-card').filter({ hasText: B }).count()).toBe(1);
+    expect((await rowsOf('videos', 'file_name')).map((r) => r.file_name)).toEqual([B]);
+
+    // Rank: two candidates, ranked; remove one from its leaderboard row.
+    await page.getByRole('navigation').getByRole('link', { name: 'Rank' }).click();
+    await page.getByLabel(/Prompt/).fill('Toad practicing karate.');
+    await upload(page, B);
+    await page.getByTestId('locked-prompt').waitFor({ timeout: 60_000 });
+    await upload(page, A);
+    const board = page.getByTestId('leaderboard');
+    // Both ranked: each row shows its overall score.
+    await board.locator('tbody tr strong').nth(1).waitFor({ timeout: 180_000 });
+    await snap(page, '02-rank-two-candidates');
+    await page.getByRole('button', { name: `Remove candidate ${A}` }).click();
+    await board.locator('tbody tr').filter({ hasText: A }).waitFor({ state: 'detached' });
+    expect(await board.locator('tbody tr').count()).toBe(1);
+    expect(await board.locator('tbody tr td').first().textContent()).toBe('1');
+    await snap(page, '03-rank-one-removed');
+    expect((await rowsOf('videos', 'file_name')).map((r) => r.file_name).sort()).toEqual([B, B]);
+    await ctx.close();
+  }, 600_000);
+});
