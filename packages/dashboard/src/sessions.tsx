@@ -212,27 +212,32 @@ const WAITING: Record<string, string> = {
 };
 
 /**
- * Runs one upload of the page; when it fails, the clip it created (if any: still waiting for its
- * bytes, or refused when its bytes were checked) is returned to `onOrphan` so the page stops
- * showing it as a card, since the error above already says what happened.
+ * Runs one upload of the page. When it fails, the clip it created (if any: still waiting for its
+ * bytes, or refused when its bytes were checked) is hidden at once (`onOrphan`) and removed from
+ * the session (`DELETE …/videos/{id}`), since the error above already says what happened: no card
+ * is left claiming the clip is on its way, now or after a reload.
  */
 async function trackUpload<T>(
   known: VideoSummary[] | undefined,
-  reread: () => Promise<VideoSummary[]>,
+  reread: () => Promise<{ runId: string; videos: VideoSummary[] }>,
   run: () => Promise<T>,
   onOrphan: (ids: string[]) => void,
+  remove: (runId: string, videoId: string) => Promise<void>,
 ): Promise<T> {
   const before = new Set((known ?? []).map((v) => v.videoId));
   try {
     return await run();
   } catch (error) {
-    const after = await reread().catch(() => [] as VideoSummary[]);
-    onOrphan(
-      after
+    const after = await reread().catch(() => null);
+    if (after) {
+      const orphans = after.videos
         .filter((v) => !before.has(v.videoId))
         .filter((v) => v.state === 'awaiting_upload' || (v.state === 'failed' && v.confirmedAt === null))
-        .map((v) => v.videoId),
-    );
+        .map((v) => v.videoId);
+      onOrphan(orphans);
+      // Best effort: what cannot be removed now stays hidden here and expires on the server.
+      await Promise.allSettled(orphans.map((id) => remove(after.runId, id)));
+    }
     throw error;
   }
 }
@@ -368,11 +373,7 @@ export function ScorePage() {
           onFile={async (file, onProgress) => {
             const r = await trackUpload(
               session.data?.videos,
-              async () => {
-                const s = await vesta.score.getOrCreate();
-                qc.setQueryData(['score'], s);
-                return s.videos;
-              },
+              () => vesta.score.getOrCreate(),
               () =>
                 vesta.score.upload(file, {
                   prompt,
@@ -381,6 +382,7 @@ export function ScorePage() {
                   },
                 }),
               (ids) => setDropped((d) => new Set([...d, ...ids])),
+              (runId, id) => vesta.score.removeVideo(id, { runId }),
             );
             await qc.invalidateQueries({ queryKey: ['score'] });
             return r;
@@ -492,7 +494,7 @@ export function RankPage() {
           onFile={async (file, onProgress) => {
             const r = await trackUpload(
               session.data?.videos,
-              async () => (await vesta.rank.getOrCreate()).videos,
+              () => vesta.rank.getOrCreate(),
               () =>
                 vesta.rank.upload(file, {
                   ...(locked === null ? { prompt } : {}),
@@ -501,6 +503,7 @@ export function RankPage() {
                   },
                 }),
               (ids) => setDropped((d) => new Set([...d, ...ids])),
+              (runId, id) => vesta.rank.removeVideo(id, { runId }),
             );
             await qc.invalidateQueries({ queryKey: ['rank'] });
             return r;

@@ -204,6 +204,22 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard as new users meet it', ()
     expect(await l.page.getByTestId('video-card').count()).toBe(1);
     expect(await l.page.getByText(/Scoring…|awaiting_upload/).count()).toBe(0);
     await l.page.unroute('**/api/v1/uploads/**');
+    // The clip that never arrived was removed from the session, so a reload shows no card for it.
+    await waitFor(
+      () =>
+        l.page.evaluate(async () => {
+          const session = (await (await fetch('/api/v1/score')).json()) as {
+            videos: Array<{ state: string }>;
+          };
+          return session.videos.map((v) => v.state);
+        }),
+      (states) => states.length === 1 && !states.includes('awaiting_upload'),
+      15_000,
+    );
+    await l.page.reload();
+    await l.page.getByTestId('video-card').first().waitFor();
+    expect(await l.page.getByTestId('video-card').count()).toBe(1);
+    await l.page.getByLabel('Prompt the clip was made from').fill('a rubber duck at sunset');
 
     // A GIF on Score: shown as an image with Pause/Play, not a black video box.
     await l.page.getByTestId('file-input').setInputFiles(clip(GIF));
