@@ -14,9 +14,10 @@
  *
  * 4. One scoring slot's budgets: the 5.5 KB GIF of 240 frames at 7680x4320 (each frame changes one
  *    pixel) is refused at probe by the decoded-work limit (time to refusal); with that limit lifted
- *    and a 20 s wall-clock budget, when it is stopped and its peak RSS; and a 4K (3840x2160, 30 fps)
- *    H.264 clip scored with the defaults. Peak RSS here is Node + FFmpeg together, sampled every
- *    50 ms from /proc over the child process and its FFmpeg. `--budgets` runs this section alone.
+ *    and a 20 s wall-clock budget, when it is stopped and its peak RSS; a 4K (3840x2160, 30 fps)
+ *    H.264 clip and a 12-frame 7680x4320 H.264 clip (the size limit) scored with the defaults.
+ *    Peak RSS here is Node + FFmpeg together, sampled every 50 ms from /proc over the child process
+ *    and its FFmpeg; target ≤ 1 GiB. `--budgets` runs this section alone.
  *
  * Needs a build (`npm run build`). Prints Markdown for docs/benchmarks.md.
  */
@@ -118,7 +119,8 @@ async function decodeAlone(file: string, dimensions: DimensionId[]): Promise<{ m
     {},
   );
   let frames = 0;
-  for await (const g of decoder.frames(file, probe, plan.outputs)) frames += g.frames.length;
+  for await (const g of decoder.frames(file, probe, plan.outputs))
+    frames += g.frames.filter((f) => !f.band || f.band.last).length;
   return { ms: performance.now() - t0, frames };
 }
 
@@ -250,12 +252,36 @@ async function budgets(dir: string): Promise<string[]> {
     k4,
   ]);
   const fourK = await budgetRun(k4, {});
+  const k8 = path.join(dir, '8k.mp4');
+  execFileSync(defaultFfmpegPath(), [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=7680x4320:rate=30',
+    '-frames:v',
+    '12',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '28',
+    '-pix_fmt',
+    'yuv420p',
+    k8,
+  ]);
+  const eightK = await budgetRun(k8, {});
   return [
     '| one scoring slot (threads 2) | outcome | wall | peak RSS, Node + FFmpeg |',
     '|---|---|---|---|',
     `| 5.5 KB GIF, 240 frames at 7680x4320, default limits | ${refused} at probe | ${refusedMs.toFixed(0)} ms | — |`,
     `| same GIF, decoded-work limit lifted, 20 s budget | ${lifted.outcome} | ${lifted.seconds.toFixed(1)} s | ${lifted.peakTreeMb.toFixed(0)} MiB |`,
     `| 4K (3840x2160) 4 s 30 fps H.264, default limits | ${fourK.outcome} | ${fourK.seconds.toFixed(1)} s | ${fourK.peakTreeMb.toFixed(0)} MiB |`,
+    `| 8K (7680x4320) 12 frames H.264, default limits | ${eightK.outcome} | ${eightK.seconds.toFixed(1)} s | ${eightK.peakTreeMb.toFixed(0)} MiB (target ≤ 1024) |`,
   ];
 }
 

@@ -22,6 +22,11 @@ import { resolveInference } from './inference/settings.js';
 import type { InferenceOptions, InferenceSettings } from './inference/settings.js';
 
 export interface CreateEngineOptions extends EngineOptions {
+  /**
+   * Frames of more than `aboveBytes` reach the methods as bands of about `bytes` (default: above
+   * 8 MiB, bands of 4 MiB, i.e. 4K and larger in RGB). For tests that exercise bands on small clips.
+   */
+  frameBands?: { aboveBytes: number; bytes: number };
   /** Whether a model is installed; forwarded to the dimension registry (default: none is). */
   modelAvailable?: (modelId: string) => boolean;
   /**
@@ -118,7 +123,11 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
     ffmpegPath: options.ffmpegPath ?? defaultFfmpegPath(),
     ffprobePath: options.ffprobePath ?? defaultFfprobePath(),
   };
-  const decoder = createDecoder({ ...binaries, limits });
+  const decoder = createDecoder({
+    ...binaries,
+    limits,
+    ...(options.frameBands ? { bands: options.frameBands } : {}),
+  });
   const ext = sourceExtension();
   const threads = options.threads ?? Math.min(2, availableParallelism());
   if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError('threads must be an integer >= 1');

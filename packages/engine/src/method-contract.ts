@@ -46,9 +46,26 @@ export interface MethodOutcome {
   models?: ModelRef[];
 }
 
-/** A streaming accumulator for one clip. `push` receives frames in source order. */
+/**
+ * Rows [y, y + rows) of a frame: `index`, `timeSeconds`, `width`, `height` and `channels` are
+ * the whole frame's; `data` holds rows × width × channels bytes; `last` ends the frame. Very large
+ * native frames (4K and up) reach a run that accepts them in bands of a few MiB, in row order, so
+ * that a frame is never held whole.
+ */
+export interface FrameBand extends Frame {
+  y: number;
+  rows: number;
+  last: boolean;
+}
+
+/**
+ * A streaming accumulator for one clip. `push` receives frames in source order. A run with
+ * `pushBand` receives large frames as bands instead (all of a frame's bands in order, frames in
+ * source order); a run without it receives them whole.
+ */
 export interface MethodRun {
   push(frame: Frame): void;
+  pushBand?(band: FrameBand): void;
   finish(): MethodOutcome;
 }
 

@@ -10,6 +10,8 @@ export interface DecoderOptions {
   ffmpegPath: string;
   ffprobePath: string;
   limits: EngineLimits;
+  /** Band settings of `streamFrames` (default: frames above 8 MiB in bands of 4 MiB). */
+  bands?: { aboveBytes: number; bytes: number };
 }
 
 export interface Decoder {
@@ -49,6 +51,9 @@ export function createDecoder(options: DecoderOptions): Decoder {
         outputs,
         signal,
         maxFrames: options.limits.maxFrames,
+        ...(options.bands
+          ? { bandAboveBytes: options.bands.aboveBytes, bandBytes: options.bands.bytes }
+          : {}),
       });
     },
   };

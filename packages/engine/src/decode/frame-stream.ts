@@ -5,7 +5,12 @@
  * (fd 3, 4, …). The iterator merges the outputs back into source order using each output's known
  * index list and yields one group per source index that any output selects.
  *
- * Memory stays bounded: a pipe is paused once it holds `highWaterFrames` complete frames, unless
+ * Frames larger than `bandAboveBytes` (4K and up in RGB) are yielded as bands of rows of about
+ * `bandBytes` each, as they arrive (`OutputFrame.band`), so a native-resolution frame is never
+ * held whole on this thread: a consumer that needs it whole assembles it, one that can work on
+ * rows (the native model-free methods) never does.
+ *
+ * Memory stays bounded: a pipe is paused once it holds `highWaterFrames` complete frames (bands), unless
  * the frame needed next is still missing, in which case every pipe flows, so FFmpeg can never
  * block on a paused pipe while we wait on another one.
  * Passthrough timing (`-vsync 0`) keeps FFmpeg from duplicating or dropping frames, so frame n
@@ -32,22 +37,46 @@ export interface FrameStreamOptions {
   /** Stop with `too_many_frames` if FFmpeg delivers more frames than this on one output (a lying header). */
   maxFrames: number;
   highWaterFrames?: number;
-  /** FFmpeg decoder threads (default: FFmpeg's choice). */
+  /** FFmpeg decoder threads (default: FFmpeg's choice, fewer for very large frames). */
   decoderThreads?: number;
+  /** Frames of more bytes than this are yielded in bands (default 8 MiB; Infinity: never). */
+  bandAboveBytes?: number;
+  /** Bytes per band, rounded down to whole rows (default 4 MiB). */
+  bandBytes?: number;
 }
+
+/** Frames above this many bytes are delivered in bands of rows. */
+export const DEFAULT_BAND_ABOVE_BYTES = 8 << 20;
+export const DEFAULT_BAND_BYTES = 4 << 20;
 
 export interface OutputFrame {
   /** Position of the output in `outputs`. */
   output: number;
+  /**
+   * The frame; for a band, `width`, `height` and `channels` are the whole frame's and `data`
+   * holds only the band's rows (`band.rows` × width × channels bytes).
+   */
   frame: Frame;
   /** How many times the sampling lists this index (VBench's uniform sampler pads short clips). */
   repeat: number;
+  /** Set when this is one band of a frame: rows [y, y + rows); `last` ends the frame. */
+  band?: FrameBandInfo;
+}
+
+export interface FrameBandInfo {
+  y: number;
+  rows: number;
+  last: boolean;
 }
 
 export interface FrameGroup {
   index: number;
   timeSeconds: number;
-  /** The frames of this source index, one per output whose sampling selects it. Each owns its ArrayBuffer. */
+  /**
+   * The frames of this source index, one per output whose sampling selects it, each owning its
+   * ArrayBuffer. A banded frame comes in several consecutive groups of the same index, one band
+   * each (the other outputs' frames of that index ride with its first band).
+   */
   frames: OutputFrame[];
 }
 
@@ -55,19 +84,32 @@ interface OutputPlan {
   width: number;
   height: number;
   channels: 1 | 3;
+  /** Rows per band, or the frame height when frames are not banded. */
+  bandRows: number;
   /** Distinct source indices, ascending. */
   indices: number[];
   repeats: Map<number, number>;
   select: string | null;
 }
 
-export function planOutputs(probe: ProbedVideo, outputs: FrameOutput[]): OutputPlan[] {
+export function planOutputs(
+  probe: ProbedVideo,
+  outputs: FrameOutput[],
+  bands: { aboveBytes: number; bytes: number } = {
+    aboveBytes: DEFAULT_BAND_ABOVE_BYTES,
+    bytes: DEFAULT_BAND_BYTES,
+  },
+): OutputPlan[] {
   return outputs.map((o) => {
     const all = sampleIndices(o.sampling, probe.frameCount, probe.fps);
     const repeats = new Map<number, number>();
     for (const i of all) repeats.set(i, (repeats.get(i) ?? 0) + 1);
+    const size = outputSize(probe.displayWidth, probe.displayHeight, o.maxSide);
+    const rowBytes = size.width * o.channels;
+    const banded = rowBytes * size.height > bands.aboveBytes;
     return {
-      ...outputSize(probe.displayWidth, probe.displayHeight, o.maxSide),
+      ...size,
+      bandRows: banded ? Math.min(size.height, Math.max(1, Math.floor(bands.bytes / rowBytes))) : size.height,
       channels: o.channels,
       indices: [...repeats.keys()].sort((a, b) => a - b),
       repeats,
@@ -115,35 +157,72 @@ export function buildFfmpegArgs(
   return args;
 }
 
-/** Accumulates a pipe's bytes into whole frames, each in its own ArrayBuffer. */
+/** A queued piece of a frame: the whole frame, or a band of its rows. */
+interface Piece {
+  data: Uint8Array;
+  y: number;
+  rows: number;
+  last: boolean;
+}
+
+/**
+ * FFmpeg decoder threads for a clip of this size: FFmpeg's own choice (one per core, each frame
+ * thread holding frames in flight) up to 1920x1080; fewer for larger frames, so that decoding a
+ * 7680x4320 clip holds a bounded number of frames (one thread: about 160 MiB for H.264 at 8K).
+ */
+export function decoderThreadsFor(width: number, height: number): number | undefined {
+  const pixels = width * height;
+  if (pixels <= 1920 * 1088) return undefined;
+  return Math.max(1, Math.floor((3840 * 2160 * 2) / pixels));
+}
+
+/** Accumulates a pipe's bytes into whole frames or bands of rows, each in its own ArrayBuffer. */
 class FrameAssembler {
-  readonly queue: Uint8Array[] = [];
+  readonly queue: Piece[] = [];
   private current: Uint8Array;
   private filled = 0;
+  /** First row of the piece being filled. */
+  private y = 0;
   /** Frames received in total (queued, delivered or dropped). */
   received = 0;
   ended = false;
+  private readonly rowBytes: number;
   constructor(
-    readonly frameBytes: number,
+    width: number,
+    private readonly height: number,
+    channels: number,
+    private readonly bandRows: number,
     /** Frames beyond this count are dropped (a stream longer than its header). */
     private readonly keep: number,
   ) {
-    this.current = new Uint8Array(frameBytes);
+    this.rowBytes = width * channels;
+    this.current = new Uint8Array(this.pieceRows() * this.rowBytes);
+  }
+  private pieceRows(): number {
+    return Math.min(this.bandRows, this.height - this.y);
   }
   push(chunk: Buffer): void {
     let offset = 0;
     while (offset < chunk.length) {
-      const take = Math.min(this.frameBytes - this.filled, chunk.length - offset);
-      this.current.set(chunk.subarray(offset, offset + take), this.filled);
+      const take = Math.min(this.current.length - this.filled, chunk.length - offset);
+      if (this.received < this.keep) this.current.set(chunk.subarray(offset, offset + take), this.filled);
       this.filled += take;
       offset += take;
-      if (this.filled === this.frameBytes) {
-        if (this.received < this.keep) {
-          this.queue.push(this.current);
-          this.current = new Uint8Array(this.frameBytes);
-        }
-        this.received++;
+      if (this.filled === this.current.length) {
+        const rows = this.pieceRows();
+        const last = this.y + rows >= this.height;
+        const kept = this.received < this.keep;
+        if (kept) this.queue.push({ data: this.current, y: this.y, rows, last });
         this.filled = 0;
+        if (last) {
+          this.received++;
+          this.y = 0;
+        } else {
+          this.y += rows;
+        }
+        const size = this.pieceRows() * this.rowBytes;
+        // A dropped piece's buffer was never queued: it is reused.
+        if (kept || this.current.length !== size) this.current = new Uint8Array(size);
       }
     }
   }
@@ -160,13 +239,23 @@ export async function* streamFrames(
 ): AsyncGenerator<FrameGroup> {
   if (options.outputs.length === 0) return;
   if (options.signal?.aborted) throw new EngineError('aborted', 'aborted');
-  const plans = planOutputs(probe, options.outputs);
-  const args = buildFfmpegArgs(path, probe, plans, options.decoderThreads);
+  const plans = planOutputs(probe, options.outputs, {
+    aboveBytes: options.bandAboveBytes ?? DEFAULT_BAND_ABOVE_BYTES,
+    bytes: options.bandBytes ?? DEFAULT_BAND_BYTES,
+  });
+  const args = buildFfmpegArgs(
+    path,
+    probe,
+    plans,
+    options.decoderThreads ?? decoderThreadsFor(probe.width, probe.height),
+  );
   const highWater = options.highWaterFrames ?? 4;
   const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'ignore', 'pipe', ...plans.map(() => 'pipe' as const)];
   const child = spawn(options.ffmpegPath, args, { stdio });
   const pipes = plans.map((_, i) => child.stdio[3 + i] as Readable);
-  const assemblers = plans.map((p) => new FrameAssembler(p.width * p.height * p.channels, p.indices.length));
+  const assemblers = plans.map(
+    (p) => new FrameAssembler(p.width, p.height, p.channels, p.bandRows, p.indices.length),
+  );
   const delivered = plans.map(() => 0);
 
   let stderr = '';
@@ -260,8 +349,8 @@ export async function* streamFrames(
         const frames: OutputFrame[] = [];
         plans.forEach((p, i) => {
           if (!pending(i) || p.indices[delivered[i]!] !== next.index) return;
-          const data = assemblers[i]!.queue.shift()!;
-          delivered[i]!++;
+          const piece = assemblers[i]!.queue.shift()!;
+          if (piece.last) delivered[i]!++;
           frames.push({
             output: i,
             repeat: p.repeats.get(next.index) ?? 1,
@@ -271,8 +360,9 @@ export async function* streamFrames(
               width: p.width,
               height: p.height,
               channels: p.channels,
-              data,
+              data: piece.data,
             },
+            ...(p.bandRows < p.height ? { band: { y: piece.y, rows: piece.rows, last: piece.last } } : {}),
           });
         });
         regulate();

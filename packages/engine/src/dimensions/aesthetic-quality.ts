@@ -24,15 +24,17 @@
  */
 import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
-import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
+import type { DimensionMethod, FrameBand, MethodOutcome, MethodRun } from '../method-contract.js';
 import { colourfulness, exposureStats, noiseSigma } from '../image/quality.js';
-import { halveRgb, resizeAreaRgb } from '../image/resize.js';
+import { AreaResizer, halveRgb, resizeAreaRgb } from '../image/resize.js';
+import type { AreaCrop } from '../image/resize.js';
 import { edgeBlurSigma, sharpnessFromBlur, whiteNoiseAt, whiteNoiseFromLevels } from '../image/sharpness.js';
 import type { GreyImage, RgbImage } from '../image/types.js';
 import { centreCropOffset } from '../preprocess/transforms.js';
-import { FrameSizeGuard } from './common.js';
+import { BandGuard, FrameSizeGuard } from './common.js';
 import { analysisFrame } from './imaging-quality.js';
-import { nativeSummary } from './native-analysis.js';
+import { NativeAnalyzer, nativeSummary } from './native-analysis.js';
+import type { NativeSummary } from './native-analysis.js';
 import { FramePicker, greyOf, nativeRequest } from './working.js';
 
 export const AESTHETIC_FRAMES = 8;
@@ -58,6 +60,15 @@ export function clipView(
   width: number,
   height: number,
 ): { view: RgbImage; scale: number } {
+  const { rw, rh, crop, scale } = clipGeometry(width, height);
+  return { view: resizeAreaRgb(rgb, width, height, rw, rh, crop), scale };
+}
+
+/** `clipView`'s resize (rw × rh), crop and scale for a width × height frame. */
+function clipGeometry(
+  width: number,
+  height: number,
+): { rw: number; rh: number; crop: AreaCrop; scale: number } {
   const short = Math.min(width, height);
   const side = Math.min(CLIP_SIZE, short);
   const scale = side / short;
@@ -69,7 +80,27 @@ export function clipView(
     width: side,
     height: side,
   };
-  return { view: resizeAreaRgb(rgb, width, height, rw, rh, crop), scale };
+  return { rw, rh, crop, scale };
+}
+
+/** `clipView` of a frame fed a band of rows at a time (the same values). */
+class ClipViewRows {
+  private readonly resizer: AreaResizer;
+  readonly scale: number;
+  constructor(
+    private readonly width: number,
+    height: number,
+  ) {
+    const { rw, rh, crop, scale } = clipGeometry(width, height);
+    this.resizer = new AreaResizer(width, height, rw, rh, 3, crop);
+    this.scale = scale;
+  }
+  rows(data: Uint8Array, y0: number, rows: number): void {
+    for (let r = 0; r < rows; r++) this.resizer.row(y0 + r, data, r * this.width * 3);
+  }
+  finish(): RgbImage {
+    return this.resizer.finish();
+  }
 }
 
 /**
@@ -131,10 +162,48 @@ class AestheticRun implements MethodRun {
     this.score(frame);
   }
 
+  private readonly bandGuard = new BandGuard('aesthetic_quality', 3);
+  /** The picked frame being read band by band. */
+  private banded: { view: ClipViewRows; native: NativeAnalyzer } | null = null;
+
+  /**
+   * A large frame, a band at a time: a picked frame's view and native summary are computed from
+   * its rows as they arrive (the same values as from the whole frame). A frame is picked by its
+   * first band; the spare frame of `finish` (for a clip shorter than its header) is not kept here.
+   */
+  pushBand(band: FrameBand): void {
+    this.bandGuard.check(band);
+    if (band.y === 0) {
+      const picked = this.picker.next({ ...band, data: new Uint8Array(0) });
+      this.banded = picked
+        ? {
+            view: new ClipViewRows(band.width, band.height),
+            native: new NativeAnalyzer(band.width, band.height, 3),
+          }
+        : null;
+    }
+    const b = this.banded;
+    if (!b) return;
+    b.view.rows(band.data, band.y, band.rows);
+    b.native.rows(band.data, band.y, band.rows);
+    if (!band.last) return;
+    this.banded = null;
+    this.add(b.view.finish(), b.view.scale, b.native.finish(), band);
+  }
+
   private score(frame: Frame): void {
     const { view, scale } = clipView(frame.data, frame.width, frame.height);
     // `viewNoise` of the native luma, from the analysis frame imaging quality reads too (shared).
-    const { analysis, noise } = nativeSummary(frame);
+    this.add(view, scale, nativeSummary(frame), frame);
+  }
+
+  private add(
+    view: RgbImage,
+    scale: number,
+    summary: NativeSummary,
+    frame: { index: number; width: number; height: number },
+  ): void {
+    const { analysis, noise } = summary;
     const side = Math.max(frame.width, frame.height) * scale;
     const c = aestheticComponents(
       view,
@@ -146,7 +215,7 @@ class AestheticRun implements MethodRun {
 
   finish(): MethodOutcome {
     const spare = this.picker.fallback();
-    if (spare) this.score(spare);
+    if (spare && spare.data.length > 0) this.score(spare);
     const n = this.indices.length;
     if (n < 1) throw new EngineError('too_few_frames', 'aesthetic_quality received no frames');
     const details: Record<string, number | string | boolean> = { proxy: true, frames: n };

@@ -1,6 +1,7 @@
 /** Helpers shared by the dimension methods. */
 import { EngineError } from '../contract.js';
 import type { DimensionId, Frame } from '../contract.js';
+import type { FrameBand } from '../method-contract.js';
 
 /** Rejects frames whose size or channel count changes mid-clip, or that do not fit their buffer. */
 export class FrameSizeGuard {
@@ -37,6 +38,41 @@ export class FrameSizeGuard {
         `${this.dimension}: frame size changed mid-clip at frame ${frame.index}`,
       );
     }
+  }
+}
+
+/**
+ * `FrameSizeGuard` for bands: the same checks, and that a frame's bands come in row order, each
+ * holding its rows and the last one ending the frame.
+ */
+export class BandGuard {
+  private readonly frames: FrameSizeGuard;
+  private nextRow = 0;
+  constructor(
+    private readonly dimension: DimensionId,
+    channels: 1 | 3,
+  ) {
+    this.frames = new FrameSizeGuard(dimension, channels);
+  }
+
+  check(band: FrameBand): void {
+    if (band.y === 0)
+      this.frames.check({
+        ...band,
+        data: { length: band.width * band.height * band.channels } as Uint8Array,
+      });
+    const bad =
+      band.y !== this.nextRow ||
+      band.rows < 1 ||
+      band.y + band.rows > band.height ||
+      band.last !== (band.y + band.rows === band.height) ||
+      band.data.length !== band.rows * band.width * band.channels;
+    if (bad)
+      throw new EngineError(
+        'decode_failed',
+        `${this.dimension}: frame ${band.index} arrived in inconsistent bands`,
+      );
+    this.nextRow = band.last ? 0 : band.y + band.rows;
   }
 }
 

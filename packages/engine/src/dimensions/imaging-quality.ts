@@ -21,13 +21,13 @@
  */
 import { EngineError } from '../contract.js';
 import type { Frame, VideoProbe } from '../contract.js';
-import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
+import type { DimensionMethod, FrameBand, MethodOutcome, MethodRun } from '../method-contract.js';
 import { resizeAreaGrey, resizeBilinearGrey } from '../image/resize.js';
 import { blockiness, exposureStats, noiseSigma } from '../image/quality.js';
 import { edgeBlurSigma, noiseLevels, sharpnessFromBlur, whiteNoiseFromLevels } from '../image/sharpness.js';
 import type { GreyImage } from '../image/types.js';
-import { FrameSizeGuard } from './common.js';
-import { ANALYSIS_MAX_SIDE, analysisSize, nativeSummary } from './native-analysis.js';
+import { BandGuard, FrameSizeGuard } from './common.js';
+import { ANALYSIS_MAX_SIDE, analysisSize, NativeAnalyzer, nativeSummary } from './native-analysis.js';
 import type { NativeSummary } from './native-analysis.js';
 import { FramePicker, nativeRequest } from './working.js';
 
@@ -151,10 +151,19 @@ export function imagingFromSummary(summary: NativeSummary): ImagingComponents {
  */
 export function paletteDepth(rgb: Uint8Array): number {
   const seen = new Set<number>();
-  for (let i = 0; i + 2 < rgb.length; i += 3) {
+  addColours(seen, rgb);
+  return depthOf(seen);
+}
+
+/** Adds the RGB colours of `rgb` to `seen`, stopping once it holds 256 (a full palette). */
+function addColours(seen: Set<number>, rgb: Uint8Array): void {
+  for (let i = 0; i + 2 < rgb.length && seen.size < 256; i += 3) {
     seen.add((rgb[i]! << 16) | (rgb[i + 1]! << 8) | rgb[i + 2]!);
-    if (seen.size >= 256) return 1;
   }
+}
+
+function depthOf(seen: Set<number>): number {
+  if (seen.size >= 256) return 1;
   return seen.size > 1 ? Math.min(1, Math.log2(seen.size) / 8) : 0;
 }
 
@@ -199,9 +208,41 @@ class ImagingRun implements MethodRun {
     this.score(frame);
   }
 
+  private readonly bandGuard = new BandGuard('imaging_quality', 3);
+  private banded: { native: NativeAnalyzer; colours: Set<number> | null } | null = null;
+
+  /**
+   * A large frame, a band at a time: a picked frame's native summary (and, for a palette codec,
+   * its colours) from its rows as they arrive; the same values as from the whole frame. A frame
+   * is picked by its first band; the spare frame of `finish` is not kept here.
+   */
+  pushBand(band: FrameBand): void {
+    this.bandGuard.check(band);
+    if (band.y === 0) {
+      const picked = this.picker.next({ ...band, data: new Uint8Array(0) });
+      this.banded = picked
+        ? {
+            native: new NativeAnalyzer(band.width, band.height, 3),
+            colours: this.palette ? new Set<number>() : null,
+          }
+        : null;
+    }
+    const b = this.banded;
+    if (!b) return;
+    b.native.rows(band.data, band.y, band.rows);
+    if (b.colours) addColours(b.colours, band.data);
+    if (!band.last) return;
+    this.banded = null;
+    this.add(b.native.finish(), b.colours ? depthOf(b.colours) : 1, band.index);
+  }
+
   private score(frame: Frame): void {
-    const c = imagingFromSummary(nativeSummary(frame));
     const depth = this.palette && frame.channels === 3 ? paletteDepth(frame.data) : 1;
+    this.add(nativeSummary(frame), depth, frame.index);
+  }
+
+  private add(summary: NativeSummary, depth: number, index: number): void {
+    const c = imagingFromSummary(summary);
     this.sums.quality += c.quality * depth;
     this.sums.sharp += c.sharp;
     // The blur σ at the first (coarsest) scale, capped so that a frame without detail stays finite.
@@ -212,12 +253,12 @@ class ImagingRun implements MethodRun {
     this.sums.contrast += c.contrast;
     this.sums.depth += depth;
     this.scales = c.scales;
-    this.indices.push(frame.index);
+    this.indices.push(index);
   }
 
   finish(): MethodOutcome {
     const spare = this.picker.fallback();
-    if (spare) this.score(spare);
+    if (spare && spare.data.length > 0) this.score(spare);
     const n = this.indices.length;
     if (n < 1) throw new EngineError('too_few_frames', 'imaging_quality received no frames');
     return {

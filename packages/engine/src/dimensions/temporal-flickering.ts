@@ -7,11 +7,11 @@
  */
 import { EngineError } from '../contract.js';
 import type { Frame } from '../contract.js';
-import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contract.js';
-import { meanAbsDiff } from '../image/diff.js';
+import type { DimensionMethod, FrameBand, MethodOutcome, MethodRun } from '../method-contract.js';
+import { meanAbsDiff, sumAbsDiff } from '../image/diff.js';
 import { createAbsDiffSummer } from '../image/sad.js';
 import type { AbsDiffSummer } from '../image/sad.js';
-import { FrameSizeGuard } from './common.js';
+import { BandGuard, FrameSizeGuard } from './common.js';
 import { nativeRequest } from './working.js';
 
 export const temporalFlickeringVbench: DimensionMethod = {
@@ -36,6 +36,47 @@ class FlickerRun implements MethodRun {
   private readonly guard = new FrameSizeGuard('temporal_flickering', 3);
 
   constructor(private readonly summer: AbsDiffSummer | null) {}
+
+  private readonly bandGuard = new BandGuard('temporal_flickering', 3);
+  /** Band mode without WebAssembly: the previous frame, overwritten band by band. */
+  private bandPrev: Uint8Array | null = null;
+  private bandHasPrev = false;
+  private bandTotal = 0;
+
+  /** The same sums from bands: only the previous frame and one band are held. */
+  pushBand(band: FrameBand): void {
+    this.bandGuard.check(band);
+    const length = band.width * band.height * 3;
+    const offset = band.y * band.width * 3;
+    let total: number | null = null;
+    if (this.summer) {
+      total = this.summer.pushBand(band.data, offset, length, band.last);
+    } else {
+      if (band.y === 0) this.bandTotal = 0;
+      if (!this.bandPrev || this.bandPrev.length !== length) {
+        this.bandPrev = new Uint8Array(length);
+        this.bandHasPrev = false;
+      }
+      const prev = this.bandPrev.subarray(offset, offset + band.data.length);
+      if (this.bandHasPrev) this.bandTotal += sumAbsDiff(prev, band.data);
+      prev.set(band.data);
+      if (band.last) {
+        total = this.bandHasPrev ? this.bandTotal : null;
+        this.bandHasPrev = true;
+      }
+    }
+    if (!band.last) return;
+    this.count(total === null ? null : total / length, band.index);
+  }
+
+  private count(mae: number | null, index: number): void {
+    if (mae !== null) {
+      this.sum += mae;
+      this.pairs += 1;
+      if (mae > this.maxMae) this.maxMae = mae;
+    }
+    this.indices.push(index);
+  }
 
   push(frame: Frame): void {
     this.guard.check(frame);

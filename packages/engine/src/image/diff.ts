@@ -1,5 +1,14 @@
 /** Pixel differences on packed uint8 buffers. */
 
+/** Σ |a_i − b_i| over all values (an exact integer). Buffers must have equal length. */
+export function sumAbsDiff(a: Uint8Array, b: Uint8Array): number {
+  const n = a.length;
+  if (b.length !== n) throw new RangeError('sumAbsDiff: buffers differ in length');
+  if (n === 0) return 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) return sumAbsDiffWords(a, b);
+  return sumAbsDiffBytes(a, b, 0, n);
+}
+
 /** Mean of |a_i − b_i| over all values (VBench's per-pair MAE). Buffers must have equal length. */
 export function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
   const n = a.length;

@@ -12,7 +12,7 @@
  * λ damps the update where the window has no texture, so flat regions keep the coarse estimate.
  */
 import { boxMean, gradients } from './filter.js';
-import { reduce, sampleBilinear } from './resize.js';
+import { reduce } from './resize.js';
 import { scratchF32 } from './scratch.js';
 import type { GreyImage } from './types.js';
 
@@ -65,13 +65,34 @@ function upsampleFlow(flow: FlowField, w: number, h: number): FlowField {
   const sy = flow.height / h;
   const mx = w / flow.width;
   const my = h / flow.height;
+  const fw = flow.width;
+  const fh = flow.height;
+  const fu = flow.u;
+  const fv = flow.v;
+  // `sampleBilinear` of u and v at the same position, its weights computed once.
   for (let y = 0; y < h; y++) {
-    const cy = (y + 0.5) * sy - 0.5;
+    let py = (y + 0.5) * sy - 0.5;
+    if (py < 0) py = 0;
+    else if (py > fh - 1) py = fh - 1;
+    const y0 = py | 0;
+    const y1 = y0 + 1 < fh ? y0 + 1 : y0;
+    const fy = py - y0;
+    const r0 = y0 * fw;
+    const r1 = y1 * fw;
     for (let x = 0; x < w; x++) {
-      const cx = (x + 0.5) * sx - 0.5;
+      let px = (x + 0.5) * sx - 0.5;
+      if (px < 0) px = 0;
+      else if (px > fw - 1) px = fw - 1;
+      const x0 = px | 0;
+      const x1 = x0 + 1 < fw ? x0 + 1 : x0;
+      const fx = px - x0;
       const i = y * w + x;
-      u[i] = mx * sampleBilinear(flow.u, flow.width, flow.height, cx, cy);
-      v[i] = my * sampleBilinear(flow.v, flow.width, flow.height, cx, cy);
+      const ua = fu[r0 + x0]! + fx * (fu[r0 + x1]! - fu[r0 + x0]!);
+      const ub = fu[r1 + x0]! + fx * (fu[r1 + x1]! - fu[r1 + x0]!);
+      u[i] = mx * (ua + fy * (ub - ua));
+      const va = fv[r0 + x0]! + fx * (fv[r0 + x1]! - fv[r0 + x0]!);
+      const vb = fv[r1 + x0]! + fx * (fv[r1 + x1]! - fv[r1 + x0]!);
+      v[i] = my * (va + fy * (vb - va));
     }
   }
   return { width: w, height: h, u, v };
@@ -182,8 +203,21 @@ function refineLevel(
         const px = x + u[i]!;
         const py = y + v[i]!;
         // A point warped outside the image carries no information: no residual, no update.
-        const d =
-          px < 0 || py < 0 || px > xMax || py > yMax ? 0 : sampleBilinear(a1, w, h, px, py) - a0[i]! - offset;
+        let d = 0;
+        if (!(px < 0 || py < 0 || px > xMax || py > yMax)) {
+          // sampleBilinear(a1, w, h, px, py), inline (the position is inside the image).
+          const x0 = px | 0;
+          const y0 = py | 0;
+          const x1 = x0 + 1 < w ? x0 + 1 : x0;
+          const y1 = y0 + 1 < h ? y0 + 1 : y0;
+          const fx = px - x0;
+          const fy = py - y0;
+          const r0 = y0 * w;
+          const r1 = y1 * w;
+          const top = a1[r0 + x0]! + fx * (a1[r0 + x1]! - a1[r0 + x0]!);
+          const bottom = a1[r1 + x0]! + fx * (a1[r1 + x1]! - a1[r1 + x0]!);
+          d = top + fy * (bottom - top) - a0[i]! - offset;
+        }
         prod[i] = gx[i]! * d;
         prod2[i] = gy[i]! * d;
       }

@@ -82,6 +82,13 @@ const CHUNK = 1 << 22;
 export interface AbsDiffSummer {
   /** Copies `data` in; returns Σ|data − previous| (null for the first frame). */
   push(data: Uint8Array): number | null;
+  /**
+   * One band of a frame of `frameLength` bytes, at byte `offset` (bands in order, the first at 0):
+   * compares it with the same bytes of the previous frame, then keeps it in that frame's place,
+   * so only one frame and one band are held. Returns Σ|frame − previous| with the last band
+   * (null for the first frame, and before the last band).
+   */
+  pushBand(data: Uint8Array, offset: number, frameLength: number, last: boolean): number | null;
 }
 
 interface SadExports {
@@ -122,7 +129,39 @@ export function createAbsDiffSummer(): AbsDiffSummer | null {
   let slotSize = 0;
   let current = -1; // slot of the last frame, −1 before the first
   let length = 0;
+  const sadRange = (a: number, b: number, n: number, mem: Uint8Array): number => {
+    const vec = n - (n % 16);
+    let total = 0;
+    for (let off = 0; off < vec; off += CHUNK) {
+      total += exports.sad(a + off, b + off, Math.min(CHUNK, vec - off)) >>> 0;
+    }
+    for (let i = vec; i < n; i++) total += Math.abs(mem[a + i]! - mem[b + i]!);
+    return total;
+  };
+  // Band mode: the previous frame at [0, frameLength), the incoming band after it.
+  let bandFrame = -1; // frame length of the kept frame, −1 before the first complete frame
+  let bandTotal = 0;
   return {
+    pushBand(data: Uint8Array, offset: number, frameLength: number, last: boolean): number | null {
+      if (offset === 0) {
+        if (bandFrame !== frameLength) bandFrame = -1;
+        bandTotal = 0;
+      }
+      const bandAt = Math.ceil(frameLength / 16) * 16;
+      const need = bandAt + data.length;
+      const have = exports.mem.buffer.byteLength;
+      if (need > have) exports.mem.grow(Math.ceil((need - have) / 65536));
+      const mem = new Uint8Array(exports.mem.buffer);
+      if (bandFrame >= 0) {
+        mem.set(data, bandAt);
+        bandTotal += sadRange(offset, bandAt, data.length, mem);
+      }
+      mem.set(data, offset);
+      if (!last) return null;
+      const had = bandFrame >= 0;
+      bandFrame = frameLength;
+      return had ? bandTotal : null;
+    },
     push(data: Uint8Array): number | null {
       if (current < 0 || data.length !== length) {
         length = data.length;

@@ -7,7 +7,8 @@
 import { parentPort } from 'node:worker_threads';
 import { ENGINE_ERROR_CODES } from '../contract.js';
 import type { EngineErrorCode } from '../contract.js';
-import type { AsyncMethodRun, MethodRun } from '../method-contract.js';
+import type { Frame } from '../contract.js';
+import type { AsyncMethodRun, FrameBand, MethodRun } from '../method-contract.js';
 import { JobInference } from '../inference/job.js';
 import { SessionCache } from '../inference/sessions.js';
 import type { InferenceSettings } from '../inference/settings.js';
@@ -25,6 +26,13 @@ interface Job {
   runs: LiveRun[];
   byOutput: Map<number, LiveRun[]>;
   inference: JobInference | null;
+  /** Per output: the frame being assembled from its bands, for runs that need frames whole. */
+  assembling: Map<number, Uint8Array>;
+}
+
+/** A run that takes this band as a band (a repeated frame is pushed whole, `repeat` times). */
+function takesBands(live: LiveRun, repeat: number): boolean {
+  return repeat === 1 && typeof (live.run as MethodRun | null)?.pushBand === 'function';
 }
 
 function errorInfo(err: unknown): { code: EngineErrorCode; detail: string } {
@@ -79,7 +87,7 @@ function main(): void {
       msg.inference && msg.context.models
         ? new JobInference(sessionsFor(msg.inference), msg.context.models, msg.inference.batchSize)
         : null;
-    const job: Job = { runs: [], byOutput: new Map(), inference };
+    const job: Job = { runs: [], byOutput: new Map(), inference, assembling: new Map() };
     const context = inference ? { ...msg.context, inference } : msg.context;
     for (const spec of msg.runs) {
       const live: LiveRun = { spec, run: null, error: null, elapsedMs: 0 };
@@ -125,13 +133,45 @@ function main(): void {
         enqueue(msg.job, async () => {
           const job = await jobs.get(msg.job);
           if (job) {
-            for (const { output, frame, repeat } of msg.frames) {
-              for (const live of job.byOutput.get(output) ?? []) {
-                if (!live.run || live.error) continue;
+            for (const { output, frame, repeat, band } of msg.frames) {
+              const lives = (job.byOutput.get(output) ?? []).filter((l) => l.run && !l.error);
+              let whole: Frame | null = frame;
+              if (band) {
+                whole = null;
+                const piece: FrameBand = { ...frame, ...band };
+                if (lives.some((l) => !takesBands(l, repeat))) {
+                  // Runs that need the frame whole get it once its last band is in.
+                  const rowBytes = frame.width * frame.channels;
+                  let buf = job.assembling.get(output);
+                  if (band.y === 0 || !buf) {
+                    buf = new Uint8Array(rowBytes * frame.height);
+                    job.assembling.set(output, buf);
+                  }
+                  buf.set(frame.data, band.y * rowBytes);
+                  if (band.last) {
+                    job.assembling.delete(output);
+                    whole = { ...frame, data: buf };
+                  }
+                }
+                for (const live of lives) {
+                  if (!takesBands(live, repeat)) continue;
+                  const t0 = performance.now();
+                  try {
+                    (live.run as MethodRun).pushBand!(piece);
+                  } catch (err) {
+                    live.error = errorInfo(err);
+                  }
+                  live.elapsedMs += performance.now() - t0;
+                }
+              }
+              if (!whole) continue;
+              const full = whole;
+              for (const live of lives) {
+                if (!live.run || live.error || (band && takesBands(live, repeat))) continue;
                 const t0 = performance.now();
                 try {
                   for (let r = 0; r < repeat; r++) {
-                    const pending = live.run.push(frame);
+                    const pending = live.run.push(full);
                     if (pending) await pending;
                   }
                 } catch (err) {

@@ -6,9 +6,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../contract.js';
-import type { Frame } from '../contract.js';
 import type { MethodContext } from '../method-contract.js';
-import type { FromWorker, RunResult, RunSpec, ToWorker } from './protocol.js';
+import type { FrameMessage, FromWorker, RunResult, RunSpec, ToWorker } from './protocol.js';
 import type { InferenceSettings } from '../inference/settings.js';
 
 export interface WorkerPoolOptions {
@@ -139,10 +138,7 @@ export class WorkerJob {
   }
 
   /** Sends one sampled frame (all its outputs); waits while too many are unacknowledged. */
-  async send(
-    frames: Array<{ output: number; frame: Frame; repeat: number }>,
-    signal?: AbortSignal,
-  ): Promise<void> {
+  async send(frames: FrameMessage[], signal?: AbortSignal): Promise<void> {
     if (this.state.failure) throw this.state.failure;
     const seq = ++this.state.sent;
     const transfer = frames.map((f) => f.frame.data.buffer as ArrayBuffer);

@@ -25,10 +25,18 @@ export type ToWorker =
       type: 'frames';
       job: number;
       seq: number;
-      frames: Array<{ output: number; frame: Frame; repeat: number }>;
+      frames: FrameMessage[];
     }
   | { type: 'finish'; job: number }
   | { type: 'cancel'; job: number };
+
+/** A frame of one output, or one band of it (`band` set; `frame.data` holds only its rows). */
+export interface FrameMessage {
+  output: number;
+  frame: Frame;
+  repeat: number;
+  band?: { y: number; rows: number; last: boolean };
+}
 
 export type RunResult =
   | { run: number; ok: true; outcome: MethodOutcome; elapsedMs: number }
