@@ -4,6 +4,8 @@
  * once. Part of the accounts aggregate with `users.repository.ts`.
  */
 import type { Db } from '../db/connection.js';
+import { ownedRead } from './owned.js';
+import type { Owned } from './owned.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { ApiKeysTable } from '../db/schema.js';
 
@@ -76,23 +78,15 @@ export class ApiKeyRepository {
   }
 
   /** The owner of a key row that is not revoked. */
-  async activeOwnerOf(keyId: string): Promise<string | undefined> {
+  /** The key row `keyId` that is not revoked, as user `owner` may see it (`Owned`: its prefix). */
+  async activeOwnedBy(keyId: string, owner: string): Promise<Owned<{ prefix: string }>> {
     const row = await this.db
       .selectFrom('api_keys')
-      .select('user_id')
+      .select(['prefix', 'user_id'])
       .where('id', '=', keyId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return row?.user_id;
-  }
-
-  async prefixOf(keyId: string): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select('prefix')
-      .where('id', '=', keyId)
-      .executeTakeFirst();
-    return row?.prefix;
+    return ownedRead(row, (r) => r.user_id, owner);
   }
 
   /** The display prefixes of the user's keys that are not revoked. */

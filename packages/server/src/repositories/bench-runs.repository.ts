@@ -5,6 +5,8 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { ownedRead } from './owned.js';
+import type { Owned } from './owned.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { BenchLogsTable, BenchRunsTable, ModelBaselinesTable } from '../db/schema-bench.js';
 import type { BenchStatus } from '../domain/bench-state.js';
@@ -42,6 +44,10 @@ export class BenchRunRepository {
     );
     const [row] = await this.byIdQuery(id);
     return row;
+  }
+  /** The run `id` as user `owner` may see it (`Owned`). */
+  async ownedBy(id: string, owner: string): Promise<Owned<BenchRunRecord>> {
+    return ownedRead(await this.byId(id), (r) => r.user_id, owner);
   }
 
   async statusOf(id: string): Promise<BenchStatus | undefined> {

@@ -9,7 +9,9 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dialectOf } from '../db/dialect.js';
-import type { BenchTasksTable } from '../db/schema-bench.js';
+import type { BenchRunsTable, BenchTasksTable } from '../db/schema-bench.js';
+import { ownedRead } from './owned.js';
+import type { Owned } from './owned.js';
 import { TASK_MOVES, UNFINISHED_TASK_STATES } from '../domain/clip-lifecycle.js';
 import type { BenchTaskState } from '../domain/clip-lifecycle.js';
 
@@ -58,6 +60,21 @@ export class BenchTaskRepository {
 
   async byId(id: string): Promise<BenchTaskRecord | undefined> {
     return this.db.selectFrom('bench_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The task `id` with its run, as user `owner` may see them (`Owned`: the run's owner). */
+  async ownedWithRun(
+    id: string,
+    owner: string,
+  ): Promise<Owned<{ task: BenchTaskRecord; run: Selectable<BenchRunsTable> }>> {
+    const task = await this.byId(id);
+    if (!task) return { kind: 'none' };
+    const run = await this.db
+      .selectFrom('bench_runs')
+      .selectAll()
+      .where('id', '=', task.run_id)
+      .executeTakeFirst();
+    return ownedRead(run && { task, run }, (r) => r.run.user_id, owner);
   }
 
   async stateOf(id: string): Promise<BenchTaskState | undefined> {

@@ -100,6 +100,7 @@ export type {
   WebSessionRepository,
 };
 export type { ArrivedVideo } from './video-uploads.repository.js';
+export type { Owned } from './owned.js';
 export type { ApiKeyRecord } from './api-keys.repository.js';
 export type {
   BenchLogRecord,

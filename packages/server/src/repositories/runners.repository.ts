@@ -3,6 +3,8 @@
  */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
+import { ownedRead } from './owned.js';
+import type { Owned } from './owned.js';
 import { dialectOf } from '../db/dialect.js';
 import type { RunnersTable } from '../db/schema-bench.js';
 
@@ -14,6 +16,11 @@ export class RunnerRepository {
 
   async byId(id: string): Promise<RunnerRecord | undefined> {
     return this.db.selectFrom('runners').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The runner `id` as user `owner` may see it (`Owned`). */
+  async ownedBy(id: string, owner: string): Promise<Owned<RunnerRecord>> {
+    return ownedRead(await this.byId(id), (r) => r.user_id, owner);
   }
 
   /** The user's runners, oldest first. */

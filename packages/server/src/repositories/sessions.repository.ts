@@ -4,6 +4,8 @@
  * aggregate with `videos.repository.ts`.
  */
 import type { Db } from '../db/connection.js';
+import { ownedRead } from './owned.js';
+import type { Owned } from './owned.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { SessionKind, SessionsTable } from '../db/schema.js';
 
@@ -41,6 +43,11 @@ export class SessionRepository {
     );
     const [row] = await this.byIdQuery(id);
     return row;
+  }
+  /** The session `id` of `kind` as user `owner` may see it (`Owned`; another kind's id is `none`). */
+  async ownedBy(id: string, owner: string, kind: SessionKind): Promise<Owned<SessionRecord>> {
+    const row = await this.byId(id);
+    return ownedRead(row?.kind === kind ? row : undefined, (r) => r.user_id, owner);
   }
 
   async insert(row: SessionRecord): Promise<void> {

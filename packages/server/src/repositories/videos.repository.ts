@@ -54,16 +54,16 @@ export class VideoRepository {
     );
   }
 
-  /** What serving a clip's bytes needs to know. */
-  async storedClip(
+  /** What serving a clip's bytes needs to know; nothing unless the clip is `owner`'s. */
+  async storedClipOf(
     id: string,
-  ): Promise<
-    Pick<VideoRecord, 'user_id' | 'blob_key' | 'content_type' | 'confirmed_at' | 'state'> | undefined
-  > {
+    owner: string,
+  ): Promise<Pick<VideoRecord, 'blob_key' | 'content_type' | 'confirmed_at' | 'state'> | undefined> {
     return this.db
       .selectFrom('videos')
-      .select(['user_id', 'blob_key', 'content_type', 'confirmed_at', 'state'])
+      .select(['blob_key', 'content_type', 'confirmed_at', 'state'])
       .where('id', '=', id)
+      .where('user_id', '=', owner)
       .executeTakeFirst();
   }
 

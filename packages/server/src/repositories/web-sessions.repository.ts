@@ -3,6 +3,8 @@
  * can be listed and revoked. Part of the accounts aggregate with `users.repository.ts`.
  */
 import type { Db } from '../db/connection.js';
+import { ownedRead } from './owned.js';
+import type { Owned } from './owned.js';
 import type { UserRole, WebSessionsTable } from '../db/schema.js';
 
 /** A stored sign-in session. */
@@ -45,13 +47,14 @@ export class WebSessionRepository {
       .executeTakeFirst();
   }
 
-  async ownerOf(id: string): Promise<string | undefined> {
+  /** Whether the sign-in session `id` is user `owner`'s (`Owned`; its row is the id alone). */
+  async ownedBy(id: string, owner: string): Promise<Owned<{ id: string }>> {
     const row = await this.db
       .selectFrom('web_sessions')
-      .select('user_id')
+      .select(['id', 'user_id'])
       .where('id', '=', id)
       .executeTakeFirst();
-    return row?.user_id;
+    return ownedRead(row, (r) => r.user_id, owner);
   }
 
   async touch(id: string, at: number): Promise<void> {

@@ -12,6 +12,7 @@ import type { Repositories } from '../repositories/index.js';
 import { freeUserName, iso, normaliseEmail, requirePassword, sha256 } from './account-rules.js';
 import { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { ownRow } from './ownership.js';
 
 export const WEB_SESSION_COOKIE = 'vesta_session';
 /** last_seen_at is written at most this often per session (not on every dashboard request). */
@@ -177,9 +178,10 @@ export class AccountService {
   }
 
   async revokeWebSession(userId: string, webSessionId: string): Promise<void> {
-    const owner = await this.repos.webSessions.ownerOf(webSessionId);
-    if (owner === undefined) throw notFound('session');
-    if (owner !== userId) throw forbidden('this session is not yours');
+    ownRow(await this.repos.webSessions.ownedBy(webSessionId, userId), {
+      none: () => notFound('session'),
+      other: () => forbidden('this session is not yours'),
+    });
     await this.repos.webSessions.delete(webSessionId);
   }
 

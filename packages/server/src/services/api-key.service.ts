@@ -22,6 +22,8 @@ import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node
 import type { ApiKeyView, AuthenticatedUser } from '../domain/views/accounts.js';
 import type { ClusterEvents } from '../ports/cluster-events.js';
 import type { Repositories } from '../repositories/index.js';
+import { forbidden, notFound } from '../errors.js';
+import { ownRow } from './ownership.js';
 
 const KEY_PREFIX = 'vsk_';
 /** Characters of the key shown to operators and used to find its row: `vsk_` + 8. */
@@ -161,15 +163,16 @@ export class ApiKeyService {
     }));
   }
 
-  /** The owner of a key row that is not revoked, or undefined. */
-  async ownerOf(keyId: string): Promise<string | undefined> {
-    return this.repos.apiKeys.activeOwnerOf(keyId);
-  }
-
-  /** Revokes a key by its row id; it stops working here at once. */
-  async revokeById(keyId: string): Promise<boolean> {
-    const prefix = await this.repos.apiKeys.prefixOf(keyId);
-    return prefix === undefined ? false : this.revokeKey(prefix);
+  /**
+   * Revokes the user's key by its row id; it stops working here at once. 404 for an unknown or
+   * already revoked key, 403 for another user's.
+   */
+  async revokeOwn(userId: string, keyId: string): Promise<void> {
+    const { prefix } = ownRow(await this.repos.apiKeys.activeOwnedBy(keyId, userId), {
+      none: () => notFound('API key'),
+      other: () => forbidden('this API key is not yours'),
+    });
+    await this.revokeKey(prefix);
   }
 
   /** Revokes every key of a user (disabling them). */

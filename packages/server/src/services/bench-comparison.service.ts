@@ -22,6 +22,7 @@ import type { BenchRunRecord, Repositories } from '../repositories/index.js';
 import { INTERVAL_METHOD } from './bench-scorecard.service.js';
 import { progressOf, scoredClips } from './bench-views.js';
 import { publicModelId } from './model-keys.js';
+import { ownRow } from './ownership.js';
 
 /** The most runs one comparison takes (the baseline and nine candidates). */
 export const MAX_COMPARED_RUNS = 10;
@@ -111,9 +112,10 @@ export class BenchComparisonService {
 
     const records = new Map<string, BenchRunRecord>();
     for (const id of ids) {
-      const run = await this.repos.benchRuns.byId(id);
-      if (!run) throw notFound(`bench run '${id}'`);
-      if (run.user_id !== userId) throw forbidden(`bench run '${id}' belongs to another user`);
+      const run = ownRow(await this.repos.benchRuns.ownedBy(id, userId), {
+        none: () => notFound(`bench run '${id}'`),
+        other: () => forbidden(`bench run '${id}' belongs to another user`),
+      });
       records.set(id, run);
     }
     const runs: RunScores[] = [];

@@ -30,6 +30,7 @@ import { scorecardView, storedScorecard } from './bench-scorecard.service.js';
 import type { BenchScorecardService } from './bench-scorecard.service.js';
 import { NO_TASKS, byVideo, logView, pageOf, progressOf, runView, taskVideoView } from './bench-views.js';
 import { resolveModelKey } from './model-keys.js';
+import { ownRow } from './ownership.js';
 
 /** VBench samples 5 clips per prompt. */
 export const DEFAULT_SAMPLES_PER_PROMPT = 5;
@@ -293,9 +294,9 @@ export class BenchRunService {
 
   /** 404 when the run does not exist, 403 when it is another user's. */
   private async owned(userId: string, id: string): Promise<BenchRunRecord> {
-    const row = await this.repos.benchRuns.byId(id);
-    if (!row) throw notFound('bench run');
-    if (row.user_id !== userId) throw forbidden('this bench run belongs to another user');
-    return row;
+    return ownRow(await this.repos.benchRuns.ownedBy(id, userId), {
+      none: () => notFound('bench run'),
+      other: () => forbidden('this bench run belongs to another user'),
+    });
   }
 }

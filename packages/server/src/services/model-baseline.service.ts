@@ -8,6 +8,7 @@ import type { ModelBaselineView } from '../domain/views/bench-comparison.js';
 import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { Repositories } from '../repositories/index.js';
 import { publicModelId, resolveModelKey } from './model-keys.js';
+import { ownRow } from './ownership.js';
 
 export class ModelBaselineService {
   constructor(
@@ -34,9 +35,10 @@ export class ModelBaselineService {
 
   async set(userId: string, modelId: string, runId: string): Promise<ModelBaselineView> {
     const key = await this.modelKey(userId, modelId);
-    const run = await this.repos.benchRuns.byId(runId);
-    if (!run) throw notFound(`bench run '${runId}'`);
-    if (run.user_id !== userId) throw forbidden(`bench run '${runId}' belongs to another user`);
+    const run = ownRow(await this.repos.benchRuns.ownedBy(runId, userId), {
+      none: () => notFound(`bench run '${runId}'`),
+      other: () => forbidden(`bench run '${runId}' belongs to another user`),
+    });
     if (run.model_id !== key)
       throw validationFailed(
         `bench run '${runId}' evaluated model '${publicModelId(run.model_id)}', not '${modelId}'`,

@@ -35,6 +35,7 @@ import type { ClipIntakeService } from './clip-intake.service.js';
 import type { TaskNotifier } from './task-notifier.js';
 import type { UploadService } from './upload.service.js';
 import type { VideoService } from './video.service.js';
+import { ownRow } from './ownership.js';
 
 export interface RunnerTaskServiceDeps {
   repos: Repositories;
@@ -309,10 +310,10 @@ export class RunnerTaskService {
     leaseId: string,
     options: { allowStopped?: boolean; allowDone?: boolean } = {},
   ): Promise<{ task: BenchTaskRecord; run: BenchRunRecord }> {
-    const task = await this.repos.benchTasks.byId(taskId);
-    if (!task) throw notFound('runner task');
-    const run = await this.runOf(task.run_id);
-    if (run.user_id !== userId) throw forbidden('this task belongs to another user');
+    const { task, run } = ownRow(await this.repos.benchTasks.ownedWithRun(taskId, userId), {
+      none: () => notFound('runner task'),
+      other: () => forbidden('this task belongs to another user'),
+    });
     if (task.lease_id !== leaseId)
       throw conflict(
         `lease ${leaseId} is not the current lease of task ${taskId} (it expired and the task was re-queued or claimed again); stop working on it and claim a new task`,

@@ -10,6 +10,7 @@ import type { Repositories, RunnerRecord } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
 import { privateModelKey, publicModelId, resolveModelKey } from './model-keys.js';
 import type { TaskNotifier } from './task-notifier.js';
+import { ownRow } from './ownership.js';
 
 /** Claims long-poll at most this long. */
 export const MAX_CLAIM_WAIT_SECONDS = 30;
@@ -124,10 +125,10 @@ export class RunnerService {
 
   /** The user's runner: 404 when it does not exist, 403 when it is another user's. */
   async owned(userId: string, id: string): Promise<RunnerRecord> {
-    const row = await this.repos.runners.byId(id);
-    if (!row) throw notFound('runner');
-    if (row.user_id !== userId) throw forbidden('this runner belongs to another user');
-    return row;
+    return ownRow(await this.repos.runners.ownedBy(id, userId), {
+      none: () => notFound('runner'),
+      other: () => forbidden('this runner belongs to another user'),
+    });
   }
 
   /** Records that the runner was seen; false when it no longer exists. */

@@ -20,6 +20,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { Logger } from '../ports/logger.js';
 import type { Repositories, SessionRecord } from '../repositories/index.js';
 import type { VideoService } from './video.service.js';
+import { ownRow } from './ownership.js';
 
 export class SessionService {
   constructor(
@@ -48,9 +49,10 @@ export class SessionService {
    * (or is another kind), 403 when it is someone else's, 409 when it was reset.
    */
   async requireCurrent(userId: string, kind: SessionKind, runId: string): Promise<SessionRecord> {
-    const row = await this.repos.sessions.byId(runId);
-    if (!row || row.kind !== kind) throw new AppError('not_found', `${kind} run ${runId} not found`);
-    if (row.user_id !== userId) throw forbidden(`${kind} run ${runId} belongs to another user`);
+    const row = ownRow(await this.repos.sessions.ownedBy(runId, userId, kind), {
+      none: () => new AppError('not_found', `${kind} run ${runId} not found`),
+      other: () => forbidden(`${kind} run ${runId} belongs to another user`),
+    });
     if (row.active !== 1)
       throw conflict(`${kind} run ${runId} was reset; GET /api/v1/${kind} for the current run id`);
     return row;

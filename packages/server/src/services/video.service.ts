@@ -32,8 +32,8 @@ export class VideoService {
     userId: string,
     videoId: string,
   ): Promise<{ blobKey: string; contentType: string; sizeBytes: number }> {
-    const v = await this.repos.videos.storedClip(videoId);
-    if (!v || v.user_id !== userId) throw notFound(`video ${videoId}`);
+    const v = await this.repos.videos.storedClipOf(videoId, userId);
+    if (!v) throw notFound(`video ${videoId}`);
     // Refused as not a video at confirm: its bytes were deleted.
     if (v.confirmed_at === null && v.state === 'failed') throw notFound(`video ${videoId}`);
     if (v.confirmed_at === null)

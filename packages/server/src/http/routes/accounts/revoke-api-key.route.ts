@@ -1,6 +1,5 @@
 /** DELETE /api/v1/api-keys/:id: revoke an API key. */
 import { Type } from 'typebox';
-import { forbidden, notFound } from '../../../errors.js';
 import type { RouteModule } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, SESSION_SECURITY, accountOf } from './context.js';
@@ -26,10 +25,7 @@ export const revokeApiKeyRoute: RouteModule = (app, { deps }) => {
       },
     },
     async (request, reply) => {
-      const owner = await deps.services.apiKeys.ownerOf(request.params.id);
-      if (owner === undefined) throw notFound('API key');
-      if (owner !== accountOf(request).id) throw forbidden('this API key is not yours');
-      await deps.services.apiKeys.revokeById(request.params.id);
+      await deps.services.apiKeys.revokeOwn(accountOf(request).id, request.params.id);
       return reply.code(204).send(null);
     },
   );
