@@ -215,6 +215,7 @@ function PromptTable(props: {
     <>
       <div className="table-wrap" tabIndex={0} role="region" aria-label={`Per-prompt deltas of ${candidate}`}>
         <DataTable
+          bare
           testId="prompt-deltas"
           className="scores prompt-table"
           headers={['Prompt', 'Δ (leaderboard scale)', 'Per dimension', 'Clips']}
@@ -332,6 +333,7 @@ export function ComparisonView(props: {
       )}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Differences in numbers">
         <DataTable
+          bare
           testId="compare-rows"
           className="scores"
           headers={['', 'Baseline', 'Candidate', 'Δ', '95 % interval', 'p', ...(holm ? ['p (Holm)'] : [])]}
@@ -440,6 +442,7 @@ export function BenchComparePage() {
             <h2>Runs</h2>
             <div className="table-wrap" tabIndex={0} role="region" aria-label="Runs compared">
               <DataTable
+                bare
                 testId="compare-table"
                 className="scores"
                 headers={['Run', 'Role', 'Model', 'Status', 'Suite']}

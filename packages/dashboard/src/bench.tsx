@@ -111,6 +111,7 @@ export function RunsTable({
   return (
     <DataTable
       cards
+      bare
       testId="runs-table"
       headers={[
         ...(selectable
@@ -631,6 +632,7 @@ export function BenchRunPage() {
             />
             <div className="table-wrap" tabIndex={0} role="region" aria-label="Scores with intervals">
               <DataTable
+                bare
                 testId="run-scores"
                 className="scores"
                 headers={['Dimension', 'Score', '95 % interval', 'Clips', 'Prompts', 'Method']}
