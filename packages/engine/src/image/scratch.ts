@@ -38,10 +38,3 @@ export function scratchU8(key: string, n: number): Uint8Array {
   }
   return a.length === n ? a : a.subarray(0, n);
 }
-
-/** Drops every scratch buffer (after a job with very large frames, so the memory is returned). */
-export function releaseScratch(): void {
-  f32.clear();
-  u16.clear();
-  u8.clear();
-}
