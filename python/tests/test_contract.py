@@ -59,6 +59,19 @@ PYTHON_OPERATIONS = {
     "createRunnerTaskUploadUrl": "runners.create_upload_url",
     "completeRunnerTask": "runners.complete",
     "failRunnerTask": "runners.fail",
+    "createJudgingCampaign": "judging.create",
+    "listJudgingCampaigns": "judging.list",
+    "getJudgingCampaign": "judging.get",
+    "closeJudgingCampaign": "judging.close",
+    "revealJudgingCampaign": "judging.reveal",
+    "deleteJudgingCampaign": "judging.delete",
+    "listJudgingJudges": "judging.judges",
+    "addJudgingJudge": "judging.add_judge",
+    "removeJudgingJudge": "judging.remove_judge",
+    "getNextJudgingPairs": "judging.next_pairs",
+    "castJudgingVote": "judging.vote",
+    "getJudgingClipContent": "judging.clip_content",
+    "exportJudgingVotes": "judging.export",
 }
 
 #: The spec's SDK table, with its exact names.

@@ -12,6 +12,7 @@ from ._async_resources import (
     AsyncBenchResource,
     AsyncDimensionsResource,
     AsyncModelsResource,
+    AsyncJudgingResource,
     AsyncRankResource,
     AsyncRunnersResource,
     AsyncScoreResource,
@@ -36,6 +37,7 @@ from ._resources import (
     BenchResource,
     DimensionsResource,
     ModelsResource,
+    JudgingResource,
     RankResource,
     RunnersResource,
     ScoreResource,
@@ -101,6 +103,8 @@ class Vesta:
     videos: VideosResource
     #: The runner protocol.
     runners: RunnersResource
+    #: Judging campaigns: blind pairwise votes.
+    judging: JudgingResource
 
     def __init__(
         self,
@@ -126,6 +130,7 @@ class Vesta:
         self.models = ModelsResource(self)
         self.videos = VideosResource(self)
         self.runners = RunnersResource(self)
+        self.judging = JudgingResource(self)
 
     @property
     def base_url(self) -> str:
@@ -206,6 +211,7 @@ class AsyncVesta:
     models: AsyncModelsResource
     videos: AsyncVideosResource
     runners: AsyncRunnersResource
+    judging: AsyncJudgingResource
 
     def __init__(
         self,
@@ -231,6 +237,7 @@ class AsyncVesta:
         self.models = AsyncModelsResource(self)
         self.videos = AsyncVideosResource(self)
         self.runners = AsyncRunnersResource(self)
+        self.judging = AsyncJudgingResource(self)
 
     @property
     def base_url(self) -> str:

@@ -13,26 +13,29 @@ from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type, Un
 from ._exceptions import ApiError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError
 from ._object import ApiObject
 
-__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "AddedJudge", "AddedJudgeInvite", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Judge", "JudgeList", "JudgingCampaign", "JudgingCampaignItemsItem", "JudgingCampaignList", "JudgingCampaignProgress", "JudgingCampaignQuestion", "JudgingCampaignSource", "JudgingOffer", "JudgingOfferLeft", "JudgingOfferRight", "JudgingVote", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "NextJudgingPairs", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
 
 #: The error classes of the catalogue's codes, re-exported by the vesta package.
-ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "NoScoredClipsError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
+ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
 
 API_VERSION = "1.0.0"
 
 #: Every error code of the server's catalogue (ErrorBody.code).
-ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "no_scored_clips", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
-ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "no_scored_clips", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
+ErrorCode = Literal["validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "no_scored_clips", "judging_closed", "pair_not_offered", "already_voted", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable"]
+ERROR_CODES: Tuple[str, ...] = ("validation_failed", "invalid_field", "RANK_PROMPT_MISMATCH", "invalid_video", "unauthorized", "forbidden", "not_found", "request_timeout", "conflict", "idempotency_mismatch", "no_scored_clips", "judging_closed", "pair_not_offered", "already_voted", "payload_too_large", "uri_too_long", "unsupported_media_type", "range_not_satisfiable", "rate_limited", "headers_too_large", "internal_error", "upstream_unavailable", )
 #: The HTTP status of each code (packages/server/src/errors.ts).
-ERROR_STATUSES: Dict[str, int] = {"validation_failed": 400, "invalid_field": 400, "RANK_PROMPT_MISMATCH": 400, "invalid_video": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404, "request_timeout": 408, "conflict": 409, "idempotency_mismatch": 409, "no_scored_clips": 409, "payload_too_large": 413, "uri_too_long": 414, "unsupported_media_type": 415, "range_not_satisfiable": 416, "rate_limited": 429, "headers_too_large": 431, "internal_error": 500, "upstream_unavailable": 503}
+ERROR_STATUSES: Dict[str, int] = {"validation_failed": 400, "invalid_field": 400, "RANK_PROMPT_MISMATCH": 400, "invalid_video": 400, "unauthorized": 401, "forbidden": 403, "not_found": 404, "request_timeout": 408, "conflict": 409, "idempotency_mismatch": 409, "no_scored_clips": 409, "judging_closed": 409, "pair_not_offered": 409, "already_voted": 409, "payload_too_large": 413, "uri_too_long": 414, "unsupported_media_type": 415, "range_not_satisfiable": 416, "rate_limited": 429, "headers_too_large": 431, "internal_error": 500, "upstream_unavailable": 503}
 
 #: operationId -> (HTTP method, path) of every operation.
 OPERATIONS: Dict[str, Tuple[str, str]] = {
     "acceptInvite": ("POST", "/api/v1/auth/accept-invite"),
+    "addJudgingJudge": ("POST", "/api/v1/judging/campaigns/{id}/judges"),
     "cancelBenchRun": ("POST", "/api/v1/bench/{id}/cancel"),
+    "castJudgingVote": ("POST", "/api/v1/judging/campaigns/{id}/votes"),
     "changePassword": ("POST", "/api/v1/account/password"),
     "claimRunnerTask": ("POST", "/api/v1/runners/{id}/claim"),
     "clearModelBaseline": ("DELETE", "/api/v1/models/{id}/baseline"),
+    "closeJudgingCampaign": ("POST", "/api/v1/judging/campaigns/{id}/close"),
     "compareBenchRuns": ("GET", "/api/v1/bench/compare"),
     "completeRunnerTask": ("POST", "/api/v1/runner-tasks/{taskId}/complete"),
     "confirmRankUpload": ("POST", "/api/v1/rank/{id}/videos/confirm-upload"),
@@ -40,19 +43,25 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "createApiKey": ("POST", "/api/v1/api-keys"),
     "createBenchRun": ("POST", "/api/v1/bench"),
     "createInvite": ("POST", "/api/v1/invites"),
+    "createJudgingCampaign": ("POST", "/api/v1/judging/campaigns"),
     "createRankUploadUrl": ("POST", "/api/v1/rank/{id}/videos/upload-url"),
     "createRunnerTaskUploadUrl": ("POST", "/api/v1/runner-tasks/{taskId}/upload-url"),
     "createScoreUploadUrl": ("POST", "/api/v1/score/{id}/videos/upload-url"),
     "deleteBenchRun": ("DELETE", "/api/v1/bench/{id}"),
+    "deleteJudgingCampaign": ("DELETE", "/api/v1/judging/campaigns/{id}"),
     "deregisterRunner": ("DELETE", "/api/v1/runners/{id}"),
     "disableUser": ("POST", "/api/v1/users/{id}/disable"),
+    "exportJudgingVotes": ("GET", "/api/v1/judging/campaigns/{id}/export"),
     "failRunnerTask": ("POST", "/api/v1/runner-tasks/{taskId}/fail"),
     "getBenchCsv": ("GET", "/api/v1/bench/{id}/csv"),
     "getBenchLogs": ("GET", "/api/v1/bench/{id}/logs"),
     "getBenchRun": ("GET", "/api/v1/bench/{id}"),
     "getBenchScorecard": ("GET", "/api/v1/bench/{id}/scorecard"),
     "getCurrentSession": ("GET", "/api/v1/auth/session"),
+    "getJudgingCampaign": ("GET", "/api/v1/judging/campaigns/{id}"),
+    "getJudgingClipContent": ("GET", "/api/v1/judging/campaigns/{id}/clips/{clipId}/content"),
     "getModelBaseline": ("GET", "/api/v1/models/{id}/baseline"),
+    "getNextJudgingPairs": ("GET", "/api/v1/judging/campaigns/{id}/next-pairs"),
     "getRankLeaderboard": ("GET", "/api/v1/rank/{id}/ranked"),
     "getRankSession": ("GET", "/api/v1/rank"),
     "getRunner": ("GET", "/api/v1/runners/{id}"),
@@ -66,16 +75,20 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "listDimensionPrompts": ("GET", "/api/v1/dimensions/{id}/prompts"),
     "listDimensions": ("GET", "/api/v1/dimensions"),
     "listInvites": ("GET", "/api/v1/invites"),
+    "listJudgingCampaigns": ("GET", "/api/v1/judging/campaigns"),
+    "listJudgingJudges": ("GET", "/api/v1/judging/campaigns/{id}/judges"),
     "listModels": ("GET", "/api/v1/models"),
     "listRunners": ("GET", "/api/v1/runners"),
     "listUsers": ("GET", "/api/v1/users"),
     "listWebSessions": ("GET", "/api/v1/account/sessions"),
     "putUpload": ("PUT", "/api/v1/uploads/{videoId}"),
     "registerRunner": ("POST", "/api/v1/runners"),
+    "removeJudgingJudge": ("DELETE", "/api/v1/judging/campaigns/{id}/judges/{judgeId}"),
     "removeRankVideo": ("DELETE", "/api/v1/rank/{id}/videos/{videoId}"),
     "removeScoreVideo": ("DELETE", "/api/v1/score/{id}/videos/{videoId}"),
     "resetRankSession": ("POST", "/api/v1/rank/reset"),
     "resetScoreSession": ("POST", "/api/v1/score/reset"),
+    "revealJudgingCampaign": ("POST", "/api/v1/judging/campaigns/{id}/reveal"),
     "revokeApiKey": ("DELETE", "/api/v1/api-keys/{id}"),
     "revokeInvite": ("DELETE", "/api/v1/invites/{id}"),
     "revokeWebSession": ("DELETE", "/api/v1/account/sessions/{id}"),
@@ -87,6 +100,40 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
 
 BenchStatus = Literal["queued", "generating", "evaluating", "completed", "failed", "cancelled"]
 VideoState = Union[Literal["awaiting_upload"], Literal["uploaded"], Literal["queued"], Literal["scoring"], Literal["scored"], Literal["failed"]]
+
+
+class AddedJudgeInvite(ApiObject):
+    """`AddedJudgeInvite` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("url", "expires_at", )
+
+    @property
+    def url(self) -> str:
+        """The single-use invite link (shown once)."""
+        return self._data["url"]
+
+    @property
+    def expires_at(self) -> str:
+        """When the link stops working."""
+        return self._data["expiresAt"]
+
+
+class AddedJudge(ApiObject):
+    """`AddedJudge` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("judge", "invite", )
+
+    @property
+    def judge(self) -> Judge:
+        return Judge(self._data["judge"])
+
+    @property
+    def invite(self) -> Optional[AddedJudgeInvite]:
+        """An invite made for an email with no account (only when the caller is an admin; otherwise an admin must invite that email, and the judge becomes active once the account exists). Null for an existing user."""
+        v = self._data["invite"]
+        return None if v is None else AddedJudgeInvite(v)
 
 
 class Auxiliary(ApiObject):
@@ -1387,6 +1434,339 @@ class HeartbeatResponse(ApiObject):
         return self._data["cancelled"]
 
 
+class Judge(ApiObject):
+    """`Judge` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "pseudonym", "user_name", "email", "status", "added_at", "removed_at", "votes", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def pseudonym(self) -> str:
+        """What the export and the ratings name the judge (`judge-1`, …)."""
+        return self._data["pseudonym"]
+
+    @property
+    def user_name(self) -> Optional[str]:
+        return self._data["userName"]
+
+    @property
+    def email(self) -> Optional[str]:
+        return self._data["email"]
+
+    @property
+    def status(self) -> Union[Literal["active"], Literal["invited"], Literal["removed"]]:
+        """`invited`: an email with no account yet; it becomes `active` when that account is made (an invite accepted)."""
+        return self._data["status"]
+
+    @property
+    def added_at(self) -> str:
+        """When the judge was added."""
+        return self._data["addedAt"]
+
+    @property
+    def removed_at(self) -> Optional[str]:
+        """When the owner removed them."""
+        return self._data["removedAt"]
+
+    @property
+    def votes(self) -> int:
+        return self._data["votes"]
+
+
+class JudgeList(ApiObject):
+    """`JudgeList` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[Judge]:
+        return [Judge(x) for x in self._data["items"]]
+
+
+class JudgingCampaignQuestion(ApiObject):
+    """`JudgingCampaignQuestion` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("kind", "text", )
+
+    @property
+    def kind(self) -> Union[Literal["overall"], Literal["prompt_fit"], Literal["motion"], Literal["visual_quality"], Literal["custom"]]:
+        """The question asked: `overall` ("Which clip is better overall for this prompt?", the default), `prompt_fit`, `motion`, `visual_quality`, or `custom` (its `text` required)."""
+        return self._data["kind"]
+
+    @property
+    def text(self) -> str:
+        return self._data["text"]
+
+
+class JudgingCampaignSource(ApiObject):
+    """`JudgingCampaignSource` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("kind", "ids", )
+
+    @property
+    def kind(self) -> Union[Literal["rank"], Literal["bench"]]:
+        return self._data["kind"]
+
+    @property
+    def ids(self) -> List[str]:
+        """The Rank session id, or the Bench run ids."""
+        return list(self._data["ids"])
+
+
+class JudgingCampaignItemsItem(ApiObject):
+    """`JudgingCampaignItemsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "label", "clips", )
+
+    @property
+    def id(self) -> str:
+        """The run id (Bench) or the candidate video id (Rank)."""
+        return self._data["id"]
+
+    @property
+    def label(self) -> str:
+        """The model and run name, or the candidate's file name."""
+        return self._data["label"]
+
+    @property
+    def clips(self) -> int:
+        """Clips of the item in the campaign."""
+        return self._data["clips"]
+
+
+class JudgingCampaignProgress(ApiObject):
+    """`JudgingCampaignProgress` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("pairs", "pairs_complete", "clips", "clips_deleted", "votes", "judges", "your_votes", )
+
+    @property
+    def pairs(self) -> int:
+        return self._data["pairs"]
+
+    @property
+    def pairs_complete(self) -> int:
+        """Pairs with their target number of votes."""
+        return self._data["pairsComplete"]
+
+    @property
+    def clips(self) -> int:
+        return self._data["clips"]
+
+    @property
+    def clips_deleted(self) -> int:
+        """Clips deleted since the campaign was made: their pairs are offered no more; votes already cast stand."""
+        return self._data["clipsDeleted"]
+
+    @property
+    def votes(self) -> int:
+        """Votes cast, skips included."""
+        return self._data["votes"]
+
+    @property
+    def judges(self) -> int:
+        """Judges (not removed)."""
+        return self._data["judges"]
+
+    @property
+    def your_votes(self) -> int:
+        """The caller's own votes."""
+        return self._data["yourVotes"]
+
+
+class JudgingCampaign(ApiObject):
+    """`JudgingCampaign` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "role", "is_judge", "question", "status", "votes_per_pair", "created_at", "closed_at", "revealed_at", "names_visible", "source", "items", "progress", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def name(self) -> str:
+        return self._data["name"]
+
+    @property
+    def role(self) -> Union[Literal["owner"], Literal["judge"]]:
+        """How the caller takes part: `owner` sees everything; `judge` sees the campaign blinded."""
+        return self._data["role"]
+
+    @property
+    def is_judge(self) -> bool:
+        """The caller judges this campaign (an owner may add themselves; their votes are not blind)."""
+        return self._data["isJudge"]
+
+    @property
+    def question(self) -> JudgingCampaignQuestion:
+        return JudgingCampaignQuestion(self._data["question"])
+
+    @property
+    def status(self) -> Union[Literal["open"], Literal["closed"]]:
+        return self._data["status"]
+
+    @property
+    def votes_per_pair(self) -> int:
+        return self._data["votesPerPair"]
+
+    @property
+    def created_at(self) -> str:
+        """When it was made."""
+        return self._data["createdAt"]
+
+    @property
+    def closed_at(self) -> Optional[str]:
+        """When the owner closed it."""
+        return self._data["closedAt"]
+
+    @property
+    def revealed_at(self) -> Optional[str]:
+        """When the owner revealed the names to the judges."""
+        return self._data["revealedAt"]
+
+    @property
+    def names_visible(self) -> bool:
+        """Model, run and file names are shown: always to the owner; to judges once closed or revealed."""
+        return self._data["namesVisible"]
+
+    @property
+    def source(self) -> Optional[JudgingCampaignSource]:
+        """What the campaign was made from; null for a judge until names are visible."""
+        v = self._data["source"]
+        return None if v is None else JudgingCampaignSource(v)
+
+    @property
+    def items(self) -> Optional[List[JudgingCampaignItemsItem]]:
+        """The rated items (runs or candidates); null for a judge until names are visible."""
+        v = self._data["items"]
+        return None if v is None else [JudgingCampaignItemsItem(x) for x in v]
+
+    @property
+    def progress(self) -> JudgingCampaignProgress:
+        return JudgingCampaignProgress(self._data["progress"])
+
+
+class JudgingCampaignList(ApiObject):
+    """The campaigns the caller owns or judges, newest first."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("items", )
+
+    @property
+    def items(self) -> List[JudgingCampaign]:
+        return [JudgingCampaign(x) for x in self._data["items"]]
+
+
+class JudgingOfferLeft(ApiObject):
+    """`JudgingOfferLeft` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("clip_id", "content_url", )
+
+    @property
+    def clip_id(self) -> str:
+        """The campaign's id for the clip (not its video id)."""
+        return self._data["clipId"]
+
+    @property
+    def content_url(self) -> str:
+        """Root-relative path of its bytes (campaign-scoped; byte ranges supported)."""
+        return self._data["contentUrl"]
+
+
+class JudgingOfferRight(ApiObject):
+    """`JudgingOfferRight` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("clip_id", "content_url", )
+
+    @property
+    def clip_id(self) -> str:
+        """The campaign's id for the clip (not its video id)."""
+        return self._data["clipId"]
+
+    @property
+    def content_url(self) -> str:
+        """Root-relative path of its bytes (campaign-scoped; byte ranges supported)."""
+        return self._data["contentUrl"]
+
+
+class JudgingOffer(ApiObject):
+    """`JudgingOffer` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("offer_id", "campaign_id", "question", "prompt", "left", "right", "offered_at", )
+
+    @property
+    def offer_id(self) -> str:
+        """Send it back with the vote."""
+        return self._data["offerId"]
+
+    @property
+    def campaign_id(self) -> str:
+        return self._data["campaignId"]
+
+    @property
+    def question(self) -> str:
+        return self._data["question"]
+
+    @property
+    def prompt(self) -> str:
+        """The prompt both clips were made from."""
+        return self._data["prompt"]
+
+    @property
+    def left(self) -> JudgingOfferLeft:
+        return JudgingOfferLeft(self._data["left"])
+
+    @property
+    def right(self) -> JudgingOfferRight:
+        return JudgingOfferRight(self._data["right"])
+
+    @property
+    def offered_at(self) -> str:
+        """When it was offered."""
+        return self._data["offeredAt"]
+
+
+class JudgingVote(ApiObject):
+    """`JudgingVote` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "offer_id", "answer", "created_at", "your_votes", )
+
+    @property
+    def id(self) -> str:
+        return self._data["id"]
+
+    @property
+    def offer_id(self) -> str:
+        return self._data["offerId"]
+
+    @property
+    def answer(self) -> Union[Literal["left"], Literal["right"], Literal["tie"], Literal["both_bad"], Literal["skip"]]:
+        """`left` or `right`: that clip is better; `tie`: equally good; `both_bad`: neither is acceptable; `skip`: the judge passes (the pair is not offered to them again and the vote does not count toward the pair's target or the ratings)."""
+        return self._data["answer"]
+
+    @property
+    def created_at(self) -> str:
+        """When it was recorded."""
+        return self._data["createdAt"]
+
+    @property
+    def your_votes(self) -> int:
+        return self._data["yourVotes"]
+
+
 class Leaderboard(ApiObject):
     """`Leaderboard` of the API."""
 
@@ -1557,6 +1937,27 @@ class ModelList(ApiObject):
     @property
     def items(self) -> List[Model]:
         return [Model(x) for x in self._data["items"]]
+
+
+class NextJudgingPairs(ApiObject):
+    """`NextJudgingPairs` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("offers", "done", "your_votes", )
+
+    @property
+    def offers(self) -> List[JudgingOffer]:
+        """The caller's open offers, oldest first (asking again without voting answers the same)."""
+        return [JudgingOffer(x) for x in self._data["offers"]]
+
+    @property
+    def done(self) -> bool:
+        """Nothing is left for the caller to judge."""
+        return self._data["done"]
+
+    @property
+    def your_votes(self) -> int:
+        return self._data["yourVotes"]
 
 
 class RankSession(ApiObject):
@@ -2546,6 +2947,18 @@ class NoScoredClipsError(ConflictError):
     """409 `no_scored_clips`."""
 
 
+class JudgingClosedError(ConflictError):
+    """409 `judging_closed`."""
+
+
+class PairNotOfferedError(ConflictError):
+    """409 `pair_not_offered`."""
+
+
+class AlreadyVotedError(ConflictError):
+    """409 `already_voted`."""
+
+
 class PayloadTooLargeError(ApiError):
     """413 `payload_too_large`."""
 
@@ -2590,6 +3003,9 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
     "conflict": ConflictError,
     "idempotency_mismatch": IdempotencyMismatchError,
     "no_scored_clips": NoScoredClipsError,
+    "judging_closed": JudgingClosedError,
+    "pair_not_offered": PairNotOfferedError,
+    "already_voted": AlreadyVotedError,
     "payload_too_large": PayloadTooLargeError,
     "uri_too_long": UriTooLongError,
     "unsupported_media_type": UnsupportedMediaTypeError,

@@ -303,6 +303,20 @@ def video_content(cfg: Config, o: CallOptions, video_id: str, start: Optional[in
     return res.content
 
 
+# -- judging campaigns ----------------------------------------------------------------------------
+def judging_path(campaign_id: Optional[str] = None, tail: str = "") -> str:
+    return "/api/v1/judging/campaigns" + (f"/{path_segment(campaign_id)}" if campaign_id is not None else "") + tail
+
+
+def judging_clip(cfg: Config, o: CallOptions, campaign_id: str, clip_id: str, start: Optional[int], end: Optional[int]) -> Plan[bytes]:
+    headers = None
+    if start is not None or end is not None:
+        headers = {"Range": f"bytes={start or 0}-{'' if end is None else end}"}
+    path = judging_path(campaign_id, f"/clips/{path_segment(clip_id)}/content")
+    res = yield from call(cfg, "GET", path, o, headers=headers, accept="*/*")
+    return res.content
+
+
 # -- runners --------------------------------------------------------------------------------------
 def runner_register(cfg: Config, o: CallOptions, name: str, models: Sequence[str], max_concurrency: int, version: Optional[str]) -> Plan[g.Runner]:
     body: Dict[str, Any] = {"name": name, "models": list(models), "maxConcurrency": max_concurrency}

@@ -448,6 +448,119 @@ class VideosResource(SyncResource):
         return self._run(p.video_content(self._cfg, _o(timeout, max_retries, extra_headers), video_id, start, end))
 
 
+class JudgingResource(SyncResource):
+    """Judging campaigns: blind pairwise votes on the caller's clips (the owner's calls, and a
+    judge's next pairs and votes)."""
+
+    def create(
+        self, name: str, *, bench_run_ids: Optional[Sequence[str]] = None, rank_session_id: Optional[str] = None,
+        question: Optional[str] = None, question_text: Optional[str] = None, votes_per_pair: Optional[int] = None,
+        timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingCampaign:
+        """Creates a campaign from two or more Bench runs (``bench_run_ids``) or a Rank session
+        (``rank_session_id``); ``question`` is ``overall`` (default), ``prompt_fit``, ``motion``,
+        ``visual_quality`` or ``custom`` (with ``question_text``)."""
+        body: dict[str, Any] = {"name": name}
+        if bench_run_ids is not None:
+            body["benchRunIds"] = list(bench_run_ids)
+        if rank_session_id is not None:
+            body["rankSessionId"] = rank_session_id
+        if question is not None or question_text is not None:
+            body["question"] = {"kind": question or "overall", **({"text": question_text} if question_text else {})}
+        if votes_per_pair is not None:
+            body["votesPerPair"] = votes_per_pair
+        return self._run(p.post_object(self._cfg, g.JudgingCampaign, p.judging_path(), _o(timeout, max_retries, extra_headers), body))
+
+    def list(
+        self, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingCampaignList:
+        """The campaigns the caller owns or judges, newest first."""
+        return self._run(p.get_object(self._cfg, g.JudgingCampaignList, p.judging_path(), _o(timeout, max_retries, extra_headers)))
+
+    def get(
+        self, campaign_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingCampaign:
+        """One campaign (blinded for a judge until it is closed or revealed)."""
+        return self._run(p.get_object(self._cfg, g.JudgingCampaign, p.judging_path(campaign_id), _o(timeout, max_retries, extra_headers)))
+
+    def close(
+        self, campaign_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingCampaign:
+        """Closes the campaign (owner): no more votes; the judges see the names."""
+        return self._run(p.post_object(self._cfg, g.JudgingCampaign, p.judging_path(campaign_id, "/close"), _o(timeout, max_retries, extra_headers)))
+
+    def reveal(
+        self, campaign_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingCampaign:
+        """Reveals the names to the judges (owner)."""
+        return self._run(p.post_object(self._cfg, g.JudgingCampaign, p.judging_path(campaign_id, "/reveal"), _o(timeout, max_retries, extra_headers)))
+
+    def delete(
+        self, campaign_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Deletes the campaign with its votes (owner)."""
+        self._run(p.nothing(p.call(self._cfg, "DELETE", p.judging_path(campaign_id), _o(timeout, max_retries, extra_headers))))
+
+    def judges(
+        self, campaign_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgeList:
+        """The campaign's judges (owner)."""
+        return self._run(p.get_object(self._cfg, g.JudgeList, p.judging_path(campaign_id, "/judges"), _o(timeout, max_retries, extra_headers)))
+
+    def add_judge(
+        self, campaign_id: str, *, email: Optional[str] = None, user_name: Optional[str] = None,
+        timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.AddedJudge:
+        """Adds a judge by ``email`` or ``user_name`` (owner)."""
+        body = {"email": email} if email is not None else {"userName": user_name}
+        return self._run(p.post_object(self._cfg, g.AddedJudge, p.judging_path(campaign_id, "/judges"), _o(timeout, max_retries, extra_headers), body))
+
+    def remove_judge(
+        self, campaign_id: str, judge_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        """Removes a judge (owner): their votes are kept but no longer counted."""
+        self._run(p.nothing(p.call(self._cfg, "DELETE", p.judging_path(campaign_id, f"/judges/{p.path_segment(judge_id)}"), _o(timeout, max_retries, extra_headers))))
+
+    def next_pairs(
+        self, campaign_id: str, count: int = 1, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.NextJudgingPairs:
+        """The calling judge's open offers, topped up to ``count`` (1-3)."""
+        return self._run(p.get_object(self._cfg, g.NextJudgingPairs, p.judging_path(campaign_id, "/next-pairs"), _o(timeout, max_retries, extra_headers), {"count": count}))
+
+    def vote(
+        self, campaign_id: str, offer_id: str, answer: str, *, timeout: Optional[TimeoutTypes] = None,
+        max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingVote:
+        """Answers an offer: ``left``, ``right``, ``tie``, ``both_bad`` or ``skip``."""
+        return self._run(p.post_object(self._cfg, g.JudgingVote, p.judging_path(campaign_id, "/votes"), _o(timeout, max_retries, extra_headers), {"offerId": offer_id, "answer": answer}))
+
+    def clip_content(
+        self, campaign_id: str, clip_id: str, start: Optional[int] = None, end: Optional[int] = None, *,
+        timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> bytes:
+        """An offered clip's bytes by the campaign's clip id: whole, or ``start``..``end`` inclusive."""
+        return self._run(p.judging_clip(self._cfg, _o(timeout, max_retries, extra_headers), campaign_id, clip_id, start, end))
+
+    def export(
+        self, campaign_id: str, format: str = "csv", *, timeout: Optional[TimeoutTypes] = None,
+        max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> str:
+        """Every vote as CSV (default) or JSON Lines (``format="jsonl"``) (owner)."""
+        res = self._run(p.call(self._cfg, "GET", p.judging_path(campaign_id, "/export"), _o(timeout, max_retries, extra_headers), query={"format": format}, accept="text/csv, application/x-ndjson, application/json"))
+        return res.text
+
+
 class RunnersResource(SyncResource):
     """The runner protocol, one method per operation (``run_with_pipeline`` drives them)."""
 

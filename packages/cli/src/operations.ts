@@ -59,6 +59,21 @@ export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
   createRunnerTaskUploadUrl: { sdk: 'runners.createUploadUrl', cli: 'runner start' },
   completeRunnerTask: { sdk: 'runners.complete', cli: 'runner start' },
   failRunnerTask: { sdk: 'runners.fail', cli: 'runner start' },
+  // Judging campaigns (issue #23): the owner's commands, and a judge's next pair and vote (the
+  // dashboard's judging page is the comfortable way to judge).
+  createJudgingCampaign: { sdk: 'judging.create', cli: 'judge create' },
+  listJudgingCampaigns: { sdk: 'judging.list', cli: 'judge list' },
+  getJudgingCampaign: { sdk: 'judging.get', cli: 'judge status' },
+  closeJudgingCampaign: { sdk: 'judging.close', cli: 'judge close' },
+  revealJudgingCampaign: { sdk: 'judging.reveal', cli: 'judge reveal' },
+  deleteJudgingCampaign: { sdk: 'judging.delete', cli: 'judge delete' },
+  listJudgingJudges: { sdk: 'judging.judges', cli: 'judge judges' },
+  addJudgingJudge: { sdk: 'judging.addJudge', cli: 'judge add-judge' },
+  removeJudgingJudge: { sdk: 'judging.removeJudge', cli: 'judge remove-judge' },
+  getNextJudgingPairs: { sdk: 'judging.nextPairs', cli: 'judge next' },
+  castJudgingVote: { sdk: 'judging.vote', cli: 'judge vote' },
+  getJudgingClipContent: { sdk: 'judging.clipContent', cli: 'judge clip' },
+  exportJudgingVotes: { sdk: 'judging.export', cli: 'judge export' },
   // Dashboard accounts (session mode of the SDK; no CLI command: the dashboard is the place).
   getSetupState: { sdk: 'auth.setupState', cli: null },
   setupFirstAdmin: { sdk: 'auth.setup', cli: null },

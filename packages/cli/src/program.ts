@@ -11,6 +11,7 @@ import { registerRunnerCommands } from './commands/runner.js';
 import { registerRunnerAdminCommands } from './commands/runners.js';
 import { registerDimensionPromptsCommand } from './commands/prompts.js';
 import { registerVideoCommands } from './commands/videos.js';
+import { registerJudgeCommands } from './commands/judge.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -105,6 +106,7 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   registerDimensionPromptsCommand(program, ctx);
   registerModelsCommand(program, ctx);
   registerApiKeyCommands(program, ctx);
+  registerJudgeCommands(program, ctx);
   registerRunnerAdminCommands(registerRunnerCommands(program, ctx), ctx);
   if (!(CLIENT_COMMANDS as readonly string[]).includes(commandWord(argv) ?? '')) {
     // Commands that run on the server's host (no API key, no HTTP client).

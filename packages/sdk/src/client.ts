@@ -15,6 +15,7 @@ import { DimensionsResource, ModelsResource } from './resources/discovery.js';
 import { RunnersResource } from './resources/runners.js';
 import { RankResource, ScoreResource } from './resources/sessions.js';
 import { VideosResource } from './resources/videos.js';
+import { JudgingResource } from './resources/judging.js';
 import { startRunner, type Runner, type RunnerOptions } from './runner/loop.js';
 import { runnerApiOver } from './runner/protocol.js';
 import type { ClipUploadDeps } from './runner/upload.js';
@@ -82,6 +83,8 @@ export class VestaClient {
   /** Users (admin, session mode). */
   readonly users: UsersResource;
   /** Invites (admin, session mode). */
+  /** Judging campaigns: blind pairwise votes on the caller's clips (issue #23). */
+  readonly judging: JudgingResource;
   readonly invites: InvitesResource;
   /** What the runner loop needs: the runner endpoints and the upload transport. */
   readonly #runnerDeps: ClipUploadDeps;
@@ -111,6 +114,7 @@ export class VestaClient {
     this.rank = new RankResource(deps);
     this.bench = new BenchResource(http, { startRunner: (o) => this.createRunner(o) });
     this.videos = new VideosResource(http);
+    this.judging = new JudgingResource(http);
     this.dimensions = new DimensionsResource(http);
     this.models = new ModelsResource(http);
     this.runners = new RunnersResource(http);

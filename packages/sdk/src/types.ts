@@ -46,6 +46,22 @@ export type BenchScorecard = Json<'getBenchScorecard', 200>;
 export type BenchComparison = Json<'compareBenchRuns', 200>;
 /** A model's baseline run (the caller's). */
 export type ModelBaseline = Json<'getModelBaseline', 200>;
+/** A judging campaign as the caller sees it (`role` owner, or judge: blinded until revealed). */
+export type JudgingCampaign = Json<'getJudgingCampaign', 200>;
+/** Body of `judging.create`: a name, a question, and a Rank session or two or more Bench runs. */
+export type JudgingCampaignCreate = RequestJson<'createJudgingCampaign'>;
+/** A judge of a campaign (the owner's view). */
+export type Judge = Json<'listJudgingJudges', 200>['items'][number];
+/** A judge just added, with the invite made for an email without an account (admins). */
+export type AddedJudge = Json<'addJudgingJudge', 201>;
+/** The pairs offered to the calling judge. */
+export type NextJudgingPairs = Json<'getNextJudgingPairs', 200>;
+/** One pair offered to a judge: two clips of one prompt, left and right. */
+export type JudgingOffer = NextJudgingPairs['offers'][number];
+/** A judge's answer: `left`, `right`, `tie`, `both_bad` or `skip`. */
+export type JudgingAnswer = RequestJson<'castJudgingVote'>['answer'];
+/** A vote as recorded. */
+export type JudgingVote = Json<'castJudgingVote', 201>;
 /** `queued → generating → evaluating → completed | failed | cancelled`. */
 export type BenchStatus = BenchRun['status'];
 /** One clip of a Bench run with its per-dimension results. */
@@ -115,6 +131,13 @@ export type _GeneratedTypesResolve = Expect<
       Present<DimensionList>,
       Present<ModelList>,
       Present<BenchCreateBody>,
+      Present<JudgingCampaign>,
+      Present<JudgingCampaignCreate>,
+      Present<Judge>,
+      Present<AddedJudge>,
+      Present<NextJudgingPairs>,
+      Present<JudgingAnswer>,
+      Present<JudgingVote>,
     ]
   >
 >;

@@ -33,6 +33,18 @@ export const ERROR_CATALOGUE = {
     status: 409,
     when: 'A Bench run named in a comparison has no scored clip yet, so there is nothing of it to compare.',
   },
+  judging_closed: {
+    status: 409,
+    when: 'The judging campaign is closed: it takes no more votes, pairs or judges.',
+  },
+  pair_not_offered: {
+    status: 409,
+    when: 'A vote names a pair (offer) that was not offered to the calling judge in this campaign.',
+  },
+  already_voted: {
+    status: 409,
+    when: 'The judge already voted on this pair; votes are append-only and the first one stands.',
+  },
   payload_too_large: { status: 413, when: 'A JSON body or an uploaded clip is over its size limit.' },
   uri_too_long: {
     status: 414,

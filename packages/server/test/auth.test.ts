@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer } from './helpers/core-app.js';
 import type { CoreTestServer } from './helpers/core-app.js';
+import { seedRun } from './helpers/bench-seed.js';
 import { sampleOf } from './helpers/sample-body.js';
 import { sql } from 'kysely';
 import { TEST_DIALECT } from './helpers/test-database.js';
@@ -77,6 +78,30 @@ const FACTORIES: Record<string, (key: string) => Promise<string>> = {
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().videoId;
+  },
+  // A judging campaign of the caller's, from two seeded runs of theirs (one prompt, one clip each).
+  'judging-campaign': async (key) => {
+    const { user_id: userId } = await server.deps.db
+      .selectFrom('api_keys')
+      .select('user_id')
+      .where('prefix', '=', key.slice(0, 12))
+      .executeTakeFirstOrThrow();
+    const runs = [`walker-judge-a-${userId}`, `walker-judge-b-${userId}`];
+    for (const id of runs)
+      await seedRun(server, {
+        id,
+        userId,
+        model: 'vesta-demo',
+        clips: [{ prompt: 'walker-01', group: 'walker', sample: 0, scores: { aesthetic_quality: 0.5 } }],
+      });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/judging/campaigns',
+      headers: { 'x-api-key': key },
+      payload: { name: 'walker', benchRunIds: runs },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
   },
   // A task the caller's runner has claimed (a run of a model only that runner serves).
   'runner-task': async (key) => {

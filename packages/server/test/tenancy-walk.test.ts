@@ -10,7 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finished } from 'node:stream/promises';
 import { clip, startCoreServer, waitFor } from './helpers/core-app.js';
+import { seedRun } from './helpers/bench-seed.js';
 import type { CoreTestServer } from './helpers/core-app.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read in assertions
@@ -39,6 +41,8 @@ let server: CoreTestServer;
 let keyA: string;
 let keyB: string;
 let keyC: string;
+/** A judge of A's campaign (issue #23): sees that campaign's clips, blinded, and nothing else of A's. */
+let keyD: string;
 
 /** Everything of A's that B must never read. */
 const secrets: string[] = [];
@@ -54,6 +58,8 @@ const a = {} as {
   leaseId: string;
   taskVideoId: string;
   taskUploadUrl: string;
+  campaignId: string;
+  judgeId: string;
 };
 const b = {} as { scoreId: string; rankId: string };
 
@@ -127,6 +133,7 @@ beforeAll(async () => {
   keyA = await server.key('acme-secret-user');
   keyB = await server.key();
   keyC = await server.key();
+  keyD = await server.key('walk-judge-d');
 
   a.scoreId = (await ok(call('GET', '/api/v1/score', keyA))).runId as string;
   const scoreTicket = await ok(
@@ -198,8 +205,52 @@ beforeAll(async () => {
       .executeTakeFirstOrThrow()
   ).id;
 
+  // A's judging campaign over two seeded runs of A's, with D as its judge.
+  for (const id of ['acme-secret-jrun-a', 'acme-secret-jrun-b']) {
+    await seedRun(server, {
+      id,
+      userId: a.userId,
+      model: 'vesta-demo',
+      clips: [0, 1, 2].map((p) => ({
+        prompt: `walk-0${p}`,
+        group: 'walk',
+        sample: 0,
+        scores: { aesthetic_quality: 0.5 },
+      })),
+    });
+    for (const v of [0, 1, 2]) {
+      const row = await server.deps.db
+        .selectFrom('videos')
+        .select('blob_key')
+        .where('id', '=', `${id}-v${v}`)
+        .executeTakeFirstOrThrow();
+      const w = await server.deps.blobs.createWrite(row.blob_key);
+      w.stream.end(Buffer.from(`walk clip ${id} ${v}`));
+      await finished(w.stream);
+      await w.commit();
+    }
+  }
+  const campaign = await ok(
+    call('POST', '/api/v1/judging/campaigns', keyA, {
+      name: 'walk campaign',
+      benchRunIds: ['acme-secret-jrun-a', 'acme-secret-jrun-b'],
+    }),
+    201,
+  );
+  a.campaignId = campaign.id as string;
+  a.judgeId = (
+    await ok(
+      call('POST', `/api/v1/judging/campaigns/${a.campaignId}/judges`, keyA, { userName: 'walk-judge-d' }),
+      201,
+    )
+  ).judge.id as string;
+
   secrets.push(
     a.userId,
+    a.campaignId,
+    a.judgeId,
+    'acme-secret-jrun-a',
+    'acme-secret-jrun-b',
     'acme-secret-user',
     a.scoreId,
     a.scoreVideoId,
@@ -442,6 +493,102 @@ const WALK: Record<string, () => Promise<void>> = {
     expectRefused(await call('GET', `/api/v1/bench/${a.benchId}/scorecard`, keyB), 'getBenchScorecard');
   },
 
+  // ---- Judging campaigns (issue #23): B is no judge of A's campaign; every operation is refused.
+  createJudgingCampaign: async () => {
+    // A campaign of A's runs, or of A's and B's, is refused before anything of A's is read.
+    expectRefused(
+      await call('POST', '/api/v1/judging/campaigns', keyB, {
+        name: 'b',
+        benchRunIds: ['acme-secret-jrun-a', 'acme-secret-jrun-b'],
+      }),
+      'createJudgingCampaign',
+    );
+    expectRefused(
+      await call('POST', '/api/v1/judging/campaigns', keyB, { name: 'b', rankSessionId: a.rankId }),
+      'createJudgingCampaign',
+    );
+  },
+  listJudgingCampaigns: async () => {
+    const r = await call('GET', '/api/v1/judging/campaigns', keyB);
+    expect(r.status).toBe(200);
+    expect(r.json().items).toEqual([]);
+    expectNothingOfA(r, 'listJudgingCampaigns');
+  },
+  getJudgingCampaign: async () => {
+    expectRefused(await call('GET', `/api/v1/judging/campaigns/${a.campaignId}`, keyB), 'getJudgingCampaign');
+  },
+  closeJudgingCampaign: async () => {
+    expectRefused(
+      await call('POST', `/api/v1/judging/campaigns/${a.campaignId}/close`, keyB),
+      'closeJudgingCampaign',
+    );
+  },
+  revealJudgingCampaign: async () => {
+    expectRefused(
+      await call('POST', `/api/v1/judging/campaigns/${a.campaignId}/reveal`, keyB),
+      'revealJudgingCampaign',
+    );
+  },
+  deleteJudgingCampaign: async () => {
+    expectRefused(
+      await call('DELETE', `/api/v1/judging/campaigns/${a.campaignId}`, keyB),
+      'deleteJudgingCampaign',
+    );
+  },
+  listJudgingJudges: async () => {
+    expectRefused(
+      await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/judges`, keyB),
+      'listJudgingJudges',
+    );
+  },
+  addJudgingJudge: async () => {
+    // B cannot make itself a judge of A's campaign.
+    expectRefused(
+      await call('POST', `/api/v1/judging/campaigns/${a.campaignId}/judges`, keyB, {
+        userName: 'walk-judge-d',
+      }),
+      'addJudgingJudge',
+    );
+  },
+  removeJudgingJudge: async () => {
+    expectRefused(
+      await call('DELETE', `/api/v1/judging/campaigns/${a.campaignId}/judges/${a.judgeId}`, keyB),
+      'removeJudgingJudge',
+    );
+  },
+  getNextJudgingPairs: async () => {
+    expectRefused(
+      await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/next-pairs`, keyB),
+      'getNextJudgingPairs',
+    );
+  },
+  castJudgingVote: async () => {
+    expectRefused(
+      await call('POST', `/api/v1/judging/campaigns/${a.campaignId}/votes`, keyB, {
+        offerId: 'x',
+        answer: 'left',
+      }),
+      'castJudgingVote',
+    );
+  },
+  getJudgingClipContent: async () => {
+    const clip = await server.deps.db
+      .selectFrom('judging_clips')
+      .select('id')
+      .where('campaign_id', '=', a.campaignId)
+      .executeTakeFirstOrThrow();
+    expectRefused(
+      await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/clips/${clip.id}/content`, keyB),
+      'getJudgingClipContent',
+    );
+  },
+  exportJudgingVotes: async () => {
+    expectRefused(
+      await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/export`, keyB),
+      'exportJudgingVotes',
+    );
+  },
+
   // ---- Discovery: B's listings equal a fresh user's.
   listDimensions: async () => {
     const r = await call('GET', '/api/v1/dimensions', keyB);
@@ -630,5 +777,86 @@ describe('the two-user walk', () => {
     expect(own?.runners.map((x: Json) => x.id)).toEqual([a.runnerId]);
     // A's upload ticket still works for A (B's attempts did not spend it).
     expect((await put(a.taskUploadUrl, clipBytes)).status).toBe(200);
+    // A's campaign is untouched: open, D still its judge.
+    const campaign = await ok(call('GET', `/api/v1/judging/campaigns/${a.campaignId}`, keyA));
+    expect(campaign.status).toBe('open');
+    expect(campaign.progress.judges).toBe(1);
   }, 120_000);
+
+  it("shows a judge the campaign's clips, blinded, and nothing else of the owner's", async () => {
+    const judged = [a.campaignId, a.judgeId];
+    /** D's answer leaks nothing of A's but the campaign's own id and D's judge id. */
+    const blind = (r: Reply, what: string) => {
+      for (const s of secrets) {
+        if (judged.includes(s) || r.sent.includes(s)) continue;
+        expect(r.text.includes(s), `${what}: the judge reads A's ${JSON.stringify(s)}: ${r.text}`).toBe(
+          false,
+        );
+        expect(r.headers.includes(s), `${what}: a header holds A's ${JSON.stringify(s)}`).toBe(false);
+      }
+    };
+    const listed = await call('GET', '/api/v1/judging/campaigns', keyD);
+    blind(listed, 'listJudgingCampaigns');
+    expect(listed.json().items.map((c: Json) => c.id)).toEqual([a.campaignId]);
+    const seen = await call('GET', `/api/v1/judging/campaigns/${a.campaignId}`, keyD);
+    blind(seen, 'getJudgingCampaign');
+    expect(seen.json()).toMatchObject({ role: 'judge', source: null, items: null, namesVisible: false });
+    const next = await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/next-pairs?count=2`, keyD);
+    expect(next.status, next.text).toBe(200);
+    blind(next, 'getNextJudgingPairs');
+    const offer = next.json().offers[0] as Json;
+    for (const side of ['left', 'right']) {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: offer[side].contentUrl as string,
+        headers: { 'x-api-key': keyD },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toMatch(/^walk clip /);
+      const r: Reply = {
+        sent: '',
+        status: res.statusCode,
+        text: '',
+        headers: JSON.stringify(res.headers),
+        json: () => ({}),
+      };
+      blind(r, 'getJudgingClipContent');
+    }
+    const vote = await call('POST', `/api/v1/judging/campaigns/${a.campaignId}/votes`, keyD, {
+      offerId: offer.offerId,
+      answer: 'left',
+    });
+    expect(vote.status, vote.text).toBe(201);
+    blind(vote, 'castJudgingVote');
+    // The owner's operations refuse the judge; so does everything else of A's.
+    for (const [method, url, operationId] of [
+      ['GET', `/api/v1/judging/campaigns/${a.campaignId}/judges`, 'listJudgingJudges'],
+      ['GET', `/api/v1/judging/campaigns/${a.campaignId}/export`, 'exportJudgingVotes'],
+      ['POST', `/api/v1/judging/campaigns/${a.campaignId}/reveal`, 'revealJudgingCampaign'],
+      ['POST', `/api/v1/judging/campaigns/${a.campaignId}/close`, 'closeJudgingCampaign'],
+      ['DELETE', `/api/v1/judging/campaigns/${a.campaignId}`, 'deleteJudgingCampaign'],
+      ['GET', `/api/v1/bench/${a.benchId}`, 'getBenchRun'],
+      ['GET', '/api/v1/bench/acme-secret-jrun-a/videos', 'listBenchVideos'],
+      ['GET', `/api/v1/videos/${a.scoreVideoId}/content`, 'getVideoContent'],
+      ['GET', '/api/v1/videos/acme-secret-jrun-a-v0/content', 'getVideoContent'],
+      ['GET', `/api/v1/rank/${a.rankId}/ranked`, 'getRankLeaderboard'],
+    ] as const) {
+      const r = await call(method, url, keyD);
+      expect([403, 404], `${operationId}: ${r.status} ${r.text}`).toContain(r.status);
+      blind(r, operationId);
+    }
+    // A clip of the campaign never offered to D is as absent as any other id.
+    const offered = new Set((next.json().offers as Json[]).flatMap((o) => [o.left.clipId, o.right.clipId]));
+    const others = await server.deps.db
+      .selectFrom('judging_clips')
+      .select('id')
+      .where('campaign_id', '=', a.campaignId)
+      .execute();
+    for (const c of others.filter((x) => !offered.has(x.id))) {
+      const r = await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/clips/${c.id}/content`, keyD);
+      expect(r.status).toBe(404);
+    }
+    const listedRuns = await call('GET', '/api/v1/bench', keyD);
+    expect(listedRuns.json().total).toBe(0);
+  });
 });

@@ -72,6 +72,12 @@ export class ConflictError extends ApiError {}
 export class IdempotencyMismatchError extends ApiError {}
 /** 409 `no_scored_clips`: a run named in a comparison has no scored clip yet. */
 export class NoScoredClipsError extends ApiError {}
+/** 409 `judging_closed`: the judging campaign is closed (no more votes, pairs or judges). */
+export class JudgingClosedError extends ApiError {}
+/** 409 `pair_not_offered`: the vote names a pair that was not offered to the calling judge. */
+export class PairNotOfferedError extends ApiError {}
+/** 409 `already_voted`: the judge already voted on this pair; the first vote stands. */
+export class AlreadyVotedError extends ApiError {}
 /** 500 `internal_error`: server fault (retried automatically). */
 export class InternalError extends ApiError {}
 /** 503 `upstream_unavailable`: a dependency of the server is down (retried automatically). */
@@ -106,6 +112,9 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   conflict: ConflictError,
   idempotency_mismatch: IdempotencyMismatchError,
   no_scored_clips: NoScoredClipsError,
+  judging_closed: JudgingClosedError,
+  pair_not_offered: PairNotOfferedError,
+  already_voted: AlreadyVotedError,
   internal_error: InternalError,
   upstream_unavailable: UpstreamUnavailableError,
   invalid_video: InvalidVideoError,

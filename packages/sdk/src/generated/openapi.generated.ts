@@ -668,6 +668,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/judging/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the campaigns the caller owns or judges
+         * @description Newest first, each with the caller's `role`. A judge (a user the owner added) sees the campaign blinded: its name, question, status and progress, but no source, items, model, run, file or score name until the campaign is closed or revealed (`namesVisible`). Anyone else gets 403.
+         */
+        get: operations["listJudgingCampaigns"];
+        put?: never;
+        /**
+         * Create a judging campaign
+         * @description Makes a blind pairwise judging campaign from clips of the caller's: the candidates of a Rank session (`rankSessionId`: every two candidates form a pair; at most 200 candidates) or two to ten Bench runs planned from one prompt suite (`benchRunIds`: for each prompt, each two runs' clips of the same sample index form a pair). Pairs are always two clips of one prompt. Exactly one source: both or neither is 400 `validation_failed`; fewer than two clips of one prompt (a Rank session with one candidate, runs with no prompt in common) is 400 `validation_failed`; runs of different prompt suites 400 `validation_failed`; a missing session or run 404; another user's 403 (a campaign cannot mix two users' clips). The clips are fixed when the campaign is made. Add judges next (`POST …/judges`). Honours `Idempotency-Key`.
+         */
+        post: operations["createJudgingCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A judging campaign
+         * @description The campaign with its progress. A judge (a user the owner added) sees the campaign blinded: its name, question, status and progress, but no source, items, model, run, file or score name until the campaign is closed or revealed (`namesVisible`). Anyone else gets 403. A judge the owner removed gets 403.
+         */
+        get: operations["getJudgingCampaign"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a judging campaign (owner)
+         * @description Deletes the campaign with its pairs, judges and votes (export them first to keep them). The clips themselves are untouched.
+         */
+        delete: operations["deleteJudgingCampaign"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a judging campaign (owner)
+         * @description No more pairs, votes or judges (each then answers 409 `judging_closed`); the names become visible to the judges. Closing a closed campaign answers it unchanged. Votes and ratings stay readable. Honours `Idempotency-Key`.
+         */
+        post: operations["closeJudgingCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reveal the names to the judges (owner)
+         * @description Judges may see the campaign's source, items and ratings from now on; judging goes on (votes cast after this are no longer blind). Revealing again answers the campaign unchanged. Honours `Idempotency-Key`.
+         */
+        post: operations["revealJudgingCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/judges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's judges (owner)
+         * @description Every judge ever added, removed ones included, with their pseudonym, account, status and vote count. Judges themselves get 403: they never see who else judges.
+         */
+        get: operations["listJudgingJudges"];
+        put?: never;
+        /**
+         * Add a judge (owner)
+         * @description Adds a user of this server as a judge, by `email` or `userName` (exactly one; both or neither is 400 `validation_failed`). An unknown `userName` is 404. An email with no account becomes an `invited` judge: when the caller is an admin an invite is made for it through the dashboard's invite flow (`invite.url`, shown once); otherwise an admin must invite that email. The judge becomes `active` when the account is made. Adding a judge again answers the same judge; adding a removed judge restores them, and their votes count again. The owner may add themselves (their votes are not blind). A closed campaign is 409 `judging_closed`. Honours `Idempotency-Key`.
+         */
+        post: operations["addJudgingJudge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/judges/{judgeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a judge (owner)
+         * @description The judge loses access at once (403 on every route of the campaign) and their open offers are withdrawn. Their votes are kept (votes are append-only; the export lists them with `judge_removed`) but no longer count in the ratings or the agreement; adding the judge again makes them count again. An unknown judge id is 404.
+         */
+        delete: operations["removeJudgingJudge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/next-pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pairs for the caller to judge next (judge)
+         * @description The caller's open offers, oldest first, topped up to `count` (1–3: answer the first, preload the others). A new offer is a pair still short of its target votes, never offered to this judge before, whose clips both still exist — fewest votes first, ties spread between judges (so judges asking at once start on different pairs). Each offer shows the two clips of one prompt under the campaign's own clip ids, left and right in an order drawn at random for this pair and judge, with the prompt and the question; nothing names a model, run, file or score. Asking again without voting answers the same offers. `done` is true when nothing is left for the caller. Only a judge of the campaign may ask (the owner too, once they added themselves): others 403; a closed campaign 409 `judging_closed`. An offer whose clip was deleted is withdrawn.
+         */
+        get: operations["getNextJudgingPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/votes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vote on an offered pair (judge)
+         * @description Answers one of the caller's offers: `left`, `right`, `tie`, `both_bad` or `skip`. The server maps left/right to the clips through the offer (the sides were randomised), so the vote is stored relative to the pair's clips. Votes are append-only: a second vote of the same judge on the same pair is 409 `already_voted` (the first stands, also when two arrive at once); an offer that was not made to the caller in this campaign is 409 `pair_not_offered`; a closed campaign 409 `judging_closed`; an offer withdrawn because a clip was deleted 409 `conflict`; a removed judge 403. Honours `Idempotency-Key`.
+         */
+        post: operations["castJudgingVote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/clips/{clipId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign clip's bytes (judge, owner)
+         * @description The bytes of a clip of the campaign, named by the campaign's clip id (never its video id or file name: no `Content-Disposition`), whole or one byte range as `GET /api/v1/videos/{videoId}/content` serves them. A judge reads only clips offered to them; the owner any clip of the campaign. A clip not offered to the caller, one deleted since, and an unknown clip id all answer the same 404.
+         */
+        get: operations["getJudgingClipContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's votes as CSV or JSON Lines (owner)
+         * @description Every vote, oldest first: `format=csv` (default; RFC 4180, CRLF, header row) or `format=jsonl` (one JSON object per line), with the fields `vote_id`, `time`, `judge`, `judge_removed`, `prompt`, `answer`, `winner_clip_id`, `left_clip_id`, `right_clip_id`, `left_video_id`, `right_video_id`, `left_item`, `right_item`, `left_label`, `right_label`. `judge` is the pseudonym (never an account); `winner_clip_id` is the clip preferred (empty for tie, both_bad and skip); the `*_clip_id` are the campaign's clip ids and the `*_video_id` the clips' videos (readable by the owner at `GET /api/v1/videos/{id}/content`; empty once deleted); `*_item` the run id (Bench) or candidate video id (Rank), `*_label` its name. Votes of removed judges are included with `judge_removed` true.
+         */
+        get: operations["exportJudgingVotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/setup": {
         parameters: {
             query?: never;
@@ -955,6 +1167,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddJudgeBody: {
+            /** @description A dashboard user's email (or one to invite). */
+            email?: string;
+            /** @description An existing user's name. */
+            userName?: string;
+        };
+        AddedJudge: {
+            judge: components["schemas"]["Judge"];
+            /** @description An invite made for an email with no account (only when the caller is an admin; otherwise an admin must invite that email, and the judge becomes active once the account exists). Null for an existing user. */
+            invite: {
+                /** @description The single-use invite link (shown once). */
+                url: string;
+                /**
+                 * Format: date-time
+                 * @description When the link stops working.
+                 */
+                expiresAt: string;
+            } | null;
+        };
         /** @description Optional auxiliary prompt info for VBench's semantic dimensions (VBench's `auxiliary_info`): object, color, relationship, scene, appearance_style, action; object_a/object_b for multiple_objects. */
         Auxiliary: {
             object?: string;
@@ -1276,6 +1507,12 @@ export interface components {
             /** @description True when a later page has items. */
             hasMore: boolean;
         };
+        CastJudgingVoteBody: {
+            /** @description The offer being answered. */
+            offerId: string;
+            /** @description `left` or `right`: that clip is better; `tie`: equally good; `both_bad`: neither is acceptable; `skip`: the judge passes (the pair is not offered to them again and the vote does not count toward the pair's target or the ratings). */
+            answer: "left" | "right" | "tie" | "both_bad" | "skip";
+        };
         /** @description An empty body is the same as {}. */
         ClaimBody: {
             /**
@@ -1314,6 +1551,22 @@ export interface components {
             samples_per_prompt?: number;
             /** @description At most this many prompts of each clip group (the first ones of the suite); default all. Small values make quick runs; scores from a subset are not comparable with full runs. */
             prompts_per_dimension?: number;
+        };
+        CreateJudgingCampaignBody: {
+            /** @description Shown to the judges too. */
+            name: string;
+            question?: {
+                /** @description The question asked: `overall` ("Which clip is better overall for this prompt?", the default), `prompt_fit`, `motion`, `visual_quality`, or `custom` (its `text` required). */
+                kind: "overall" | "prompt_fit" | "motion" | "visual_quality" | "custom";
+                /** @description The question's words (required for `custom`; replaces the kind's default otherwise). */
+                text?: string;
+            };
+            /** @description Make the campaign from this Rank session of the caller: every two of its candidates form a pair. */
+            rankSessionId?: string;
+            /** @description Make the campaign from these runs of the caller's (2–10, one prompt suite): for each prompt, each two runs' clips of the same sample index form a pair. */
+            benchRunIds?: string[];
+            /** @description Votes (answers other than skip) each pair should get; default 3. A pair that has them is offered no more. */
+            votesPerPair?: number;
         };
         /** @description An evaluation dimension (VBench). */
         Dimension: {
@@ -1389,7 +1642,7 @@ export interface components {
              * @description Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
              * @enum {unknown}
              */
-            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "no_scored_clips" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "no_scored_clips" | "judging_closed" | "pair_not_offered" | "already_voted" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description Human-readable explanation; may change over time. */
             detail: string;
             /** @description The request id, also sent in the X-Request-Id header. */
@@ -1440,6 +1693,122 @@ export interface components {
             expiresAt: string;
             /** @description True when the run was cancelled (or has ended): stop generating, do not upload or complete. */
             cancelled: boolean;
+        };
+        Judge: {
+            id: string;
+            /** @description What the export and the ratings name the judge (`judge-1`, …). */
+            pseudonym: string;
+            userName: string | null;
+            email: string | null;
+            /** @description `invited`: an email with no account yet; it becomes `active` when that account is made (an invite accepted). */
+            status: "active" | "invited" | "removed";
+            /**
+             * Format: date-time
+             * @description When the judge was added.
+             */
+            addedAt: string;
+            /** @description When the owner removed them. */
+            removedAt: string | null;
+            votes: number;
+        };
+        JudgeList: {
+            items: components["schemas"]["Judge"][];
+        };
+        JudgingCampaign: {
+            id: string;
+            name: string;
+            /** @description How the caller takes part: `owner` sees everything; `judge` sees the campaign blinded. */
+            role: "owner" | "judge";
+            /** @description The caller judges this campaign (an owner may add themselves; their votes are not blind). */
+            isJudge: boolean;
+            question: {
+                /** @description The question asked: `overall` ("Which clip is better overall for this prompt?", the default), `prompt_fit`, `motion`, `visual_quality`, or `custom` (its `text` required). */
+                kind: "overall" | "prompt_fit" | "motion" | "visual_quality" | "custom";
+                text: string;
+            };
+            status: "open" | "closed";
+            votesPerPair: number;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            createdAt: string;
+            /** @description When the owner closed it. */
+            closedAt: string | null;
+            /** @description When the owner revealed the names to the judges. */
+            revealedAt: string | null;
+            /** @description Model, run and file names are shown: always to the owner; to judges once closed or revealed. */
+            namesVisible: boolean;
+            /** @description What the campaign was made from; null for a judge until names are visible. */
+            source: {
+                kind: "rank" | "bench";
+                /** @description The Rank session id, or the Bench run ids. */
+                ids: string[];
+            } | null;
+            /** @description The rated items (runs or candidates); null for a judge until names are visible. */
+            items: {
+                /** @description The run id (Bench) or the candidate video id (Rank). */
+                id: string;
+                /** @description The model and run name, or the candidate's file name. */
+                label: string;
+                /** @description Clips of the item in the campaign. */
+                clips: number;
+            }[] | null;
+            progress: {
+                pairs: number;
+                /** @description Pairs with their target number of votes. */
+                pairsComplete: number;
+                clips: number;
+                /** @description Clips deleted since the campaign was made: their pairs are offered no more; votes already cast stand. */
+                clipsDeleted: number;
+                /** @description Votes cast, skips included. */
+                votes: number;
+                /** @description Judges (not removed). */
+                judges: number;
+                /** @description The caller's own votes. */
+                yourVotes: number;
+            };
+        };
+        /** @description The campaigns the caller owns or judges, newest first. */
+        JudgingCampaignList: {
+            items: components["schemas"]["JudgingCampaign"][];
+        };
+        JudgingOffer: {
+            /** @description Send it back with the vote. */
+            offerId: string;
+            campaignId: string;
+            question: string;
+            /** @description The prompt both clips were made from. */
+            prompt: string;
+            left: {
+                /** @description The campaign's id for the clip (not its video id). */
+                clipId: string;
+                /** @description Root-relative path of its bytes (campaign-scoped; byte ranges supported). */
+                contentUrl: string;
+            };
+            right: {
+                /** @description The campaign's id for the clip (not its video id). */
+                clipId: string;
+                /** @description Root-relative path of its bytes (campaign-scoped; byte ranges supported). */
+                contentUrl: string;
+            };
+            /**
+             * Format: date-time
+             * @description When it was offered.
+             */
+            offeredAt: string;
+        };
+        JudgingVote: {
+            id: string;
+            offerId: string;
+            /** @description `left` or `right`: that clip is better; `tie`: equally good; `both_bad`: neither is acceptable; `skip`: the judge passes (the pair is not offered to them again and the vote does not count toward the pair's target or the ratings). */
+            answer: "left" | "right" | "tie" | "both_bad" | "skip";
+            /**
+             * Format: date-time
+             * @description When it was recorded.
+             */
+            createdAt: string;
+            yourVotes: number;
         };
         Leaderboard: {
             runId: string;
@@ -1499,6 +1868,13 @@ export interface components {
         /** @description The global models and the caller's private ones, by id; a fresh server lists only the demo generator `vesta-demo`. */
         ModelList: {
             items: components["schemas"]["Model"][];
+        };
+        NextJudgingPairs: {
+            /** @description The caller's open offers, oldest first (asking again without voting answers the same). */
+            offers: components["schemas"]["JudgingOffer"][];
+            /** @description Nothing is left for the caller to judge. */
+            done: boolean;
+            yourVotes: number;
         };
         RankSession: {
             /** @description The run id used in paths; a reset gives a new one. */
@@ -5070,6 +5446,1214 @@ export interface operations {
             };
             /** @description Conflict (code: conflict | idempotency_mismatch) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listJudgingCampaigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaigns the caller owns or judges, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingCampaignList"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createJudgingCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateJudgingCampaignBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingCampaign"];
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: idempotency_mismatch | conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getJudgingCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingCampaign"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteJudgingCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    closeJudgingCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingCampaign"];
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: idempotency_mismatch | conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revealJudgingCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingCampaign"];
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: idempotency_mismatch | conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listJudgingJudges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgeList"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    addJudgingJudge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddJudgeBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddedJudge"];
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: judging_closed | idempotency_mismatch | conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeJudgingJudge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+                /** @description The judge id (from the judges listing). */
+                judgeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getNextJudgingPairs: {
+        parameters: {
+            query?: {
+                /** @description How many offers to hold (1–3, default 1): the first to answer, the others to preload. */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NextJudgingPairs"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: judging_closed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    castJudgingVote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-generated unique key (1-255 printable ASCII). The same key and body within 24 h replays the first 2xx with Idempotent-Replayed: true; another body is 409 idempotency_mismatch; a duplicate while the first runs is 409 conflict with Retry-After. Without it the request runs normally. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CastJudgingVoteBody"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingVote"];
+                };
+            };
+            /** @description Bad request (code: validation_failed | invalid_field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict (code: pair_not_offered | already_voted | judging_closed | conflict | idempotency_mismatch) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getJudgingClipContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range, e.g. `bytes=0-1048575`. */
+                range?: string;
+            };
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+                /** @description The campaign's clip id (an offer's `left.clipId` or `right.clipId`). */
+                clipId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole clip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "video/quicktime": string;
+                    "video/x-msvideo": string;
+                    "video/x-matroska": string;
+                    "video/mpeg": string;
+                    "video/x-m4v": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description The asked-for range (`Content-Range: bytes START-END/SIZE`). */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                    "video/webm": string;
+                    "video/quicktime": string;
+                    "video/x-msvideo": string;
+                    "video/x-matroska": string;
+                    "video/mpeg": string;
+                    "video/x-m4v": string;
+                    "image/gif": string;
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Range not satisfiable (code: range_not_satisfiable) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportJudgingVotes: {
+        parameters: {
+            query?: {
+                /** @description `csv` (default) or `jsonl`. */
+                format?: "csv" | "jsonl";
+            };
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The votes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,7 @@
  */
 import type { BenchTables } from './schema-bench.js';
 import type { VideoState } from '../domain/clip-lifecycle.js';
+import type { JudgingTables } from './schema-judging.js';
 
 export type UserRole = 'admin' | 'user';
 
@@ -249,4 +250,4 @@ export interface RateLimitsTable {
   expires_at: number;
 }
 
-export interface Database extends CoreTables, BenchTables {}
+export interface Database extends CoreTables, BenchTables, JudgingTables {}

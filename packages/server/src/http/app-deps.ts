@@ -26,6 +26,7 @@ import type { UserAdminService } from '../services/user-admin.service.js';
 import type { VideoService } from '../services/video.service.js';
 import type { ClipEvaluationService } from '../services/clip-evaluation.service.js';
 import type { ClipIntakeService } from '../services/clip-intake.service.js';
+import type { JudgingService } from '../services/judging.service.js';
 
 export interface CoreServices {
   apiKeys: ApiKeyService;
@@ -39,6 +40,8 @@ export interface CoreServices {
   intake: ClipIntakeService;
   /** Clips' evaluation (the `evaluate-video` job). */
   evaluations: ClipEvaluationService;
+  /** Blind pairwise judging campaigns (issue #23). */
+  judging: JudgingService;
 }
 
 /** One readiness check for /readyz; throws when its dependency is not usable. */

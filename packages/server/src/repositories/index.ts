@@ -18,6 +18,7 @@ import { ApiKeyRepository } from './api-keys.repository.js';
 import { BenchRunRepository } from './bench-runs.repository.js';
 import { BenchTaskRepository } from './bench-tasks.repository.js';
 import { IdempotencyRecordRepository } from './idempotency-records.repository.js';
+import { JudgingRepository } from './judging.repository.js';
 import { ModelRepository } from './models.repository.js';
 import { RateLimitStore } from './rate-limits.repository.js';
 import { RunnerRepository } from './runners.repository.js';
@@ -42,6 +43,7 @@ abstract class RepositorySet {
   readonly apiKeys: ApiKeyRepository;
   readonly secrets: ServiceSecretRepository;
   readonly idempotency: IdempotencyRecordRepository;
+  readonly judging: JudgingRepository;
 
   constructor(protected readonly executor: Db) {
     this.benchRuns = new BenchRunRepository(executor);
@@ -56,6 +58,7 @@ abstract class RepositorySet {
     this.apiKeys = new ApiKeyRepository(executor);
     this.secrets = new ServiceSecretRepository(executor);
     this.idempotency = new IdempotencyRecordRepository(executor);
+    this.judging = new JudgingRepository(executor);
   }
 
   /** The rate-limit buckets and sign-in counters; its statements read the clock it is made with. */
@@ -90,6 +93,7 @@ export type {
   BenchRunRepository,
   BenchTaskRepository,
   IdempotencyRecordRepository,
+  JudgingRepository,
   ModelRepository,
   RunnerRepository,
   ServiceSecretRepository,
@@ -110,6 +114,20 @@ export type {
 } from './bench-runs.repository.js';
 export type { BenchTaskRecord, ScoredClipRow } from './bench-tasks.repository.js';
 export type { ClaimOutcome, IdempotencyClaimKey, StoredResponse } from './idempotency-records.repository.js';
+export type {
+  CandidatePair,
+  JudgingCampaignRecord,
+  JudgingClipRecord,
+  JudgingItemRecord,
+  JudgingJudgeRecord,
+  JudgingOfferRecord,
+  JudgingPairRecord,
+  JudgingVoteRecord,
+  ListedCampaign,
+  SourceBenchClip,
+  SourceRankClip,
+  VoteRow,
+} from './judging.repository.js';
 export type { ModelRecord } from './models.repository.js';
 export { RateLimitStore } from './rate-limits.repository.js';
 export type { BucketResult, BucketRule } from './rate-limits.repository.js';

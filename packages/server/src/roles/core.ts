@@ -33,6 +33,7 @@ import { UploadReceiverService } from '../services/upload-receiver.service.js';
 import { UploadService } from '../services/upload.service.js';
 import { loadUploadSigningSecret, UploadTokenSigner } from '../services/upload-token.js';
 import { UserAdminService } from '../services/user-admin.service.js';
+import { JudgingService } from '../services/judging.service.js';
 import { VideoService } from '../services/video.service.js';
 import { ClipEvaluationService } from '../services/clip-evaluation.service.js';
 import { ClipIntakeService } from '../services/clip-intake.service.js';
@@ -181,6 +182,13 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     webSessionMaxMs: config.sessionMaxHours * 3600_000,
   });
   const users = new UserAdminService(repos, apiKeys, { inviteTtlMs: config.inviteTtlHours * 3600_000 });
+  const judging = new JudgingService(repos, {
+    isAdmin: async (userId) => (await repos.users.account(userId)).role === 'admin',
+    invite: async (adminId, email) => {
+      const { invite, token } = await users.createInvite(adminId, { email });
+      return { token, expiresAt: invite.expiresAt };
+    },
+  });
   const deps: AppDeps = {
     config,
     repos,
@@ -199,6 +207,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
       intake,
       // A settled clip's run id goes to the Bench orchestrator.
       evaluations: new ClipEvaluationService(repos, blobs, engine, bench.progress),
+      judging,
     },
     bench,
     readiness: [

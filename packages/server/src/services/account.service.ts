@@ -229,6 +229,8 @@ export class AccountService {
         role: invite.role,
         disabled_at: null,
       });
+      // A judging campaign that added this email as a judge now has its account (issue #23).
+      await tx.judging.bindInvitedJudges(invite.email, id);
       return id;
     });
     return this.startWebSession(userId, client);

@@ -122,6 +122,8 @@ export class UserAdminService {
           disabled_at: null,
         });
       }
+      // A judging campaign that added this email as a judge now has its account (issue #23).
+      await tx.judging.bindInvitedJudges(email, userId);
       // The first admin made this way closes first-run setup (a later one finds it closed).
       await tx.users.claimSetup(t);
       return userId;

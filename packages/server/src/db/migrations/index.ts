@@ -7,7 +7,7 @@
  * `0008-job-engine`; the version of each confirmed clip's object `0009-blob-objects`; the process owning an
  * upload that is streaming `0010-cluster`; rate-limit
  * buckets and sign-in lockout counters `0012-rate-limits`; stored scorecards with intervals and
- * model baselines `0013-decisions`.
+ * model baselines `0013-decisions`; blind pairwise judging campaigns `0014-judging`.
  */
 import type { Migration } from 'kysely';
 import * as core from './0001-core.js';
@@ -22,6 +22,7 @@ import * as blobObjects from './0009-blob-objects.js';
 import * as cluster from './0010-cluster.js';
 import * as rateLimits from './0012-rate-limits.js';
 import * as decisions from './0013-decisions.js';
+import * as judging from './0014-judging.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
   { name: '0001-core', migration: core },
@@ -36,4 +37,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> =
   { name: '0010-cluster', migration: cluster },
   { name: '0012-rate-limits', migration: rateLimits },
   { name: '0013-decisions', migration: decisions },
+  { name: '0014-judging', migration: judging },
 ];

@@ -46,7 +46,7 @@ const SECTIONS: ReadonlyArray<{ title: string; pages: readonly string[] }> = [
   { title: 'Start here', pages: ['index', 'ai-agents', 'quickstart'] },
   {
     title: 'API reference',
-    pages: ['api', 'errors', 'score', 'rank', 'bench', 'dimensions-api', 'runners', 'uploads'],
+    pages: ['api', 'errors', 'score', 'rank', 'bench', 'judging', 'dimensions-api', 'runners', 'uploads'],
   },
   { title: 'Guides', pages: ['dashboard', 'dimensions', 'decoding', 'sdk', 'cli', 'python'] },
   { title: 'Optional', pages: ['architecture', 'benchmarks', 'changelog'] },

@@ -23,6 +23,7 @@ import { discoveryRoutes } from './discovery/index.js';
 import { runnerProtocolRoutes } from './runners/index.js';
 import { docsSiteRoutes } from '../docs/docs-site.route.js';
 import { accountRoutes } from './accounts/index.js';
+import { judgingAreaRoutes } from './judging/index.js';
 import { dashboardRoutes } from '../dashboard/dashboard.route.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
@@ -50,6 +51,8 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   discoveryRoutes,
   // Runner protocol (issue #5)
   runnerProtocolRoutes,
+  // Blind pairwise judging campaigns (issue #23)
+  judgingAreaRoutes,
   // Dashboard accounts, sessions, API keys, users and invites (issue #10)
   accountRoutes,
   // Documentation site (outside /api/v1, no key)

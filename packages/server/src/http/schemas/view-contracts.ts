@@ -62,6 +62,28 @@ import type {
 import type { BenchComparison, ModelBaseline } from '../routes/bench/comparison-schemas.js';
 import type { Dimension, Model } from '../routes/discovery/schemas.js';
 import type {
+  AddedJudgeView,
+  AddJudgeInput,
+  CastJudgingVoteInput,
+  CreateJudgingCampaignInput,
+  JudgeView,
+  JudgingCampaignView,
+  JudgingOfferView,
+  JudgingVoteView,
+  NextJudgingPairsView,
+} from '../../domain/views/judging.js';
+import type {
+  AddedJudge,
+  AddJudgeBody,
+  CastJudgingVoteBody,
+  CreateJudgingCampaignBody,
+  Judge,
+  JudgingCampaign,
+  JudgingOffer,
+  JudgingVote,
+  NextJudgingPairs,
+} from '../routes/judging/schemas.js';
+import type {
   Lease,
   HeartbeatResponse,
   RegisterRunnerBody,
@@ -133,4 +155,14 @@ export type ViewContracts = [
   Expect<Same<Static<typeof ApiKey>, ApiKeyView>>,
   Expect<Same<Static<typeof User>, UserView>>,
   Expect<Same<Static<typeof Invite>, InviteView>>,
+  // Judging
+  Expect<Same<Static<typeof CreateJudgingCampaignBody>, CreateJudgingCampaignInput>>,
+  Expect<Same<Static<typeof JudgingCampaign>, JudgingCampaignView>>,
+  Expect<Same<Static<typeof Judge>, JudgeView>>,
+  Expect<Same<Static<typeof AddJudgeBody>, AddJudgeInput>>,
+  Expect<Same<Static<typeof AddedJudge>, AddedJudgeView>>,
+  Expect<Same<Static<typeof JudgingOffer>, JudgingOfferView>>,
+  Expect<Same<Static<typeof NextJudgingPairs>, NextJudgingPairsView>>,
+  Expect<Same<Static<typeof CastJudgingVoteBody>, CastJudgingVoteInput>>,
+  Expect<Same<Static<typeof JudgingVote>, JudgingVoteView>>,
 ];

@@ -1,0 +1,161 @@
+/** Judging campaigns (issue #23): create, list, read, close, reveal, delete. */
+import { Type } from 'typebox';
+import type { JudgingService } from '../../../services/judging.service.js';
+import type { TypedApp } from '../../app-deps.js';
+import { errorResponses } from '../../schemas/common.js';
+import { userOf } from '../sessions/session-routes.js';
+import {
+  CampaignIdParams,
+  CreateJudgingCampaignBody,
+  JUDGING_RESOURCE,
+  JUDGING_TAG,
+  JudgingCampaign,
+  JudgingCampaignList,
+} from './schemas.js';
+
+const BLIND =
+  'A judge (a user the owner added) sees the campaign blinded: its name, question, status and progress, but no source, items, model, run, file or score name until the campaign is closed or revealed (`namesVisible`). Anyone else gets 403.';
+
+export function campaignRoutes(app: TypedApp, judging: JudgingService): void {
+  app.post(
+    '/api/v1/judging/campaigns',
+    {
+      config: { idempotent: true },
+      schema: {
+        operationId: 'createJudgingCampaign',
+        tags: [JUDGING_TAG],
+        summary: 'Create a judging campaign',
+        description:
+          "Makes a blind pairwise judging campaign from clips of the caller's: the candidates of a Rank session (`rankSessionId`: every two candidates form a pair; at most 200 candidates) or two to ten Bench runs planned from one prompt suite (`benchRunIds`: for each prompt, each two runs' clips of the same sample index form a pair). Pairs are always two clips of one prompt. " +
+          "Exactly one source: both or neither is 400 `validation_failed`; fewer than two clips of one prompt (a Rank session with one candidate, runs with no prompt in common) is 400 `validation_failed`; runs of different prompt suites 400 `validation_failed`; a missing session or run 404; another user's 403 (a campaign cannot mix two users' clips). " +
+          'The clips are fixed when the campaign is made. Add judges next (`POST …/judges`). Honours `Idempotency-Key`.',
+        body: CreateJudgingCampaignBody,
+        response: {
+          201: JudgingCampaign,
+          ...errorResponses(
+            'validation_failed',
+            'invalid_field',
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'idempotency_mismatch',
+            'conflict',
+          ),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await judging.create(userOf(request).id, request.body)),
+  );
+
+  app.get(
+    '/api/v1/judging/campaigns',
+    {
+      schema: {
+        operationId: 'listJudgingCampaigns',
+        tags: [JUDGING_TAG],
+        summary: 'List the campaigns the caller owns or judges',
+        description: `Newest first, each with the caller's \`role\`. ${BLIND}`,
+        response: { 200: JudgingCampaignList, ...errorResponses('unauthorized') },
+      },
+    },
+    async (request) => ({ items: await judging.list(userOf(request).id) }),
+  );
+
+  app.get(
+    '/api/v1/judging/campaigns/:id',
+    {
+      config: { resource: JUDGING_RESOURCE },
+      schema: {
+        operationId: 'getJudgingCampaign',
+        tags: [JUDGING_TAG],
+        summary: 'A judging campaign',
+        description: `The campaign with its progress. ${BLIND} A judge the owner removed gets 403.`,
+        params: CampaignIdParams,
+        response: {
+          200: JudgingCampaign,
+          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+        },
+      },
+    },
+    async (request) => judging.get(userOf(request).id, request.params.id),
+  );
+
+  app.post(
+    '/api/v1/judging/campaigns/:id/close',
+    {
+      config: { resource: JUDGING_RESOURCE, idempotent: true, noBody: true },
+      schema: {
+        operationId: 'closeJudgingCampaign',
+        tags: [JUDGING_TAG],
+        summary: 'Close a judging campaign (owner)',
+        description:
+          'No more pairs, votes or judges (each then answers 409 `judging_closed`); the names become visible to the judges. Closing a closed campaign answers it unchanged. Votes and ratings stay readable. Honours `Idempotency-Key`.',
+        params: CampaignIdParams,
+        response: {
+          200: JudgingCampaign,
+          ...errorResponses(
+            'validation_failed',
+            'invalid_field',
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'idempotency_mismatch',
+            'conflict',
+          ),
+        },
+      },
+    },
+    async (request) => judging.close(userOf(request).id, request.params.id),
+  );
+
+  app.post(
+    '/api/v1/judging/campaigns/:id/reveal',
+    {
+      config: { resource: JUDGING_RESOURCE, idempotent: true, noBody: true },
+      schema: {
+        operationId: 'revealJudgingCampaign',
+        tags: [JUDGING_TAG],
+        summary: 'Reveal the names to the judges (owner)',
+        description:
+          "Judges may see the campaign's source, items and ratings from now on; judging goes on (votes cast after this are no longer blind). Revealing again answers the campaign unchanged. Honours `Idempotency-Key`.",
+        params: CampaignIdParams,
+        response: {
+          200: JudgingCampaign,
+          ...errorResponses(
+            'validation_failed',
+            'invalid_field',
+            'unauthorized',
+            'forbidden',
+            'not_found',
+            'idempotency_mismatch',
+            'conflict',
+          ),
+        },
+      },
+    },
+    async (request) => judging.reveal(userOf(request).id, request.params.id),
+  );
+
+  app.delete(
+    '/api/v1/judging/campaigns/:id',
+    {
+      config: { resource: JUDGING_RESOURCE, noBody: true },
+      schema: {
+        operationId: 'deleteJudgingCampaign',
+        tags: [JUDGING_TAG],
+        summary: 'Delete a judging campaign (owner)',
+        description:
+          'Deletes the campaign with its pairs, judges and votes (export them first to keep them). The clips themselves are untouched.',
+        params: CampaignIdParams,
+        response: {
+          204: Type.Null({ description: 'Deleted.' }),
+          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'not_found'),
+        },
+      },
+    },
+    async (request, reply) => {
+      await judging.delete(userOf(request).id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}
