@@ -9,7 +9,9 @@
  *
  * 1. `GET /api/v1/bench/compare?runs=A,B` (paired, 10,000 bootstrap replicates and 10,000 sign-flip
  *    patterns, 16 dimensions + Quality, Semantic, Total, per-prompt deltas): p50 / p90 of
- *    BENCH_COMPARE_REPEATS calls (default 30) after 3 warm-ups. Target: p50 ≤ 200 ms.
+ *    BENCH_COMPARE_REPEATS calls (default 30) after 3 warm-ups, each computed (the service's kept
+ *    comparisons cleared first), and of the same call right after (served from the kept
+ *    comparison of two ended runs). Target: p50 ≤ 200 ms (computed).
  * 2. `GET /api/v1/bench/{id}` of a completed run, whose scorecard with intervals is stored on the
  *    run (what the run page reads), against the same request for a run in `generating` whose
  *    scorecard is null — the same query path, only the scorecard's bytes differ — interleaved in
@@ -102,15 +104,23 @@ async function main(): Promise<void> {
     };
     console.log(`load average before: ${load()}`);
 
-    // 1. The comparison.
+    // 1. The comparison: computed (the kept comparisons forgotten before each call), then as
+    // the dashboard meets it again (both runs have ended, so the computed one is kept).
     const compareUrl = '/api/v1/bench/compare?runs=bench_compare_a,bench_compare_b';
-    for (let i = 0; i < 3; i++) await get(compareUrl);
+    const comparisons = server.deps.bench.comparisons;
+    for (let i = 0; i < 3; i++) {
+      comparisons.clearCache();
+      await get(compareUrl);
+    }
     const compareTimes: number[] = [];
+    const keptTimes: number[] = [];
     let compareBytes = 0;
     for (let i = 0; i < REPEATS; i++) {
+      comparisons.clearCache();
       const r = await get(compareUrl);
       compareTimes.push(r.ms);
       compareBytes = r.bytes;
+      keptTimes.push((await get(compareUrl)).ms);
     }
 
     // 2. GET /bench/{id}: the stored scorecard against none, interleaved.
@@ -139,7 +149,10 @@ async function main(): Promise<void> {
     console.log('| measure | p50 | p90 | body |');
     console.log('| --- | --- | --- | --- |');
     console.log(
-      `| compare 2 × 1,000 clips (paired, 10,000 resamples, 16 dimensions) | ${p50c.toFixed(1)} ms | ${percentile(compareTimes, 0.9).toFixed(1)} ms | ${(compareBytes / 1024).toFixed(0)} kB |`,
+      `| compare 2 × 1,000 clips (paired, 10,000 resamples, 16 dimensions), computed | ${p50c.toFixed(1)} ms | ${percentile(compareTimes, 0.9).toFixed(1)} ms | ${(compareBytes / 1024).toFixed(0)} kB |`,
+    );
+    console.log(
+      `| the same again (both runs ended: the computed comparison is kept) | ${percentile(keptTimes, 0.5).toFixed(1)} ms | ${percentile(keptTimes, 0.9).toFixed(1)} ms | ${(compareBytes / 1024).toFixed(0)} kB |`,
     );
     console.log(
       `| GET /bench/{id}, completed, stored scorecard | ${(p50a * 1000).toFixed(0)} µs | ${(percentile(withCard, 0.9) * 1000).toFixed(0)} µs | ${(bytes.withCard / 1024).toFixed(1)} kB |`,

@@ -109,6 +109,39 @@ afterAll(async () => {
   await server.stop();
 });
 
+describe('GET /api/v1/bench/{id} of an ended run', () => {
+  it("serves the stored scorecard spliced into the run's JSON: the same document, byte-stable, on every call", async () => {
+    const read = async () => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: '/api/v1/bench/bench_cmp_worse',
+        headers: { 'x-api-key': alice.key },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      return res.body;
+    };
+    const first = await read();
+    const run = JSON.parse(first) as Json;
+    // Valid JSON of exactly the run's fields, the scorecard last and equal to /scorecard's.
+    expect(JSON.stringify(run)).toBe(first);
+    expect(Object.keys(run).at(-1)).toBe('scorecard');
+    expect(run.status).toBe('completed');
+    const card = (await call('GET', '/api/v1/bench/bench_cmp_worse/scorecard', alice.key)).json();
+    expect(card.final).toBe(true);
+    expect(run.scorecard).toEqual(card);
+    expect(run.scorecard.dimensions.map((d: Json) => d.dimension)).toEqual([
+      'aesthetic_quality',
+      'imaging_quality',
+    ]);
+    // Read again (the kept JSON): the same bytes.
+    expect(await read()).toBe(first);
+    // A run still going has no scorecard and takes the ordinary path.
+    const live = (await call('GET', '/api/v1/bench/bench_cmp_running', alice.key)).json();
+    expect(live.scorecard).toBeNull();
+  });
+});
+
 describe('GET /api/v1/bench/compare', () => {
   it('compares paired runs: deltas, intervals and p-values equal to the pure comparison, the same on every call', async () => {
     const first = await compare('runs=bench_cmp_base,bench_cmp_worse');
@@ -138,6 +171,7 @@ describe('GET /api/v1/bench/compare', () => {
     expect(c.rows.find((r: Json) => r.name === 'Quality').partial).toBe(true);
     // Deterministic: the same answer again, and exactly the pure comparison of the stored clips
     // (so SQLite and PostgreSQL, whatever order they return rows in, answer the same).
+    server.deps.bench.comparisons.clearCache();
     expect((await compare('runs=bench_cmp_base,bench_cmp_worse')).json()).toEqual(body);
     const clips = async (id: string) => scoredClips(await server.deps.repos.benchTasks.scoredClipsOf(id));
     const pure = compareRuns([
@@ -181,6 +215,43 @@ describe('GET /api/v1/bench/compare', () => {
       reason: 'scored by different methods: lite v1 in bench_cmp_base, lite v4 in bench_cmp_v4',
     });
     expect(body.gate.verdict).toBe('not_comparable');
+  });
+
+  it('keeps the comparison of ended runs; a run still going is compared afresh on every call', async () => {
+    const comparisons = server.deps.bench.comparisons;
+    const aestheticDelta = async (query: string) =>
+      (await compare(query)).json().comparisons[0].rows.find((r: Json) => r.name === 'aesthetic_quality')
+        .delta as number;
+    const moveScore = (videoId: string, by: number) =>
+      server.deps.db
+        .updateTable('scores')
+        .set((eb) => ({ value: eb('value', '+', by) }))
+        .where('video_id', '=', videoId)
+        .where('dimension', '=', 'aesthetic_quality')
+        .execute();
+    // Both ended: the second call is the kept answer (a score changed behind the API's back, which
+    // no API call can do to an ended run, does not show until the kept answers are forgotten).
+    comparisons.clearCache();
+    const ended = 'runs=bench_cmp_base,bench_cmp_same';
+    const before = await aestheticDelta(ended);
+    await moveScore('bench_cmp_same-v0', 0.24);
+    try {
+      expect(await aestheticDelta(ended)).toBe(before);
+      comparisons.clearCache();
+      expect(await aestheticDelta(ended)).toBeCloseTo(before + 0.01, 10);
+    } finally {
+      await moveScore('bench_cmp_same-v0', -0.24);
+      comparisons.clearCache();
+    }
+    // A run still going: each call reads its clips as they are now.
+    const live = 'runs=bench_cmp_base,bench_cmp_running';
+    const liveBefore = await aestheticDelta(live);
+    await moveScore('bench_cmp_running-v0', 0.08);
+    try {
+      expect(await aestheticDelta(live)).toBeCloseTo(liveBefore + 0.01, 10);
+    } finally {
+      await moveScore('bench_cmp_running-v0', -0.08);
+    }
   });
 
   it('allows a run still going and labels it with its scored clips', async () => {

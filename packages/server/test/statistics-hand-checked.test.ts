@@ -9,11 +9,17 @@ import { compareRuns, compareTwo } from '../src/domain/bench-comparison.js';
 import type { RunScores } from '../src/domain/bench-comparison.js';
 import type { ScoredClip } from '../src/domain/scored-clip.js';
 import {
+  bootstrapRatioMeans,
+  bootstrapReplicates,
+  clusterTable,
   holmAdjust,
   percentileInterval,
+  permutationPValue,
+  weightedSums,
   randomBelow,
   satterthwaiteDf,
   seededRandom,
+  signFlipDistribution,
   studentInterval,
   tQuantile,
 } from '../src/domain/statistics/index.js';
@@ -221,5 +227,56 @@ describe('hand-checked: the pieces', () => {
     // χ² with 6 df: 22.46 is its 99.9th percentile.
     const chi2 = counts.reduce((s, c) => s + (c - 10_000) ** 2 / 10_000, 0);
     expect(chi2).toBeLessThan(22.46);
+  });
+
+  it('the fast ratio-mean bootstrap gives the generic bootstrap’s replicates exactly', () => {
+    // Two strata, clusters holding one or two variables, a stratum of one cluster.
+    const obs = [
+      { stratum: 'g1', cluster: 'p1', variable: 0, value: 0.9 },
+      { stratum: 'g1', cluster: 'p1', variable: 0, value: 0.7 },
+      { stratum: 'g1', cluster: 'p2', variable: 0, value: 0.4 },
+      { stratum: 'g1', cluster: 'p2', variable: 1, value: 0.3 },
+      { stratum: 'g1', cluster: 'p3', variable: 1, value: 0.8 },
+      { stratum: 'g2', cluster: 'q1', variable: 2, value: 0.5 },
+      { stratum: 'g2', cluster: 'q2', variable: 2, value: 0.6 },
+      { stratum: 'g3', cluster: 'r1', variable: 3, value: 0.2 },
+    ];
+    const table = clusterTable(obs, 4);
+    const options = { resamples: 500, seed: ['fast', 'path'] };
+    const num = new Float64Array(4);
+    const den = new Float64Array(4);
+    const generic = bootstrapReplicates(
+      table,
+      4,
+      (weights, out, offset) => {
+        num.fill(0);
+        den.fill(0);
+        weightedSums(table, weights, num, den);
+        for (let v = 0; v < 4; v++) out[offset + v] = den[v]! > 0 ? num[v]! / den[v]! : Number.NaN;
+      },
+      options,
+    );
+    expect(Array.from(bootstrapRatioMeans(table, options))).toEqual(Array.from(generic));
+  });
+
+  it('a sign-flip distribution drawn without shift weights gives the same p-values; a shifted test then refuses', () => {
+    const table = clusterTable(
+      [0.02, -0.01, 0.03, 0.015, -0.005].map((value, i) => ({
+        stratum: 'g',
+        cluster: `p${i}`,
+        variable: 0,
+        value,
+      })),
+      1,
+    );
+    const full = signFlipDistribution(table, { resamples: 10_000, seed: ['w'] });
+    const lean = signFlipDistribution(table, { resamples: 10_000, seed: ['w'], withWeights: false });
+    expect(lean.weights.length).toBe(0);
+    expect(Array.from(lean.values)).toEqual(Array.from(full.values));
+    const observed = [0.01];
+    expect(permutationPValue(lean, observed, [1], null, 'two-sided')).toBe(
+      permutationPValue(full, observed, [1], null, 'two-sided'),
+    );
+    expect(() => permutationPValue(lean, observed, [1], [0.01], 'less')).toThrow(/weights/);
   });
 });

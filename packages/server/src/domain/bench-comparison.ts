@@ -36,8 +36,6 @@ import type { ScoredClip } from './scored-clip.js';
 import {
   bootstrapRatioMeans,
   clusterTable,
-  combineReplicates,
-  finiteVariance,
   holmAdjust,
   ratioMeans,
   permutationPValue,
@@ -301,13 +299,47 @@ function weighted(values: Float64Array, coefficients: Float64Array, intercept: n
   return x;
 }
 
+/** Each table's stratum per variable, computed once (every row of a comparison asks). */
+const strataOfTable = new WeakMap<ClusterTable, Int32Array>();
+
+/**
+ * The variance of Σ_k c_k·x_k over the replicate rows, skipping rows where it is not finite: the
+ * numbers of `finiteVariance(combineReplicates(…))` (the same Welford steps in the same order),
+ * without the intermediate array.
+ */
+function combinedVariance(replicates: Float64Array, width: number, coefficients: Float64Array): number {
+  const list: number[] = [];
+  for (let k = 0; k < width; k++) if (coefficients[k] !== 0) list.push(k);
+  const used = Int32Array.from(list);
+  const c = Float64Array.from(list, (k) => coefficients[k]!);
+  const resamples = replicates.length / width;
+  let n = 0;
+  let mean = 0;
+  let m2 = 0;
+  for (let b = 0; b < resamples; b++) {
+    let x = 0;
+    const row = b * width;
+    for (let i = 0; i < used.length; i++) x += c[i]! * replicates[row + used[i]!]!;
+    if (!Number.isFinite(x)) continue;
+    n++;
+    const d = x - mean;
+    mean += d / n;
+    m2 += d * (x - mean);
+  }
+  return n > 1 ? m2 / (n - 1) : Number.NaN;
+}
+
 /** The per-stratum variance components of a row (see services/bench-scorecard.ts). */
 function components(
   table: ClusterTable,
   replicates: Float64Array,
   coefficients: Float64Array,
 ): VarianceComponent[] {
-  const strata = stratumOfVariables(table);
+  let strata = strataOfTable.get(table);
+  if (!strata) {
+    strata = stratumOfVariables(table);
+    strataOfTable.set(table, strata);
+  }
   const out: VarianceComponent[] = [];
   table.strata.forEach((s, g) => {
     const own = new Float64Array(table.variables);
@@ -325,10 +357,7 @@ function components(
           prompts++;
           break;
         }
-    out.push({
-      variance: finiteVariance(combineReplicates(replicates, table.variables, own)).variance,
-      df: prompts - 1,
-    });
+    out.push({ variance: combinedVariance(replicates, table.variables, own), df: prompts - 1 });
   });
   return out;
 }
@@ -388,7 +417,11 @@ function promptDeltas(
       const y = b.filter((c) => c.dimension === dimension);
       if (x.length === 0 || y.length === 0) return [];
       const mean = (list: ScoredClip[]): number => list.reduce((s, c) => s + c.value, 0) / list.length;
-      return [{ dimension, baseline: mean(x), candidate: mean(y), delta: mean(y) - mean(x) }];
+      const baselineMean = mean(x);
+      const candidateMean = mean(y);
+      return [
+        { dimension, baseline: baselineMean, candidate: candidateMean, delta: candidateMean - baselineMean },
+      ];
     });
     if (rows.length === 0) continue;
     const weights = rows.reduce((s, r) => s + normalisationOf(r.dimension).weight, 0);
@@ -477,9 +510,15 @@ export function compareTwo(
   const observed = new Float64Array(dimensions.length);
   for (let v = 0; v < dimensions.length; v++) observed[v] = meansB[v]! - meansA[v]!;
   const pooled = diffTable ? null : pooledTable(a, b, dimensions);
+  // The shifts' weights are read by the gate's tests alone.
+  const withWeights = options.gate !== undefined;
   const distribution = diffTable
-    ? signFlipDistribution(diffTable, { resamples, seed: [...seed, 'sign-flip'] })
-    : relabelDistribution(pooled!.table, pooled!.labels, { resamples, seed: [...seed, 'relabel'] });
+    ? signFlipDistribution(diffTable, { resamples, seed: [...seed, 'sign-flip'], withWeights })
+    : relabelDistribution(pooled!.table, pooled!.labels, {
+        resamples,
+        seed: [...seed, 'relabel'],
+        withWeights,
+      });
   const test = (row: RowSpec, margin: number, alternative: Alternative): number =>
     permutationPValue(
       distribution,

@@ -7,6 +7,7 @@ import { DIMENSION_IDS, isDimensionId } from '@vesta/engine';
 import type { DimensionId } from '@vesta/engine';
 import { GATE_ALPHA, compareRuns } from '../domain/bench-comparison.js';
 import type { PairComparison, RowName, RunScores } from '../domain/bench-comparison.js';
+import { isTerminalBenchStatus } from '../domain/bench-state.js';
 import { AGGREGATE_NAMES } from '../domain/leaderboard-forms.js';
 import type { AggregateName } from '../domain/leaderboard-forms.js';
 import { CONFIDENCE_LEVEL, RESAMPLES } from '../domain/scored-clip.js';
@@ -78,11 +79,33 @@ function pairView(c: PairComparison, runs: Map<string, BenchRunRecord>): PairCom
   };
 }
 
+/** Comparisons of runs that have all ended, kept (their clips no longer change). */
+const CACHE_LIMIT = 64;
+
+interface CachedComparison {
+  result: ReturnType<typeof compareRuns>;
+  scored: Map<string, number>;
+}
+
 export class BenchComparisonService {
+  /**
+   * Computed comparisons by their inputs (ids, dimensions, margin, and each run's status and last
+   * change), kept only when every run has ended: a finished run's scored clips never change, so
+   * the answer is the same on every call (the statistics are seeded) and the dashboard's runs
+   * list, which compares each run with its baseline, costs one computation per pair. Bounded:
+   * the least recently used go first.
+   */
+  private readonly cache = new Map<string, CachedComparison>();
+
   constructor(
     private readonly repos: Repositories,
     private readonly resamples: number = RESAMPLES,
   ) {}
+
+  /** Forgets every kept comparison (the benchmark measures the computation this way). */
+  clearCache(): void {
+    this.cache.clear();
+  }
 
   async compare(userId: string, input: CompareInput): Promise<BenchComparisonView> {
     const ids = input.runs;
@@ -118,18 +141,59 @@ export class BenchComparisonService {
       });
       records.set(id, run);
     }
-    const runs: RunScores[] = [];
+    const dimensions = wanted.filter(isDimensionId);
+    const gatedAggregates = wanted.flatMap((w) => aggregateOf(w) ?? []);
+    const ended = ids.every((id) => isTerminalBenchStatus(records.get(id)!.status));
+    const key = JSON.stringify([
+      ids.map((id) => [id, records.get(id)!.status, records.get(id)!.updated_at]),
+      wanted,
+      margin ?? null,
+      this.resamples,
+    ]);
+    let computed = ended ? this.cache.get(key) : undefined;
+    if (computed) {
+      this.cache.delete(key);
+      this.cache.set(key, computed);
+    } else {
+      const runs: RunScores[] = [];
+      const scored = new Map<string, number>();
+      for (const id of ids) {
+        const run = records.get(id)!;
+        const clips = scoredClips(await this.repos.benchTasks.scoredClipsOf(id));
+        if (clips.length === 0)
+          throw new AppError(
+            'no_scored_clips',
+            `bench run '${id}' (${run.status}) has no scored clip yet: there is nothing of it to compare`,
+          );
+        scored.set(id, new Set(clips.map((c) => c.videoId)).size);
+        runs.push({ id, suiteVersion: run.suite_version, clips });
+      }
+      const result = compareRuns(runs, {
+        dimensions: dimensions.length > 0 ? dimensions : undefined,
+        resamples: this.resamples,
+        ...(margin === undefined
+          ? {}
+          : {
+              gate: {
+                margin,
+                rows: [
+                  ...(dimensions.length > 0 ? dimensions : DIMENSION_IDS),
+                  ...gatedAggregates,
+                ] as RowName[],
+              },
+            }),
+      });
+      computed = { result, scored };
+      if (ended) {
+        this.cache.set(key, computed);
+        if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+      }
+    }
+    const { result } = computed;
     const views: CompareRunView[] = [];
     for (const id of ids) {
       const run = records.get(id)!;
-      const clips = scoredClips(await this.repos.benchTasks.scoredClipsOf(id));
-      if (clips.length === 0)
-        throw new AppError(
-          'no_scored_clips',
-          `bench run '${id}' (${run.status}) has no scored clip yet: there is nothing of it to compare`,
-        );
-      const scored = new Set(clips.map((c) => c.videoId)).size;
-      runs.push({ id, suiteVersion: run.suite_version, clips });
+      const scored = computed.scored.get(id)!;
       views.push({
         id,
         name: run.name,
@@ -142,23 +206,6 @@ export class BenchComparisonService {
       });
     }
 
-    const dimensions = wanted.filter(isDimensionId);
-    const gatedAggregates = wanted.flatMap((w) => aggregateOf(w) ?? []);
-    const result = compareRuns(runs, {
-      dimensions: dimensions.length > 0 ? dimensions : undefined,
-      resamples: this.resamples,
-      ...(margin === undefined
-        ? {}
-        : {
-            gate: {
-              margin,
-              rows: [
-                ...(dimensions.length > 0 ? dimensions : DIMENSION_IDS),
-                ...gatedAggregates,
-              ] as RowName[],
-            },
-          }),
-    });
     const several = ids.length > 2;
     return {
       baseline_id: ids[0]!,

@@ -26,7 +26,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { BenchRunRecord, BenchTaskRecord, Repositories } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
 import { scorecardCsv } from './bench-scorecard.js';
-import { scorecardView, storedScorecard } from './bench-scorecard.service.js';
+import { scorecardView, storedScorecardView } from './bench-scorecard.service.js';
 import type { BenchScorecardService } from './bench-scorecard.service.js';
 import { NO_TASKS, byVideo, logView, pageOf, progressOf, runView, taskVideoView } from './bench-views.js';
 import { resolveModelKey } from './model-keys.js';
@@ -203,10 +203,7 @@ export class BenchRunService {
     const rows = await this.repos.benchRuns.pageOf(userId, limit, (page - 1) * limit);
     // A page shows the scorecards runs already store; none is computed here.
     return pageOf(
-      rows.map((r) => {
-        const card = storedScorecard(r);
-        return runView(r, progressOf(r), card && scorecardView(card, true));
-      }),
+      rows.map((r) => runView(r, progressOf(r), storedScorecardView(r))),
       total,
       { page, limit },
     );
@@ -220,15 +217,14 @@ export class BenchRunService {
    */
   async get(userId: string, id: string): Promise<BenchRunView> {
     const row = await this.owned(userId, id);
-    const card = await this.scorecards.final(row);
-    return runView(row, progressOf(row), card && scorecardView(card, true));
+    return runView(row, progressOf(row), await this.scorecards.finalView(row));
   }
 
   /** The scorecard with intervals: stored once the run has ended, else from the clips scored so far. */
   async scorecard(userId: string, id: string): Promise<BenchScorecardView> {
     const row = await this.owned(userId, id);
-    const final = await this.scorecards.final(row);
-    return scorecardView(final ?? (await this.scorecards.compute(row)), final !== null);
+    const final = await this.scorecards.finalView(row);
+    return final ?? scorecardView(await this.scorecards.compute(row), false);
   }
 
   /** Cancel: from any non-terminal status; unfinished tasks are cancelled and their evaluations stopped. */

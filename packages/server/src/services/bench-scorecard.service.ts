@@ -52,10 +52,60 @@ export function scorecardView(card: Scorecard, final: boolean): BenchScorecardVi
   };
 }
 
+/**
+ * Stored scorecards already parsed, by run id, with the text they were parsed from: a run row's
+ * scorecard is written once when the run ends, and `GET /bench/{id}` (what clients poll) and the
+ * runs list read it on every call. An entry is used only while the row still holds the same text
+ * (so a deleted and re-made id, or a recomputed card, is parsed afresh). Bounded: the least
+ * recently read go first.
+ */
+const PARSED_LIMIT = 1000;
+const parsed = new Map<string, { text: string; card: Scorecard | null; view: BenchScorecardView | null }>();
+
+function parsedEntry(row: BenchRunRecord): { card: Scorecard | null; view: BenchScorecardView | null } {
+  const text = row.scorecard;
+  if (text === null) return { card: null, view: null };
+  const hit = parsed.get(row.id);
+  if (hit && hit.text === text) {
+    parsed.delete(row.id);
+    parsed.set(row.id, hit);
+    return hit;
+  }
+  const stored = parseJson<StoredScorecard | null>(text, null);
+  const card = stored?.version === SCORECARD_VERSION ? stored.card : null;
+  const entry = { text, card, view: card && scorecardView(card, true) };
+  parsed.delete(row.id);
+  parsed.set(row.id, entry);
+  if (parsed.size > PARSED_LIMIT) parsed.delete(parsed.keys().next().value!);
+  return entry;
+}
+
+const jsonOfView = new WeakMap<BenchScorecardView, string>();
+
+/**
+ * A scorecard view as JSON text, kept per view object: a stored scorecard's view is shared (see
+ * above), so `GET /bench/{id}` of a finished run serialises it once, not on every poll.
+ */
+export function scorecardJson(view: BenchScorecardView): string {
+  let text = jsonOfView.get(view);
+  if (text === undefined) {
+    text = JSON.stringify(view);
+    jsonOfView.set(view, text);
+  }
+  return text;
+}
+
 /** The stored scorecard of a run row, when it holds one of this version. */
 export function storedScorecard(row: BenchRunRecord): Scorecard | null {
-  const stored = parseJson<StoredScorecard | null>(row.scorecard, null);
-  return stored?.version === SCORECARD_VERSION ? stored.card : null;
+  return parsedEntry(row).card;
+}
+
+/**
+ * The stored scorecard of a run row as the API shows it (`final: true`), when it holds one of
+ * this version: parsed once per stored text, then shared (callers must not change it).
+ */
+export function storedScorecardView(row: BenchRunRecord): BenchScorecardView | null {
+  return parsedEntry(row).view;
 }
 
 export class BenchScorecardService {
@@ -71,6 +121,15 @@ export class BenchScorecardService {
       seed: run.id,
       resamples: this.resamples,
     });
+  }
+
+  /** A finished run's scorecard as the API shows it: the stored one's view, without re-parsing. */
+  async finalView(run: BenchRunRecord): Promise<BenchScorecardView | null> {
+    if (!isTerminalBenchStatus(run.status)) return null;
+    const view = storedScorecardView(run);
+    if (view) return view;
+    const card = await this.final(run);
+    return card && scorecardView(card, true);
   }
 
   /** A finished run's scorecard (stored, or computed and stored now); null for a live run. */

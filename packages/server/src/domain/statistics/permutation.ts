@@ -33,6 +33,11 @@ export interface PermutationOptions {
   resamples: number;
   /** Names of the random streams (each stratum's key is appended). */
   seed: readonly string[];
+  /**
+   * Also fill `weights` (default true): only tests with a shift (the regression gate's margin)
+   * read them; without, `weights` is empty and a shifted test throws.
+   */
+  withWeights?: boolean;
 }
 
 /**
@@ -70,9 +75,24 @@ export function signFlipDistribution(table: ClusterTable, options: PermutationOp
   const exact = n < 31 && 2 ** n <= options.resamples;
   const patterns = exact ? 2 ** n : options.resamples;
   const values = new Float64Array(patterns * V);
-  const weights = new Float64Array(patterns * V);
+  const withWeights = options.withWeights !== false;
+  const weights = new Float64Array(withWeights ? patterns * V : 0);
   const signs = new Int8Array(n);
   const streams = table.strata.map((s) => seededRandom(...options.seed, s.key));
+  // Each cell's variable and its sum and count over the variable's total, computed once: the
+  // loop below then adds ±these (the same numbers as ±sum / total, bit for bit).
+  const { cells, cellStart } = table;
+  const cellVariable = new Int32Array(cells.length);
+  const scaledSum = new Float64Array(cells.length);
+  const scaledCount = new Float64Array(cells.length);
+  for (let c = 0; c < n; c++)
+    for (let k = cellStart[c]!; k < cellStart[c + 1]!; k++) {
+      const cell = cells[k]!;
+      const v = cell - c * V;
+      cellVariable[k] = v;
+      scaledSum[k] = table.sums[cell]! / totals[v]!;
+      scaledCount[k] = table.counts[cell]! / totals[v]!;
+    }
   for (let b = 0; b < patterns; b++) {
     if (exact) for (let c = 0; c < n; c++) signs[c] = b & (1 << c) ? -1 : 1;
     else
@@ -90,12 +110,14 @@ export function signFlipDistribution(table: ClusterTable, options: PermutationOp
     const row = b * V;
     for (let c = 0; c < n; c++) {
       const sign = signs[c]!;
-      for (let k = table.cellStart[c]!; k < table.cellStart[c + 1]!; k++) {
-        const cell = table.cells[k]!;
-        const v = cell - c * V;
-        values[row + v]! += (sign * table.sums[cell]!) / totals[v]!;
-        weights[row + v]! += (sign * table.counts[cell]!) / totals[v]!;
-      }
+      const end = cellStart[c + 1]!;
+      if (withWeights)
+        for (let k = cellStart[c]!; k < end; k++) {
+          const at = row + cellVariable[k]!;
+          values[at]! += sign * scaledSum[k]!;
+          weights[at]! += sign * scaledCount[k]!;
+        }
+      else for (let k = cellStart[c]!; k < end; k++) values[row + cellVariable[k]!]! += sign * scaledSum[k]!;
     }
   }
   return { variables: V, patterns, exact, values, weights };
@@ -116,13 +138,26 @@ export function relabelDistribution(
   const n = table.clusters.length;
   const patterns = options.resamples;
   const values = new Float64Array(patterns * V);
-  const weights = new Float64Array(patterns * V);
+  const withWeights = options.withWeights !== false;
+  const weights = new Float64Array(withWeights ? patterns * V : 0);
   const streams = table.strata.map((s) => seededRandom(...options.seed, s.key));
   const shuffled = Uint8Array.from(labels);
   // Per variable and group: Σ sum, Σ count, Σ count of the second run's clusters.
-  const sum = [new Float64Array(V), new Float64Array(V)] as const;
-  const count = [new Float64Array(V), new Float64Array(V)] as const;
-  const second = [new Float64Array(V), new Float64Array(V)] as const;
+  // Group k's sums at [k·V + v].
+  const sum = new Float64Array(2 * V);
+  const count = new Float64Array(2 * V);
+  const second = new Float64Array(2 * V);
+  const { cells, cellStart } = table;
+  const cellVariable = new Int32Array(cells.length);
+  const cellSum = new Float64Array(cells.length);
+  const cellCount = new Float64Array(cells.length);
+  for (let c = 0; c < n; c++)
+    for (let e = cellStart[c]!; e < cellStart[c + 1]!; e++) {
+      const cell = cells[e]!;
+      cellVariable[e] = cell - c * V;
+      cellSum[e] = table.sums[cell]!;
+      cellCount[e] = table.counts[cell]!;
+    }
   for (let b = 0; b < patterns; b++) {
     for (let g = 0; g < table.strata.length; g++) {
       const { start, end } = table.strata[g]!;
@@ -135,26 +170,23 @@ export function relabelDistribution(
         shuffled[j] = x;
       }
     }
-    for (const k of [0, 1] as const) {
-      sum[k].fill(0);
-      count[k].fill(0);
-      second[k].fill(0);
-    }
+    sum.fill(0);
+    count.fill(0);
+    second.fill(0);
     for (let c = 0; c < n; c++) {
-      const k = shuffled[c] as 0 | 1;
+      const offset = shuffled[c]! * V;
       const isSecond = labels[c] === 1;
-      for (let e = table.cellStart[c]!; e < table.cellStart[c + 1]!; e++) {
-        const cell = table.cells[e]!;
-        const v = cell - c * V;
-        sum[k][v]! += table.sums[cell]!;
-        count[k][v]! += table.counts[cell]!;
-        if (isSecond) second[k][v]! += table.counts[cell]!;
+      for (let e = cellStart[c]!; e < cellStart[c + 1]!; e++) {
+        const at = offset + cellVariable[e]!;
+        sum[at]! += cellSum[e]!;
+        count[at]! += cellCount[e]!;
+        if (isSecond && withWeights) second[at]! += cellCount[e]!;
       }
     }
     const row = b * V;
     for (let v = 0; v < V; v++) {
-      values[row + v] = sum[1][v]! / count[1][v]! - sum[0][v]! / count[0][v]!;
-      weights[row + v] = second[1][v]! / count[1][v]! - second[0][v]! / count[0][v]!;
+      values[row + v] = sum[V + v]! / count[V + v]! - sum[v]! / count[v]!;
+      if (withWeights) weights[row + v] = second[V + v]! / count[V + v]! - second[v]! / count[v]!;
     }
   }
   return { variables: V, patterns, exact: false, values, weights };
@@ -174,8 +206,11 @@ export function permutationPValue(
   alternative: Alternative,
 ): number {
   const V = distribution.variables;
-  const used: number[] = [];
-  for (let v = 0; v < V; v++) if (coefficients[v] !== 0) used.push(v);
+  const list: number[] = [];
+  for (let v = 0; v < V; v++) if (coefficients[v] !== 0) list.push(v);
+  const used = Int32Array.from(list);
+  if (shift && distribution.weights.length !== distribution.values.length)
+    throw new RangeError('a shifted test needs a distribution drawn with weights');
   let t = 0;
   let scale = 0;
   for (const v of used) {
@@ -186,13 +221,17 @@ export function permutationPValue(
   const tolerance = 1e-9 * Math.max(scale, Number.MIN_VALUE);
   let hits = 0;
   let counted = 0;
+  const { values, weights } = distribution;
+  const c = Float64Array.from(list, (v) => coefficients[v]!);
+  const d = Float64Array.from(list, (v) => (shift ? shift[v]! : 0));
+  const u = used.length;
   for (let b = 0; b < distribution.patterns; b++) {
     let x = 0;
     const row = b * V;
-    for (const v of used)
-      x +=
-        coefficients[v]! *
-        (distribution.values[row + v]! + (shift ? shift[v]! * distribution.weights[row + v]! : 0));
+    // The same sums as c·(value + δ·weight) term by term (no shift: c·value, the same number).
+    if (shift)
+      for (let i = 0; i < u; i++) x += c[i]! * (values[row + used[i]!]! + d[i]! * weights[row + used[i]!]!);
+    else for (let i = 0; i < u; i++) x += c[i]! * values[row + used[i]!]!;
     if (Number.isNaN(x)) continue;
     counted++;
     if (
