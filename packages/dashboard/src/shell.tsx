@@ -35,6 +35,7 @@ export function Shell() {
   const signedIn = useRef(false);
   // The navigation on a narrow screen: folded behind the Menu button, closed again on each page.
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [location.pathname]);
   if (me.error) return <ErrorAlert error={me.error} context="Cannot reach the Vesta server" />;
   if (!me.data) return <p className="muted">Loading…</p>;
@@ -71,6 +72,7 @@ export function Shell() {
       <div className="layout">
         <header className="top">
           <button
+            ref={menuButton}
             type="button"
             className="menu-toggle"
             aria-expanded={menuOpen}
@@ -88,7 +90,17 @@ export function Shell() {
             Sign out
           </button>
         </header>
-        <nav aria-label="Main" id="main-nav" className={menuOpen ? 'open' : undefined}>
+        <nav
+          aria-label="Main"
+          id="main-nav"
+          className={menuOpen ? 'open' : undefined}
+          onKeyDown={(e) => {
+            // Escape folds the open menu and returns to its button.
+            if (e.key !== 'Escape' || !menuOpen) return;
+            setMenuOpen(false);
+            menuButton.current?.focus();
+          }}
+        >
           <ul>
             {links.map(([to, label]) => (
               <li key={to}>

@@ -89,6 +89,12 @@ export function snapshotter(OUT: string) {
         if (name.startsWith('02')) await page.screenshot({ path: path.join(OUT, `${name}-390-menu.png`) });
         await menu.click();
         await nav.waitFor({ state: 'hidden' });
+        // From the keyboard too: Escape folds it again and focus returns to Menu.
+        await menu.click();
+        await nav.getByRole('link', { name: 'Score' }).focus();
+        await page.keyboard.press('Escape');
+        await nav.waitFor({ state: 'hidden' });
+        expect(await menu.evaluate((b) => b === document.activeElement)).toBe(true);
       }
       await expectAccessible(page, `${name} at 390 px`);
     } finally {
