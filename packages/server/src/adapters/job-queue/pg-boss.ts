@@ -37,13 +37,13 @@ import type { Db } from '../../db/connection.js';
 import type {
   EnqueueOptions,
   JobHandler,
-  JobOutcome,
   JobPayload,
   JobQueue,
   JobQueueStats,
   Logger,
 } from '../../ports/job-queue.js';
-import { DependencyUnavailableJobError, PermanentJobError } from '../../ports/job-queue.js';
+import { abortJob, launchJob } from './execution.js';
+import type { JobLease, RunningJob } from './execution.js';
 import { ClaimPump, drainRunning } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
@@ -77,15 +77,6 @@ interface ClaimedJob {
   retry_limit: number;
 }
 
-interface Running {
-  id: string;
-  subject: string | null;
-  controller: AbortController;
-  /** Why the job was aborted: shutdown, cancellation, or its lease was lost to another worker. */
-  abortReason: 'shutdown' | 'cancelled' | 'lost' | null;
-  done: Promise<void>;
-}
-
 /** pg-boss runs its statements through this, so that they join the caller's transaction. */
 function bossDb(executor: Db): PgBoss.Db {
   return {
@@ -108,7 +99,7 @@ export class PgBossJobQueue implements JobQueue {
   readonly listenerName = `vesta-jobs-${this.workerId.slice(0, 8)}`;
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, RunningJob>();
   private readonly runStats = new RunStats();
   private readonly duties = new DutyTimers(() => this.isLeader());
   private readonly queues = new Map<string, Promise<void>>();
@@ -244,7 +235,7 @@ export class PgBossJobQueue implements JobQueue {
   private onNotice(payload: string): void {
     if (payload.startsWith('c:')) {
       const subject = payload.slice(2);
-      for (const r of this.running.values()) if (r.subject === subject) this.abort(r, 'cancelled');
+      for (const r of this.running.values()) if (r.subject === subject) abortJob(r, 'cancelled');
       return;
     }
     this.wake();
@@ -336,7 +327,7 @@ export class PgBossJobQueue implements JobQueue {
       .where('subject', '=', subject)
       .returning('job_id')
       .execute();
-    for (const r of this.running.values()) if (r.subject === subject) this.abort(r, 'cancelled');
+    for (const r of this.running.values()) if (r.subject === subject) abortJob(r, 'cancelled');
     if (leases.length > 0) {
       await sql`select pg_notify(${this.channel}, ${`c:${subject}`})`.execute(this.db);
       // Return once the aborted handlers stopped (they may read what the caller deletes next),
@@ -383,7 +374,7 @@ export class PgBossJobQueue implements JobQueue {
     this.duties.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.reapTimer) clearInterval(this.reapTimer);
-    await drainRunning(this.running, graceMs, (r) => this.abort(r, 'shutdown'));
+    await drainRunning(this.running, graceMs, (r) => abortJob(r, 'shutdown'));
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.listener;
@@ -433,24 +424,6 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   // ---- claiming and running ---------------------------------------------------------------------
-
-  private wake(): void {
-    if (!this.started || this.stopping) return;
-    this.pumper.wake();
-  }
-
-  private async pump(): Promise<void> {
-    while (!this.stopping && this.running.size < this.options.concurrency) {
-      const job = await this.claim();
-      if (!job) return;
-      if (this.stopping) {
-        // Claimed while stopping: hand it straight back.
-        await this.putBack(job);
-        return;
-      }
-      this.launch(job);
-    }
-  }
 
   /**
    * The fair claim (the rule of `EnqueueOptions.fairnessKey`) in one statement over pg-boss's job
@@ -528,27 +501,66 @@ export class PgBossJobQueue implements JobQueue {
     return rows[0];
   }
 
-  private abort(entry: Running, reason: 'shutdown' | 'cancelled' | 'lost'): void {
-    if (entry.abortReason !== null) return;
-    entry.abortReason = reason;
-    entry.controller.abort(new Error(reason === 'shutdown' ? 'shutting down' : `job ${reason}`));
+  private wake(): void {
+    if (!this.started || this.stopping) return;
+    this.pumper.wake();
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.stopping && this.running.size < this.options.concurrency) {
+      const job = await this.claim();
+      if (!job) return;
+      if (this.stopping) {
+        // Claimed while stopping: hand it straight back.
+        await this.putBack(job);
+        return;
+      }
+      this.launch(job);
+    }
   }
 
   private launch(job: ClaimedJob): void {
-    const entry: Running = {
-      id: job.id,
-      subject: job.data.s,
-      controller: new AbortController(),
-      abortReason: null,
-      done: Promise.resolve(),
+    launchJob(
+      {
+        handlers: this.handlers,
+        running: this.running,
+        runStats: this.runStats,
+        log: this.log as Logger,
+        leaseMs: this.leaseMs,
+        onDone: () => this.wake(),
+      },
+      {
+        id: job.id,
+        type: job.name,
+        subject: job.data.s,
+        payload: job.data.p,
+        attempt: job.retry_count + 1,
+        lastAttempt: job.retry_count >= job.retry_limit,
+      },
+      this.lease(job),
+    );
+  }
+
+  /** The claimed job's storage: its lease row (`job_leases`) fences every write. */
+  private lease(job: ClaimedJob): JobLease {
+    return {
+      renew: async () => {
+        const { rows } = await sql<{ cancel_requested: number }>`
+          update job_leases set lease_until = ${NOW_MS} + ${this.leaseMs}
+          where job_id = ${job.id} and worker_id = ${this.workerId}
+          returning cancel_requested`.execute(this.db);
+        if (rows.length === 0) return 'lost';
+        return Number(rows[0]?.cancel_requested) === 1 ? 'cancelled' : 'held';
+      },
+      succeed: () => this.settle(job, (trx) => this.boss.complete(job.name, job.id, {}, { db: bossDb(trx) })),
+      putBack: () => this.putBack(job),
+      // The canceller already marked it cancelled in pg-boss; the lease goes.
+      cancel: () => this.settle(job, () => Promise.resolve()),
+      defer: (delayMs, message) => this.defer(job, delayMs, message),
+      // pg-boss waits its own retry delay.
+      retry: async (message) => ({ kept: await this.fail(job, message, false) }),
+      fail: (message) => this.fail(job, message, true),
     };
-    this.running.set(job.id, entry);
-    entry.done = this.execute(job, entry)
-      .catch((e: unknown) => this.log?.error({ err: e, jobId: job.id }, 'job bookkeeping failed'))
-      .finally(() => {
-        this.running.delete(job.id);
-        this.wake();
-      });
   }
 
   /** Runs `write` in a transaction only while this worker still owns the job (deletes its lease). */
@@ -583,83 +595,13 @@ export class PgBossJobQueue implements JobQueue {
     });
   }
 
-  private async execute(job: ClaimedJob, entry: Running): Promise<void> {
-    const handler = this.handlers.get(job.name);
-    const attempt = job.retry_count + 1;
-    const log = (this.log as Logger).child({ jobId: job.id, jobType: job.name, attempt });
-    const heartbeat = setInterval(
-      () => {
-        void sql<{ cancel_requested: number }>`
-          update job_leases set lease_until = ${NOW_MS} + ${this.leaseMs}
-          where job_id = ${job.id} and worker_id = ${this.workerId}
-          returning cancel_requested`
-          .execute(this.db)
-          .then(({ rows }) => {
-            if (rows.length === 0) this.abort(entry, 'lost');
-            else if (Number(rows[0]?.cancel_requested) === 1) this.abort(entry, 'cancelled');
-          })
-          .catch((e: unknown) => log.error({ err: e }, 'lease heartbeat failed'));
-      },
-      Math.max(this.leaseMs / 3, 20),
-    );
-    const startedAt = performance.now();
-    const record = (outcome: JobOutcome): void =>
-      this.runStats.record(job.name, outcome, (performance.now() - startedAt) / 1000);
-    const dropped = (): void =>
-      log.warn({ jobId: job.id }, 'job outcome dropped: its lease was lost to another worker');
-    let payload: unknown;
-    try {
-      if (!handler) throw new PermanentJobError(`no handler for job type ${job.name}`);
-      payload = handler.parse(job.data.p);
-      log.debug('job started');
-      await handler.run(payload, { jobId: job.id, attempt, signal: entry.controller.signal, log });
-      clearInterval(heartbeat);
-      const ok = await this.settle(job, (trx) =>
-        this.boss.complete(job.name, job.id, {}, { db: bossDb(trx) }),
-      );
-      if (!ok) return dropped();
-      record('succeeded');
-      log.debug('job succeeded');
-    } catch (error) {
-      clearInterval(heartbeat);
-      const message = error instanceof Error ? error.message : String(error);
-      if (entry.abortReason === 'lost') return dropped();
-      if (entry.abortReason === 'shutdown') {
-        if (!(await this.putBack(job))) return dropped();
-        record('interrupted');
-        log.info('job cut off by shutdown; it resumes after restart');
-        return;
-      }
-      if (entry.abortReason === 'cancelled') {
-        // The canceller already marked it cancelled in pg-boss; the lease goes.
-        await this.settle(job, () => Promise.resolve());
-        record('cancelled');
-        log.info('job cancelled');
-        return;
-      }
-      if (error instanceof DependencyUnavailableJobError) {
-        if (!(await this.defer(job, error.delayMs, message))) return dropped();
-        record('deferred');
-        log.warn({ err: error, retryInMs: error.delayMs }, 'job waits for a dependency; it runs again later');
-        return;
-      }
-      const final = error instanceof PermanentJobError || job.retry_count >= job.retry_limit;
-      const ok = await this.settle(job, async (trx) => {
-        if (final)
-          await sql`update ${this.job()} set retry_limit = retry_count
-            where name = ${job.name} and id = ${job.id}::uuid`.execute(trx);
-        await this.boss.fail(job.name, job.id, { message }, { db: bossDb(trx) });
-      });
-      if (!ok) return dropped();
-      if (!final) {
-        record('retried');
-        log.warn({ err: error }, 'job failed; will retry');
-        return;
-      }
-      record('failed');
-      log.error({ err: error }, 'job failed');
-      if (handler?.onFailed && payload !== undefined)
-        await handler.onFailed(payload, error, { jobId: job.id, attempt, log });
-    }
+  /** A failed attempt: pg-boss retries it unless `final` (its retries are then used up). */
+  private async fail(job: ClaimedJob, message: string, final: boolean): Promise<boolean> {
+    return this.settle(job, async (trx) => {
+      if (final)
+        await sql`update ${this.job()} set retry_limit = retry_count
+          where name = ${job.name} and id = ${job.id}::uuid`.execute(trx);
+      await this.boss.fail(job.name, job.id, { message }, { db: bossDb(trx) });
+    });
   }
 }

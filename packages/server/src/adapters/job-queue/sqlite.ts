@@ -12,13 +12,13 @@ import type { JobsTable } from '../../db/schema.js';
 import type {
   EnqueueOptions,
   JobHandler,
-  JobOutcome,
   JobPayload,
   JobQueue,
   JobQueueStats,
   Logger,
 } from '../../ports/job-queue.js';
-import { DependencyUnavailableJobError, PermanentJobError } from '../../ports/job-queue.js';
+import { abortJob, launchJob } from './execution.js';
+import type { JobLease, RunningJob } from './execution.js';
 import { ClaimPump, drainRunning } from './pump.js';
 import { DutyTimers, RunStats } from './run-stats.js';
 
@@ -35,21 +35,12 @@ export interface SqliteJobQueueOptions {
   claimOrder?: 'fair' | 'fifo';
 }
 
-interface Running {
-  id: string;
-  subject: string | null;
-  controller: AbortController;
-  /** Why the job was aborted, when it was. */
-  abortReason: 'shutdown' | 'cancelled' | null;
-  done: Promise<void>;
-}
-
 export class SqliteJobQueue implements JobQueue {
   private readonly workerId = randomUUID();
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly now: () => number;
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, RunningJob>();
   private handlers: ReadonlyMap<string, JobHandler<unknown>> = new Map();
   private started = false;
   private stopping = false;
@@ -121,8 +112,7 @@ export class SqliteJobQueue implements JobQueue {
     const stopping: Array<Promise<void>> = [];
     for (const r of this.running.values()) {
       if (r.subject === subject && r.abortReason === null) {
-        r.abortReason = 'cancelled';
-        r.controller.abort(new Error('job cancelled'));
+        abortJob(r, 'cancelled');
         stopping.push(r.done);
         count++;
       }
@@ -171,12 +161,7 @@ export class SqliteJobQueue implements JobQueue {
     this.duties.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.reapTimer) clearInterval(this.reapTimer);
-    await drainRunning(this.running, graceMs, (r) => {
-      if (r.abortReason === null) {
-        r.abortReason = 'shutdown';
-        r.controller.abort(new Error('shutting down'));
-      }
-    });
+    await drainRunning(this.running, graceMs, (r) => abortJob(r, 'shutdown'));
   }
 
   async checkReady(): Promise<void> {
@@ -204,19 +189,6 @@ export class SqliteJobQueue implements JobQueue {
       this.wake();
     }
     return n;
-  }
-
-  private wake(): void {
-    if (!this.started || this.stopping) return;
-    this.pumper.wake();
-  }
-
-  private async pump(): Promise<void> {
-    while (!this.stopping && this.running.size < this.options.concurrency) {
-      const job = await this.claim();
-      if (!job) return;
-      this.launch(job);
-    }
   }
 
   /**
@@ -308,146 +280,90 @@ export class SqliteJobQueue implements JobQueue {
       .executeTakeFirst();
   }
 
-  private launch(job: JobsTable): void {
-    const controller = new AbortController();
-    const entry: Running = {
-      id: job.id,
-      subject: job.subject,
-      controller,
-      abortReason: null,
-      done: Promise.resolve(),
-    };
-    this.running.set(job.id, entry);
-    entry.done = this.execute(job, entry)
-      .catch((e: unknown) => this.logger().error({ err: e, jobId: job.id }, 'job bookkeeping failed'))
-      .finally(() => {
-        this.running.delete(job.id);
-        this.wake();
-      });
+  private wake(): void {
+    if (!this.started || this.stopping) return;
+    this.pumper.wake();
   }
 
-  private async execute(job: JobsTable, entry: Running): Promise<void> {
-    const handler = this.handlers.get(job.type);
-    const log = this.logger().child({ jobId: job.id, jobType: job.type, attempt: job.attempts });
-    const heartbeat = setInterval(
-      () => {
-        void this.db
+  private async pump(): Promise<void> {
+    while (!this.stopping && this.running.size < this.options.concurrency) {
+      const job = await this.claim();
+      if (!job) return;
+      this.launch(job);
+    }
+  }
+
+  private launch(job: JobsTable): void {
+    const context = {
+      handlers: this.handlers,
+      running: this.running,
+      runStats: this.runStats,
+      log: this.logger(),
+      leaseMs: this.leaseMs,
+      onDone: () => this.wake(),
+    };
+    launchJob(
+      context,
+      {
+        id: job.id,
+        type: job.type,
+        subject: job.subject,
+        payload: JSON.parse(job.payload) as unknown,
+        attempt: job.attempts,
+        lastAttempt: job.attempts >= job.max_attempts,
+      },
+      this.lease(job),
+    );
+  }
+
+  /** The claimed job's storage: every write fenced on this worker still holding it. */
+  private lease(job: JobsTable): JobLease {
+    const fenced = async (changes: Parameters<typeof this.write>[1]): Promise<boolean> =>
+      this.write(job.id, changes);
+    return {
+      // One process: nothing else can take or cancel the job (cancel aborts it here directly).
+      renew: async () => {
+        await this.db
           .updateTable('jobs')
           .set({ lease_until: this.now() + this.leaseMs })
           .where('id', '=', job.id)
           .where('locked_by', '=', this.workerId)
-          .execute()
-          .catch((e: unknown) => log.error({ err: e }, 'lease heartbeat failed'));
+          .execute();
+        return 'held';
       },
-      Math.max(this.leaseMs / 3, 20),
-    );
-    let payload: unknown;
-    const startedAt = performance.now();
-    const record = (outcome: JobOutcome): void =>
-      this.runStats.record(job.type, outcome, (performance.now() - startedAt) / 1000);
-    try {
-      if (!handler) throw new PermanentJobError(`no handler for job type ${job.type}`);
-      payload = handler.parse(JSON.parse(job.payload));
-      log.debug('job started');
-      await handler.run(payload, {
-        jobId: job.id,
-        attempt: job.attempts,
-        signal: entry.controller.signal,
-        log,
-      });
-      clearInterval(heartbeat);
-      await this.finish(job.id, 'succeeded', null);
-      record('succeeded');
-      log.debug('job succeeded');
-    } catch (error) {
-      clearInterval(heartbeat);
-      const message = error instanceof Error ? error.message : String(error);
-      if (entry.abortReason === 'shutdown') {
-        // Cut off by shutdown: back to the queue, and the attempt does not count.
-        await this.db
-          .updateTable('jobs')
-          .set((eb) => ({
-            state: 'queued',
-            attempts: eb('attempts', '-', 1),
-            lease_until: null,
-            locked_by: null,
-            updated_at: this.now(),
-          }))
-          .where('id', '=', job.id)
-          .where('locked_by', '=', this.workerId)
-          .execute();
-        record('interrupted');
-        log.info('job cut off by shutdown; it resumes after restart');
-        return;
-      }
-      if (entry.abortReason === 'cancelled') {
-        await this.finish(job.id, 'cancelled', message);
-        record('cancelled');
-        log.info('job cancelled');
-        return;
-      }
-      if (error instanceof DependencyUnavailableJobError) {
-        // Not the job's fault: back to the queue for later, and the attempt does not count.
-        await this.db
-          .updateTable('jobs')
-          .set((eb) => ({
-            state: 'queued',
-            attempts: eb('attempts', '-', 1),
-            lease_until: null,
-            locked_by: null,
-            last_error: message,
-            run_at: this.now() + error.delayMs,
-            updated_at: this.now(),
-          }))
-          .where('id', '=', job.id)
-          .where('locked_by', '=', this.workerId)
-          .execute();
-        record('deferred');
-        log.warn({ err: error, retryInMs: error.delayMs }, 'job waits for a dependency; it runs again later');
-        return;
-      }
-      const permanent = error instanceof PermanentJobError || job.attempts >= job.max_attempts;
-      if (permanent) {
-        await this.finish(job.id, 'failed', message);
-        record('failed');
-        log.error({ err: error }, 'job failed');
-        if (handler?.onFailed && payload !== undefined)
-          await handler.onFailed(payload, error, { jobId: job.id, attempt: job.attempts, log });
-        return;
-      }
-      const delay = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
-      await this.db
-        .updateTable('jobs')
-        .set({
+      succeed: () => fenced({ state: 'succeeded', last_error: null }),
+      putBack: () => fenced({ state: 'queued', attempts: job.attempts - 1 }),
+      cancel: (message) => fenced({ state: 'cancelled', last_error: message }),
+      defer: (delayMs, message) =>
+        fenced({
           state: 'queued',
-          lease_until: null,
-          locked_by: null,
+          attempts: job.attempts - 1,
           last_error: message,
-          run_at: this.now() + delay,
-          updated_at: this.now(),
-        })
-        .where('id', '=', job.id)
-        .where('locked_by', '=', this.workerId)
-        .execute();
-      record('retried');
-      log.warn({ err: error, retryInMs: delay }, 'job failed; will retry');
-    }
+          run_at: this.now() + delayMs,
+        }),
+      retry: async (message) => {
+        const delay = Math.min(60_000, 1000 * 2 ** (job.attempts - 1));
+        const kept = await fenced({ state: 'queued', last_error: message, run_at: this.now() + delay });
+        return { kept, retryInMs: delay };
+      },
+      fail: (message) => fenced({ state: 'failed', last_error: message }),
+    };
   }
 
-  private async finish(
+  /**
+   * Ends this worker's hold on the job with `changes`. Owner fence: a worker whose lease ran out
+   * (and whose job another worker has taken over) must not overwrite the new owner's state.
+   */
+  private async write(
     id: string,
-    state: 'succeeded' | 'failed' | 'cancelled',
-    lastError: string | null,
-  ): Promise<void> {
-    // Owner fence: a worker whose lease ran out (and whose job another worker has taken over)
-    // must not overwrite the new owner's state.
+    changes: Pick<JobsTable, 'state'> & Partial<Pick<JobsTable, 'attempts' | 'last_error' | 'run_at'>>,
+  ): Promise<boolean> {
     const res = await this.db
       .updateTable('jobs')
-      .set({ state, lease_until: null, locked_by: null, last_error: lastError, updated_at: this.now() })
+      .set({ ...changes, lease_until: null, locked_by: null, updated_at: this.now() })
       .where('id', '=', id)
       .where('locked_by', '=', this.workerId)
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0)
-      this.logger().warn({ jobId: id, state }, 'job outcome dropped: its lease was lost to another worker');
+    return Number(res.numUpdatedRows) > 0;
   }
 }
