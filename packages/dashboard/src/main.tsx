@@ -7,6 +7,7 @@ import { AccountPage, DimensionsPage, RunnersPage, UsersPage } from './admin';
 import { queryClient } from './api';
 import { InvitePage, SetupPage, SignInPage } from './auth';
 import { BenchComparePage, BenchCreatePage, BenchListPage, BenchRunPage } from './bench';
+import { JudgePage, JudgingCampaignPage, JudgingCreatePage, JudgingListPage } from './judging';
 import { ApiKeysPage } from './keys';
 import { RankPage, ScorePage } from './sessions';
 import { Shell } from './shell';
@@ -34,6 +35,10 @@ const router = createBrowserRouter(
         { path: 'bench/new', element: <BenchCreatePage /> },
         { path: 'bench/compare', element: <BenchComparePage /> },
         { path: 'bench/:id', element: <BenchRunPage /> },
+        { path: 'judging', element: <JudgingListPage /> },
+        { path: 'judging/new', element: <JudgingCreatePage /> },
+        { path: 'judging/:id', element: <JudgingCampaignPage /> },
+        { path: 'judging/:id/judge', element: <JudgePage /> },
         { path: 'score', element: <ScorePage /> },
         { path: 'rank', element: <RankPage /> },
         { path: 'runners', element: <RunnersPage /> },

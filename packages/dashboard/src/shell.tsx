@@ -61,6 +61,7 @@ export function Shell() {
     ['/bench', 'Bench'],
     ['/score', 'Score'],
     ['/rank', 'Rank'],
+    ['/judging', 'Judging'],
     ['/runners', 'Runners'],
     ['/dimensions', 'Dimensions'],
     ['/api-keys', 'API keys'],
