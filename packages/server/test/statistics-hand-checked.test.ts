@@ -280,3 +280,24 @@ describe('hand-checked: the pieces', () => {
     expect(() => permutationPValue(lean, observed, [1], [0.01], 'less')).toThrow(/weights/);
   });
 });
+
+describe('aggregate intervals stay on the normalised scale', () => {
+  it('Quality, Semantic and Total of a few spread-out prompts are clipped to [0, 1]', () => {
+    // Three prompts, one far below the others: t(0.975; 2) · SE reaches past 1 above the mean.
+    const spread = { 'p-1': [0.99, 0.98], 'p-2': [0.15, 0.25], 'p-3': [0.97, 0.99] } satisfies Record<
+      string,
+      [number, number]
+    >;
+    const card = buildScorecard([D], clips(spread), { seed: 'bench_clip' });
+    const quality = card.aggregates.find((a) => a.name === 'Quality')!;
+    expect(quality.value).not.toBeNull();
+    expect(quality.ci95High).toBe(1);
+    for (const a of card.aggregates) {
+      if (a.value === null) continue;
+      expect(a.ci95Low!).toBeGreaterThanOrEqual(0);
+      expect(a.ci95High!).toBeLessThanOrEqual(1);
+      expect(a.ci95Low!).toBeLessThanOrEqual(a.value);
+      expect(a.ci95High!).toBeGreaterThanOrEqual(a.value);
+    }
+  });
+});

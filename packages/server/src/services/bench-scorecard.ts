@@ -231,8 +231,9 @@ export function buildScorecard(
           .reduce((n, r) => n + r.clips, 0),
         prompts: promptCount(used),
         complete: completeness[name],
-        ci95Low: ci?.low ?? null,
-        ci95High: ci?.high ?? null,
+        // Quality, Semantic and Total are weighted means of normalised scores: within [0, 1].
+        ci95Low: ci ? Math.max(0, ci.low) : null,
+        ci95High: ci ? Math.min(1, ci.high) : null,
       };
     }),
   };
