@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type, Un
 from ._exceptions import ApiError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError
 from ._object import ApiObject
 
-__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "AddedJudge", "AddedJudgeInvite", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Judge", "JudgeList", "JudgingCampaign", "JudgingCampaignItemsItem", "JudgingCampaignList", "JudgingCampaignProgress", "JudgingCampaignQuestion", "JudgingCampaignSource", "JudgingOffer", "JudgingOfferLeft", "JudgingOfferRight", "JudgingVote", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "NextJudgingPairs", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "AddedJudge", "AddedJudgeInvite", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Judge", "JudgeList", "JudgingCampaign", "JudgingCampaignItemsItem", "JudgingCampaignList", "JudgingCampaignProgress", "JudgingCampaignQuestion", "JudgingCampaignSource", "JudgingOffer", "JudgingOfferLeft", "JudgingOfferRight", "JudgingVote", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "NextJudgingPairs", "PromptNotice", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
 
 #: The error classes of the catalogue's codes, re-exported by the vesta package.
 ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
@@ -1771,7 +1771,7 @@ class Leaderboard(ApiObject):
     """`Leaderboard` of the API."""
 
     __slots__ = ()
-    _FIELDS: ClassVar[Tuple[str, ...]] = ("run_id", "prompt", "formula", "uncertainty", "entries", )
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("run_id", "prompt", "formula", "uncertainty", "prompt_notice", "entries", )
 
     @property
     def run_id(self) -> str:
@@ -1790,6 +1790,12 @@ class Leaderboard(ApiObject):
     def uncertainty(self) -> str:
         """Why the entries carry no confidence interval: each candidate is one clip, scored once on deterministically sampled frames, so there is nothing to resample (Bench runs, with many clips per prompt and many prompts, carry 95 % intervals)."""
         return self._data["uncertainty"]
+
+    @property
+    def prompt_notice(self) -> Optional[PromptNotice]:
+        """Set when the ranking reads nothing of the locked prompt: no scored candidate has a dimension that reads it (their models are not on the server), so the order judges the pixels alone. Null otherwise."""
+        v = self._data["promptNotice"]
+        return None if v is None else PromptNotice(v)
 
     @property
     def entries(self) -> List[LeaderboardEntry]:
@@ -1958,6 +1964,37 @@ class NextJudgingPairs(ApiObject):
     @property
     def your_votes(self) -> int:
         return self._data["yourVotes"]
+
+
+class PromptNotice(ApiObject):
+    """Scores of a clip made from a prompt that read nothing of the prompt: no dimension that reads it (overall_consistency, temporal_style) was scored, because the server lacks their models. The numbers judge the pixels alone."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("code", "detail", "dimensions", "models", "command", )
+
+    @property
+    def code(self) -> Literal["prompt_not_read"]:
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        """In words, to show beside the numbers, e.g. 'this ranking does not read the prompt: overall_consistency and temporal_style need the model clip-vit-b32 — `vesta models pull clip-vit-b32`'."""
+        return self._data["detail"]
+
+    @property
+    def dimensions(self) -> List[str]:
+        """The dimensions that read the prompt and were not scored."""
+        return list(self._data["dimensions"])
+
+    @property
+    def models(self) -> List[str]:
+        """The model ids that would score them."""
+        return list(self._data["models"])
+
+    @property
+    def command(self) -> str:
+        """The command that fetches those models on the server."""
+        return self._data["command"]
 
 
 class RankSession(ApiObject):
@@ -2286,7 +2323,7 @@ class Video(ApiObject):
     """`Video` of the API."""
 
     __slots__ = ()
-    _FIELDS: ClassVar[Tuple[str, ...]] = ("video_id", "file_name", "content_type", "prompt", "auxiliary", "state", "error", "size_bytes", "dimensions", "scores", "failures", "created_at", "uploaded_at", "confirmed_at", "scored_at", )
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("video_id", "file_name", "content_type", "prompt", "auxiliary", "state", "error", "size_bytes", "dimensions", "scores", "failures", "prompt_notice", "created_at", "uploaded_at", "confirmed_at", "scored_at", )
 
     @property
     def video_id(self) -> str:
@@ -2335,6 +2372,12 @@ class Video(ApiObject):
     def failures(self) -> List[DimensionFailure]:
         """Dimensions that could not be scored, with the engine code."""
         return [DimensionFailure(x) for x in self._data["failures"]]
+
+    @property
+    def prompt_notice(self) -> Optional[PromptNotice]:
+        """Set on a scored clip made from a prompt when none of its scores reads the prompt (its models are not on the server); null otherwise."""
+        v = self._data["promptNotice"]
+        return None if v is None else PromptNotice(v)
 
     @property
     def created_at(self) -> str:

@@ -201,6 +201,8 @@ def _render_video(v: Dict[str, Any]) -> str:
                     "error": f"{err['code']}: {err['detail']}" if err else None})
     rows = [[s["dimension"], s["value"], s["method"], f"{s['frames']['count']} frames"] for s in v["scores"]]
     rows += [[f["dimension"], "failed", f["code"], f["detail"]] for f in v["failures"]]
+    notice = v.get("promptNotice")
+    head += f"\nNote: {notice['detail']}" if notice else ""
     return head + ("\n\n" + _table(["dimension", "value", "method", "notes"], rows) if rows else "")
 
 
@@ -348,7 +350,8 @@ def run(cli: Cli, args: argparse.Namespace) -> int:
             cli.print({"videoId": args.video_id, "removed": True}, lambda: f"Removed {what} {args.video_id}")
         elif args.command == "current":
             board = v.rank.get_ranked(args.run_id).to_dict()
-            cli.print(board, lambda: _fields({"runId": board["runId"], "prompt": board["prompt"], "formula": board["formula"]}) + "\n\n" +
+            note = f"\nNote: {board['promptNotice']['detail']}" if board.get("promptNotice") else ""
+            cli.print(board, lambda: _fields({"runId": board["runId"], "prompt": board["prompt"], "formula": board["formula"]}) + note + "\n\n" +
                       _table(["rank", "video", "file", "overall", "state"],
                              [[e["rank"] if e["rank"] is not None else "-", e["videoId"], e["fileName"], e["overall"], e["state"]] for e in board["entries"]]))
         return EXIT_OK

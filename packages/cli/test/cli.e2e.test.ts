@@ -117,6 +117,12 @@ describe('vesta CLI against the real server', () => {
     const board = await vesta(['rank', 'current', '--json']);
     expect(board.code).toBe(0);
     expect((JSON.parse(board.stdout) as { entries: unknown[] }).entries).toHaveLength(1);
+    // #24 item 6: this server has no CLIP model, so the ranking reads nothing of the prompt: said.
+    expect(JSON.parse(board.stdout)).toMatchObject({ promptNotice: { code: 'prompt_not_read' } });
+    const human = await vesta(['rank', 'current'], { NO_COLOR: '1' });
+    expect(human.stdout).toContain(
+      'Note: this ranking does not read the prompt: temporal_style and overall_consistency need the model clip-vit-b32 — `vesta models pull clip-vit-b32`',
+    );
     const mismatch = await vesta(['rank', 'upload', clip, '--prompt', 'another prompt', '--json']);
     expect(mismatch.code).toBe(1);
     expect(JSON.parse(mismatch.stderr)).toMatchObject({

@@ -242,6 +242,17 @@ async function trackUpload<T>(
   }
 }
 
+/** Scores that read nothing of the prompt (their models are not on the server): said beside them. */
+function PromptNotice({ notice }: { notice: { detail: string; command: string } | null | undefined }) {
+  if (!notice) return null;
+  const [before] = notice.detail.split(' — ');
+  return (
+    <p className="notice" role="note" data-testid="prompt-notice">
+      <strong>Note:</strong> {before} — run <code>{notice.command}</code> on the server.
+    </p>
+  );
+}
+
 /** A "Remove" button that asks first (one clip of a Score session, or a Rank candidate). */
 function RemoveButton(props: { what: string; name: string; onRemove: () => void; busy: boolean }) {
   return (
@@ -286,6 +297,7 @@ function VideoCard({
         {onRemove && <RemoveButton what="clip" name={video.fileName} onRemove={onRemove} busy={removing} />}
       </header>
       {video.prompt !== null && video.prompt !== '' && <p className="muted">Prompt: {video.prompt}</p>}
+      <PromptNotice notice={video.promptNotice} />
       <div className="video-body">
         <div>
           {STORED.has(video.state) && video.confirmedAt !== null && (
@@ -527,6 +539,7 @@ export function RankPage() {
           <p className="muted">No candidates yet: upload two or more clips made for the prompt.</p>
         ) : (
           <>
+            <PromptNotice notice={ranked.data?.promptNotice} />
             <div className="muted explain">
               Overall puts each dimension on VBench's leaderboard scale and takes their weighted mean; higher
               is better, and a tie goes to the clip uploaded first. Each candidate is a single clip, so its

@@ -2,7 +2,9 @@
  * Removing one clip on the Score page and one candidate on the Rank page (issue #24 item 7), in
  * headless Chromium against a real server: the "Remove" button asks first, the clip's card (or
  * leaderboard row) goes, the other stays, and the server holds nothing of the removed clip.
- * Screenshots (desktop and 390×844) go to test-output/remove/.
+ * The same pages say when their scores read nothing of the prompt (item 6: this server has no
+ * CLIP model, so no prompt-reading dimension is scored). Screenshots (desktop and 390×844) go to
+ * test-output/remove/.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -49,7 +51,7 @@ describe.skipIf(!haveChromium && !inCi)('removing one clip in the dashboard', ()
     await server?.stop();
   });
 
-  it('removes a Score clip and a Rank candidate with their Remove buttons', async () => {
+  it('removes a Score clip and a Rank candidate with their Remove buttons; says the scores do not read the prompt', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page = await ctx.newPage();
     const dialogs: string[] = [];
@@ -75,6 +77,12 @@ describe.skipIf(!haveChromium && !inCi)('removing one clip in the dashboard', ()
         .locator('.state-scored')
         .waitFor({ timeout: 180_000 });
     }
+    // #24 item 6: each scored card says its scores do not read the prompt, and what fixes it.
+    const scoreNotice = page.getByTestId('video-card').filter({ hasText: A }).getByTestId('prompt-notice');
+    expect(await scoreNotice.textContent()).toBe(
+      'Note: these scores do not read the prompt: temporal_style and overall_consistency need the model clip-vit-b32 — run vesta models pull clip-vit-b32 on the server.',
+    );
+    expect(await page.getByTestId('prompt-notice').count()).toBe(2);
     await snap(page, '01-score-two-clips');
     await page.getByRole('button', { name: `Remove clip ${A}` }).click();
     await page.getByTestId('video-card').filter({ hasText: A }).waitFor({ state: 'detached' });
@@ -92,6 +100,9 @@ describe.skipIf(!haveChromium && !inCi)('removing one clip in the dashboard', ()
     const board = page.getByTestId('leaderboard');
     // Both ranked: each row shows its overall score.
     await board.locator('tbody tr strong').nth(1).waitFor({ timeout: 180_000 });
+    expect(await page.getByTestId('prompt-notice').textContent()).toMatch(
+      /^Note: this ranking does not read the prompt: .*overall_consistency.* — run vesta models pull clip-vit-b32 on the server\.$/,
+    );
     await snap(page, '02-rank-two-candidates');
     await page.getByRole('button', { name: `Remove candidate ${A}` }).click();
     await board.locator('tbody tr').filter({ hasText: A }).waitFor({ state: 'detached' });

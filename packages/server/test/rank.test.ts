@@ -256,6 +256,7 @@ describe('Rank leaderboard', () => {
         },
       ],
       failures: [],
+      promptNotice: null,
       createdAt: '2026-01-01T00:00:00.000Z',
       uploadedAt: null,
       confirmedAt,

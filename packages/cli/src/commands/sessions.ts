@@ -51,12 +51,13 @@ export function renderVideo(video: VideoSummary, style: Style): string {
     },
     style,
   );
-  if (video.scores.length === 0 && video.failures.length === 0) return head;
+  const notice = video.promptNotice ? `\n${style.yellow(`Note: ${video.promptNotice.detail}`)}` : '';
+  if (video.scores.length === 0 && video.failures.length === 0) return head + notice;
   const rows = [
     ...video.scores.map((s) => [s.dimension, s.value, s.method, `${s.frames.count} frames`]),
     ...video.failures.map((f) => [f.dimension, style.red('failed'), f.code, f.detail]),
   ];
-  return `${head}\n\n${renderTable(['dimension', 'value', 'method', 'notes'], rows, style)}`;
+  return `${head}${notice}\n\n${renderTable(['dimension', 'value', 'method', 'notes'], rows, style)}`;
 }
 
 function renderLeaderboard(board: RankLeaderboard, style: Style): string {
@@ -71,7 +72,8 @@ function renderLeaderboard(board: RankLeaderboard, style: Style): string {
     e.overall,
     stateColour(style, e.state),
   ]);
-  return `${head}\n\n${renderTable(['rank', 'video', 'file', 'overall', 'state'], rows, style)}`;
+  const notice = board.promptNotice ? `\n${style.yellow(`Note: ${board.promptNotice.detail}`)}` : '';
+  return `${head}${notice}\n\n${renderTable(['rank', 'video', 'file', 'overall', 'state'], rows, style)}`;
 }
 
 function parseAuxiliary(value: string): Record<string, string> {

@@ -1817,6 +1817,8 @@ export interface components {
             formula: string;
             /** @description Why the entries carry no confidence interval: each candidate is one clip, scored once on deterministically sampled frames, so there is nothing to resample (Bench runs, with many clips per prompt and many prompts, carry 95 % intervals). */
             uncertainty: string;
+            /** @description Set when the ranking reads nothing of the locked prompt: no scored candidate has a dimension that reads it (their models are not on the server), so the order judges the pixels alone. Null otherwise. */
+            promptNotice: components["schemas"]["PromptNotice"] | null;
             entries: components["schemas"]["LeaderboardEntry"][];
         };
         LeaderboardEntry: {
@@ -1875,6 +1877,19 @@ export interface components {
             /** @description Nothing is left for the caller to judge. */
             done: boolean;
             yourVotes: number;
+        };
+        /** @description Scores of a clip made from a prompt that read nothing of the prompt: no dimension that reads it (overall_consistency, temporal_style) was scored, because the server lacks their models. The numbers judge the pixels alone. */
+        PromptNotice: {
+            /** @enum {string} */
+            code: "prompt_not_read";
+            /** @description In words, to show beside the numbers, e.g. 'this ranking does not read the prompt: overall_consistency and temporal_style need the model clip-vit-b32 — `vesta models pull clip-vit-b32`'. */
+            detail: string;
+            /** @description The dimensions that read the prompt and were not scored. */
+            dimensions: string[];
+            /** @description The model ids that would score them. */
+            models: string[];
+            /** @description The command that fetches those models on the server. */
+            command: string;
         };
         RankSession: {
             /** @description The run id used in paths; a reset gives a new one. */
@@ -2066,6 +2081,8 @@ export interface components {
             scores: components["schemas"]["Score"][];
             /** @description Dimensions that could not be scored, with the engine code. */
             failures: components["schemas"]["DimensionFailure"][];
+            /** @description Set on a scored clip made from a prompt when none of its scores reads the prompt (its models are not on the server); null otherwise. */
+            promptNotice: components["schemas"]["PromptNotice"] | null;
             /** Format: date-time */
             createdAt: string;
             uploadedAt: string | null;

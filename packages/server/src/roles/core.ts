@@ -157,7 +157,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
   const blobs = await createBlobStore(config, signer);
   const jobs = await createJobQueue(config, opened, options);
 
-  const videos = new VideoService(repos, blobs);
+  const videos = new VideoService(repos, blobs, () => engine.dimensions());
   const intake = new ClipIntakeService(repos, blobs, jobs, engine);
   const uploads = new UploadService(repos, blobs, intake, videos, {
     uploadMaxBytes: config.uploadMaxBytes,

@@ -5,6 +5,8 @@
  * earlier confirm, then by videoId. Candidates without scores follow, in upload order, rank null.
  */
 import { isDimensionId, normalisationOf, normalise } from '@vesta/engine';
+import type { DimensionInfo } from '@vesta/engine';
+import { promptNotice } from './prompt-notice.js';
 import type { LeaderboardView, VideoView } from '../domain/views/score-rank.js';
 
 export const LEADERBOARD_FORMULA =
@@ -30,6 +32,7 @@ export function buildLeaderboard(
   runId: string,
   prompt: string | null,
   videos: readonly VideoView[],
+  dimensions: readonly DimensionInfo[] = [],
 ): LeaderboardView {
   const withOverall = videos.map((v) => ({
     v,
@@ -51,6 +54,12 @@ export function buildLeaderboard(
     prompt,
     formula: LEADERBOARD_FORMULA,
     uncertainty: LEADERBOARD_UNCERTAINTY,
+    promptNotice: promptNotice(
+      dimensions,
+      'rank',
+      prompt,
+      scored.flatMap((e) => e.v.scores.map((s) => s.dimension)),
+    ),
     entries: [
       ...scored.map((e, i) => ({
         rank: i + 1,

@@ -2,8 +2,10 @@
  * Videos of Score and Rank sessions (and Bench clips): their read model and their stored bytes.
  * Scoring them is `clip-evaluation.service.ts`.
  */
+import type { DimensionInfo } from '@vesta/engine';
 import type { ScoreView, VideoView } from '../domain/views/score-rank.js';
 import { conflict, notFound } from '../errors.js';
+import { promptNotice } from './prompt-notice.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Repositories, ScoreRecord, VideoRecord } from '../repositories/index.js';
 
@@ -11,6 +13,8 @@ export class VideoService {
   constructor(
     private readonly repos: Repositories,
     private readonly blobs: BlobStore,
+    /** The engine's dimensions (as they are now: a model pulled meanwhile counts), for the prompt notice. */
+    private readonly dimensions: () => readonly DimensionInfo[] = () => [],
   ) {}
 
   async viewsOfSession(sessionId: string): Promise<VideoView[]> {
@@ -48,6 +52,7 @@ export class VideoService {
     const ids = videos.map((v) => v.id);
     const scores = await this.repos.videos.scoresOf(ids);
     const failures = await this.repos.videos.failuresOf(ids);
+    const dimensions = this.dimensions();
     return videos.map((v) => ({
       videoId: v.id,
       fileName: v.file_name,
@@ -62,6 +67,15 @@ export class VideoService {
       failures: failures
         .filter((f) => f.video_id === v.id)
         .map((f) => ({ dimension: f.dimension, code: f.code, detail: f.detail })),
+      promptNotice:
+        v.state === 'scored'
+          ? promptNotice(
+              dimensions,
+              'score',
+              v.prompt,
+              scores.filter((s) => s.video_id === v.id).map((s) => s.dimension),
+            )
+          : null,
       createdAt: iso(v.created_at),
       uploadedAt: isoOrNull(v.uploaded_at),
       confirmedAt: isoOrNull(v.confirmed_at),

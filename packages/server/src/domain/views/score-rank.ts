@@ -61,6 +61,15 @@ export interface DimensionFailureView {
   detail: string;
 }
 
+/** Scores that do not read the clip's prompt: which dimensions would, and the models they need. */
+export interface PromptNoticeView {
+  code: 'prompt_not_read';
+  detail: string;
+  dimensions: string[];
+  models: string[];
+  command: string;
+}
+
 export interface VideoView {
   videoId: string;
   fileName: string;
@@ -73,6 +82,8 @@ export interface VideoView {
   dimensions: string[];
   scores: ScoreView[];
   failures: DimensionFailureView[];
+  /** Set on a scored clip made from a prompt when none of its scores reads the prompt. */
+  promptNotice: PromptNoticeView | null;
   createdAt: string;
   uploadedAt: string | null;
   confirmedAt: string | null;
@@ -136,5 +147,7 @@ export interface LeaderboardView {
   formula: string;
   /** Why no entry has a confidence interval (a single clip has none). */
   uncertainty: string;
+  /** Set when the ranking reads nothing of the prompt (no prompt-reading dimension was scored). */
+  promptNotice: PromptNoticeView | null;
   entries: LeaderboardEntryView[];
 }

@@ -106,6 +106,26 @@ export const VideoError = Type.Object(
   { title: 'VideoError' },
 );
 
+export const PromptNotice = Type.Object(
+  {
+    code: Type.Literal('prompt_not_read'),
+    detail: Type.String({
+      description:
+        "In words, to show beside the numbers, e.g. 'this ranking does not read the prompt: overall_consistency and temporal_style need the model clip-vit-b32 — `vesta models pull clip-vit-b32`'.",
+    }),
+    dimensions: Type.Array(Type.String(), {
+      description: 'The dimensions that read the prompt and were not scored.',
+    }),
+    models: Type.Array(Type.String(), { description: 'The model ids that would score them.' }),
+    command: Type.String({ description: 'The command that fetches those models on the server.' }),
+  },
+  {
+    title: 'PromptNotice',
+    description:
+      'Scores of a clip made from a prompt that read nothing of the prompt: no dimension that reads it (overall_consistency, temporal_style) was scored, because the server lacks their models. The numbers judge the pixels alone.',
+  },
+);
+
 export const Video = Type.Object(
   {
     videoId: Type.String(),
@@ -122,6 +142,10 @@ export const Video = Type.Object(
     scores: Type.Array(Score),
     failures: Type.Array(DimensionFailure, {
       description: 'Dimensions that could not be scored, with the engine code.',
+    }),
+    promptNotice: Type.Union([PromptNotice, Type.Null()], {
+      description:
+        'Set on a scored clip made from a prompt when none of its scores reads the prompt (its models are not on the server); null otherwise.',
     }),
     createdAt: Type.String({ format: 'date-time' }),
     uploadedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
@@ -262,6 +286,10 @@ export const Leaderboard = Type.Object(
     uncertainty: Type.String({
       description:
         'Why the entries carry no confidence interval: each candidate is one clip, scored once on deterministically sampled frames, so there is nothing to resample (Bench runs, with many clips per prompt and many prompts, carry 95 % intervals).',
+    }),
+    promptNotice: Type.Union([PromptNotice, Type.Null()], {
+      description:
+        'Set when the ranking reads nothing of the locked prompt: no scored candidate has a dimension that reads it (their models are not on the server), so the order judges the pixels alone. Null otherwise.',
     }),
     entries: Type.Array(LeaderboardEntry),
   },

@@ -29,7 +29,7 @@ export const getRankLeaderboardRoute: RouteModule = (app, { deps }) => {
         request.params.id,
       );
       const videos = await deps.services.videos.viewsOfSession(session.id);
-      return buildLeaderboard(session.id, session.prompt, videos);
+      return buildLeaderboard(session.id, session.prompt, videos, deps.engine.dimensions());
     },
   );
 };
