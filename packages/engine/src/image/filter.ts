@@ -40,21 +40,39 @@ export function boxMean(
     const o = y * w;
     for (let x = 0; x < w; x++) acc[x] = acc[x]! + tmp[o + x]!;
   }
+  // One pass per row: emit the row's mean, then add the entering row and drop the leaving one.
+  // acc is float32, so every step rounds as the separate passes did (Math.fround), keeping the
+  // arithmetic bit for bit.
+  const f = Math.fround;
   for (let y = 0; y < h; y++) {
     const lo = y - r < 0 ? 0 : y - r;
     const hi = y + r > h - 1 ? h - 1 : y + r;
     const k = 1 / (hi - lo + 1);
     const o = y * w;
-    for (let x = 0; x < w; x++) out[o + x] = acc[x]! * k;
     const add = y + r + 1;
     const sub = y - r;
-    if (add < h) {
-      const ao = add * w;
-      for (let x = 0; x < w; x++) acc[x] = acc[x]! + tmp[ao + x]!;
-    }
-    if (sub >= 0) {
-      const so = sub * w;
-      for (let x = 0; x < w; x++) acc[x] = acc[x]! - tmp[so + x]!;
+    const ao = add * w;
+    const so = sub * w;
+    if (add < h && sub >= 0) {
+      for (let x = 0; x < w; x++) {
+        const a = acc[x]!;
+        out[o + x] = a * k;
+        acc[x] = f(a + tmp[ao + x]!) - tmp[so + x]!;
+      }
+    } else if (add < h) {
+      for (let x = 0; x < w; x++) {
+        const a = acc[x]!;
+        out[o + x] = a * k;
+        acc[x] = a + tmp[ao + x]!;
+      }
+    } else if (sub >= 0) {
+      for (let x = 0; x < w; x++) {
+        const a = acc[x]!;
+        out[o + x] = a * k;
+        acc[x] = a - tmp[so + x]!;
+      }
+    } else {
+      for (let x = 0; x < w; x++) out[o + x] = acc[x]! * k;
     }
   }
   return out;
