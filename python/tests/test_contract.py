@@ -72,6 +72,8 @@ PYTHON_OPERATIONS = {
     "castJudgingVote": "judging.vote",
     "getJudgingClipContent": "judging.clip_content",
     "exportJudgingVotes": "judging.export",
+    "getJudgingRatings": "judging.ratings",
+    "getJudgingAgreement": "judging.agreement",
 }
 
 #: The spec's SDK table, with its exact names.

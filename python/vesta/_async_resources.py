@@ -547,6 +547,20 @@ class AsyncJudgingResource(AsyncResource):
         """An offered clip's bytes by the campaign's clip id: whole, or ``start``..``end`` inclusive."""
         return await self._run(p.judging_clip(self._cfg, _o(timeout, max_retries, extra_headers), campaign_id, clip_id, start, end))
 
+    async def ratings(
+        self, campaign_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingRatings:
+        """Ratings with 95 % intervals, the win matrix and each judge's agreement."""
+        return await self._run(p.get_object(self._cfg, g.JudgingRatings, p.judging_path(campaign_id, "/ratings"), _o(timeout, max_retries, extra_headers)))
+
+    async def agreement(
+        self, campaign_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> g.JudgingAgreement:
+        """How well each automated dimension agrees with the judges, and the fitted team score."""
+        return await self._run(p.get_object(self._cfg, g.JudgingAgreement, p.judging_path(campaign_id, "/agreement"), _o(timeout, max_retries, extra_headers)))
+
     async def export(
         self, campaign_id: str, format: str = "csv", *, timeout: Optional[TimeoutTypes] = None,
         max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None,

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type, Un
 from ._exceptions import ApiError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError
 from ._object import ApiObject
 
-__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "AddedJudge", "AddedJudgeInvite", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Judge", "JudgeList", "JudgingCampaign", "JudgingCampaignItemsItem", "JudgingCampaignList", "JudgingCampaignProgress", "JudgingCampaignQuestion", "JudgingCampaignSource", "JudgingOffer", "JudgingOfferLeft", "JudgingOfferRight", "JudgingVote", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "NextJudgingPairs", "PromptNotice", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "AddedJudge", "AddedJudgeInvite", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Judge", "JudgeList", "JudgingAgreement", "JudgingAgreementDimensionsItem", "JudgingAgreementFitted", "JudgingCampaign", "JudgingCampaignItemsItem", "JudgingCampaignList", "JudgingCampaignProgress", "JudgingCampaignQuestion", "JudgingCampaignSource", "JudgingOffer", "JudgingOfferLeft", "JudgingOfferRight", "JudgingRatings", "JudgingRatingsItemsItem", "JudgingRatingsJudgesItem", "JudgingRatingsWinMatrixItem", "JudgingVote", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "NextJudgingPairs", "PromptNotice", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
 
 #: The error classes of the catalogue's codes, re-exported by the vesta package.
 ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
@@ -58,8 +58,10 @@ OPERATIONS: Dict[str, Tuple[str, str]] = {
     "getBenchRun": ("GET", "/api/v1/bench/{id}"),
     "getBenchScorecard": ("GET", "/api/v1/bench/{id}/scorecard"),
     "getCurrentSession": ("GET", "/api/v1/auth/session"),
+    "getJudgingAgreement": ("GET", "/api/v1/judging/campaigns/{id}/agreement"),
     "getJudgingCampaign": ("GET", "/api/v1/judging/campaigns/{id}"),
     "getJudgingClipContent": ("GET", "/api/v1/judging/campaigns/{id}/clips/{clipId}/content"),
+    "getJudgingRatings": ("GET", "/api/v1/judging/campaigns/{id}/ratings"),
     "getModelBaseline": ("GET", "/api/v1/models/{id}/baseline"),
     "getNextJudgingPairs": ("GET", "/api/v1/judging/campaigns/{id}/next-pairs"),
     "getRankLeaderboard": ("GET", "/api/v1/rank/{id}/ranked"),
@@ -1488,6 +1490,101 @@ class JudgeList(ApiObject):
         return [Judge(x) for x in self._data["items"]]
 
 
+class JudgingAgreementDimensionsItem(ApiObject):
+    """`JudgingAgreementDimensionsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "pairs", "agreement", "ci95_low", "ci95_high", "kendall_tau", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def pairs(self) -> int:
+        """Decided votes whose two clips both have a score of this dimension."""
+        return self._data["pairs"]
+
+    @property
+    def agreement(self) -> Optional[float]:
+        """Share of them where the dimension prefers the clip people chose (equal scores ½)."""
+        v = self._data["agreement"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_low(self) -> Optional[float]:
+        """95 % interval over prompts."""
+        v = self._data["ci95Low"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_high(self) -> Optional[float]:
+        """Upper end of the interval."""
+        v = self._data["ci95High"]
+        return None if v is None else float(v)
+
+    @property
+    def kendall_tau(self) -> Optional[float]:
+        """Kendall τ-b between the dimension's per-item means and the human ratings."""
+        v = self._data["kendallTau"]
+        return None if v is None else float(v)
+
+
+class JudgingAgreementFitted(ApiObject):
+    """`JudgingAgreementFitted` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("held_out_accuracy", "best_single_dimension", "best_single_accuracy", "weights", "label", )
+
+    @property
+    def held_out_accuracy(self) -> float:
+        """Share of held-out votes predicted (cross-validated over prompts)."""
+        return float(self._data["heldOutAccuracy"])
+
+    @property
+    def best_single_dimension(self) -> str:
+        return self._data["bestSingleDimension"]
+
+    @property
+    def best_single_accuracy(self) -> float:
+        return float(self._data["bestSingleAccuracy"])
+
+    @property
+    def weights(self) -> Dict[str, float]:
+        """Per dimension: weight per unit of score."""
+        return dict(self._data["weights"])
+
+    @property
+    def label(self) -> str:
+        """"fitted to this campaign": never a replacement for VBench's Total."""
+        return self._data["label"]
+
+
+class JudgingAgreement(ApiObject):
+    """`JudgingAgreement` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("campaign_id", "votes", "dimensions", "fitted", )
+
+    @property
+    def campaign_id(self) -> str:
+        return self._data["campaignId"]
+
+    @property
+    def votes(self) -> int:
+        return self._data["votes"]
+
+    @property
+    def dimensions(self) -> List[JudgingAgreementDimensionsItem]:
+        return [JudgingAgreementDimensionsItem(x) for x in self._data["dimensions"]]
+
+    @property
+    def fitted(self) -> Optional[JudgingAgreementFitted]:
+        """A logistic team score fitted to these votes; null with too few decided votes."""
+        v = self._data["fitted"]
+        return None if v is None else JudgingAgreementFitted(v)
+
+
 class JudgingCampaignQuestion(ApiObject):
     """`JudgingCampaignQuestion` of the API."""
 
@@ -1736,6 +1833,152 @@ class JudgingOffer(ApiObject):
     def offered_at(self) -> str:
         """When it was offered."""
         return self._data["offeredAt"]
+
+
+class JudgingRatingsItemsItem(ApiObject):
+    """`JudgingRatingsItemsItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("item", "label", "rating", "ci95_low", "ci95_high", "votes", "wins", "losses", "ties", )
+
+    @property
+    def item(self) -> str:
+        """The run id (Bench) or candidate video id (Rank)."""
+        return self._data["item"]
+
+    @property
+    def label(self) -> str:
+        return self._data["label"]
+
+    @property
+    def rating(self) -> Optional[float]:
+        """Log-strength (natural log, mean 0 over the items; a difference of 1 is odds e:1); null without counted votes."""
+        v = self._data["rating"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_low(self) -> Optional[float]:
+        """95 % interval (prompt bootstrap); null where it cannot be estimated."""
+        v = self._data["ci95Low"]
+        return None if v is None else float(v)
+
+    @property
+    def ci95_high(self) -> Optional[float]:
+        """Upper end of the interval."""
+        v = self._data["ci95High"]
+        return None if v is None else float(v)
+
+    @property
+    def votes(self) -> int:
+        return self._data["votes"]
+
+    @property
+    def wins(self) -> int:
+        return self._data["wins"]
+
+    @property
+    def losses(self) -> int:
+        return self._data["losses"]
+
+    @property
+    def ties(self) -> int:
+        return self._data["ties"]
+
+
+class JudgingRatingsWinMatrixItem(ApiObject):
+    """`JudgingRatingsWinMatrixItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("item", "opponent", "wins", "losses", "ties", )
+
+    @property
+    def item(self) -> str:
+        return self._data["item"]
+
+    @property
+    def opponent(self) -> str:
+        return self._data["opponent"]
+
+    @property
+    def wins(self) -> int:
+        return self._data["wins"]
+
+    @property
+    def losses(self) -> int:
+        return self._data["losses"]
+
+    @property
+    def ties(self) -> int:
+        return self._data["ties"]
+
+
+class JudgingRatingsJudgesItem(ApiObject):
+    """`JudgingRatingsJudgesItem` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("judge", "votes", "agreement", "below_chance", )
+
+    @property
+    def judge(self) -> str:
+        """Pseudonym."""
+        return self._data["judge"]
+
+    @property
+    def votes(self) -> int:
+        return self._data["votes"]
+
+    @property
+    def agreement(self) -> Optional[float]:
+        """Share of the judge's decided votes agreeing with the other judges' majority (or the ratings without them)."""
+        v = self._data["agreement"]
+        return None if v is None else float(v)
+
+    @property
+    def below_chance(self) -> bool:
+        """Agreement below ½ by a one-sided binomial test, Holm-adjusted over the judges, at 5 %."""
+        return self._data["belowChance"]
+
+
+class JudgingRatings(ApiObject):
+    """`JudgingRatings` of the API."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("campaign_id", "votes", "votes_excluded", "resamples", "items", "win_matrix", "judges", )
+
+    @property
+    def campaign_id(self) -> str:
+        return self._data["campaignId"]
+
+    @property
+    def votes(self) -> int:
+        """Votes counted (every answer of the judges not removed, skips included)."""
+        return self._data["votes"]
+
+    @property
+    def votes_excluded(self) -> int:
+        """Votes of removed judges: kept, not counted."""
+        return self._data["votesExcluded"]
+
+    @property
+    def resamples(self) -> int:
+        """Bootstrap replicates behind the intervals."""
+        return self._data["resamples"]
+
+    @property
+    def items(self) -> List[JudgingRatingsItemsItem]:
+        """Best first."""
+        return [JudgingRatingsItemsItem(x) for x in self._data["items"]]
+
+    @property
+    def win_matrix(self) -> List[JudgingRatingsWinMatrixItem]:
+        """Every ordered pair of items that met: the item's wins, losses and ties against the opponent."""
+        return [JudgingRatingsWinMatrixItem(x) for x in self._data["winMatrix"]]
+
+    @property
+    def judges(self) -> Optional[List[JudgingRatingsJudgesItem]]:
+        """Per judge (the owner only; null for a judge)."""
+        v = self._data["judges"]
+        return None if v is None else [JudgingRatingsJudgesItem(x) for x in v]
 
 
 class JudgingVote(ApiObject):

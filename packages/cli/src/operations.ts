@@ -74,6 +74,8 @@ export const OPERATIONS: Readonly<Record<string, OperationMapping>> = {
   castJudgingVote: { sdk: 'judging.vote', cli: 'judge vote' },
   getJudgingClipContent: { sdk: 'judging.clipContent', cli: 'judge clip' },
   exportJudgingVotes: { sdk: 'judging.export', cli: 'judge export' },
+  getJudgingRatings: { sdk: 'judging.ratings', cli: 'judge ratings' },
+  getJudgingAgreement: { sdk: 'judging.agreement', cli: 'judge agreement' },
   // Dashboard accounts (session mode of the SDK; no CLI command: the dashboard is the place).
   getSetupState: { sdk: 'auth.setupState', cli: null },
   setupFirstAdmin: { sdk: 'auth.setup', cli: null },

@@ -62,6 +62,10 @@ export type JudgingOffer = NextJudgingPairs['offers'][number];
 export type JudgingAnswer = RequestJson<'castJudgingVote'>['answer'];
 /** A vote as recorded. */
 export type JudgingVote = Json<'castJudgingVote', 201>;
+/** Ratings with intervals, the win matrix and judge agreement. */
+export type JudgingRatings = Json<'getJudgingRatings', 200>;
+/** Agreement of each automated dimension with the judges, and the fitted team score. */
+export type JudgingAgreement = Json<'getJudgingAgreement', 200>;
 /** `queued → generating → evaluating → completed | failed | cancelled`. */
 export type BenchStatus = BenchRun['status'];
 /** One clip of a Bench run with its per-dimension results. */
@@ -138,6 +142,8 @@ export type _GeneratedTypesResolve = Expect<
       Present<NextJudgingPairs>,
       Present<JudgingAnswer>,
       Present<JudgingVote>,
+      Present<JudgingRatings>,
+      Present<JudgingAgreement>,
     ]
   >
 >;

@@ -451,3 +451,66 @@ describe('a clip deleted after votes', () => {
     ).toBe(404);
   });
 });
+
+describe('ratings and agreement', () => {
+  it('rates from the votes (B preferred on every prompt), shows judges their ratings only once revealed, and measures each dimension', async () => {
+    // Runs with a dimension that agrees with the judges (B scores higher) on 6 prompts.
+    const c = await ok(
+      create({ name: 'ratings', benchRunIds: ['jrun-secret-a', 'jrun-secret-b'], votesPerPair: 2 }),
+      201,
+    );
+    const id = c.id as string;
+    // Two clips were deleted by the test before: the pairs are those of the clips left.
+    const n = 2 * (c.progress.pairs as number);
+    expect(n).toBeGreaterThanOrEqual(8);
+    for (const name of [names.j1, names.j2])
+      await ok(call('POST', `/api/v1/judging/campaigns/${id}/judges`, owner.key, { userName: name }), 201);
+    const clipItem = new Map(
+      (
+        await server.deps.db
+          .selectFrom('judging_clips')
+          .select(['id', 'item'])
+          .where('campaign_id', '=', id)
+          .execute()
+      ).map((r) => [r.id, r.item]),
+    );
+    for (const key of [judge1.key, judge2.key])
+      for (let guard = 0; guard < 10; guard++) {
+        const next = await ok(call('GET', `/api/v1/judging/campaigns/${id}/next-pairs`, key));
+        if (next.done) break;
+        const o = next.offers[0] as Json;
+        // Every judge prefers run B's clip, wherever it is shown.
+        const answer = clipItem.get(o.left.clipId as string) === 'jrun-secret-b' ? 'left' : 'right';
+        await ok(
+          call('POST', `/api/v1/judging/campaigns/${id}/votes`, key, { offerId: o.offerId, answer }),
+          201,
+        );
+      }
+    const hidden = await call('GET', `/api/v1/judging/campaigns/${id}/ratings`, judge1.key);
+    expect(hidden.status).toBe(403);
+    const r = await ok(call('GET', `/api/v1/judging/campaigns/${id}/ratings`, owner.key));
+    expect(r.votes).toBe(n);
+    expect(r.items.map((i: Json) => i.item)).toEqual(['jrun-secret-b', 'jrun-secret-a']);
+    expect(r.items[0].wins).toBe(n);
+    expect(r.items[0].rating).toBeGreaterThan(r.items[1].rating);
+    expect(r.items[0].ci95Low).toBeLessThanOrEqual(r.items[0].rating);
+    const cell = (r.winMatrix as Json[]).find(
+      (x) => x.item === 'jrun-secret-b' && x.opponent === 'jrun-secret-a',
+    );
+    expect(cell, JSON.stringify(r.winMatrix)).toMatchObject({ wins: n, losses: 0 });
+    expect(r.judges.map((j: Json) => j.judge).sort()).toEqual(['judge-1', 'judge-2']);
+    expect(r.judges.every((j: Json) => j.agreement === 1 && j.belowChance === false)).toBe(true);
+    // The same votes give the same figures.
+    expect(await ok(call('GET', `/api/v1/judging/campaigns/${id}/ratings`, owner.key))).toEqual(r);
+
+    const agreement = await ok(call('GET', `/api/v1/judging/campaigns/${id}/agreement`, owner.key));
+    const aesthetic = (agreement.dimensions as Json[]).find((d) => d.dimension === 'aesthetic_quality');
+    expect(aesthetic).toMatchObject({ pairs: n, agreement: 1 });
+    expect((await call('GET', `/api/v1/judging/campaigns/${id}/agreement`, judge1.key)).status).toBe(403);
+
+    await ok(call('POST', `/api/v1/judging/campaigns/${id}/reveal`, owner.key));
+    const seen = await ok(call('GET', `/api/v1/judging/campaigns/${id}/ratings`, judge1.key));
+    expect(seen.judges).toBeNull();
+    expect(seen.items[0].label).toBe('jm-secret-b · jrun-secret-b');
+  });
+});

@@ -582,6 +582,18 @@ const WALK: Record<string, () => Promise<void>> = {
       'getJudgingClipContent',
     );
   },
+  getJudgingRatings: async () => {
+    expectRefused(
+      await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/ratings`, keyB),
+      'getJudgingRatings',
+    );
+  },
+  getJudgingAgreement: async () => {
+    expectRefused(
+      await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/agreement`, keyB),
+      'getJudgingAgreement',
+    );
+  },
   exportJudgingVotes: async () => {
     expectRefused(
       await call('GET', `/api/v1/judging/campaigns/${a.campaignId}/export`, keyB),
@@ -832,6 +844,8 @@ describe('the two-user walk', () => {
     for (const [method, url, operationId] of [
       ['GET', `/api/v1/judging/campaigns/${a.campaignId}/judges`, 'listJudgingJudges'],
       ['GET', `/api/v1/judging/campaigns/${a.campaignId}/export`, 'exportJudgingVotes'],
+      ['GET', `/api/v1/judging/campaigns/${a.campaignId}/agreement`, 'getJudgingAgreement'],
+      ['GET', `/api/v1/judging/campaigns/${a.campaignId}/ratings`, 'getJudgingRatings'],
       ['POST', `/api/v1/judging/campaigns/${a.campaignId}/reveal`, 'revealJudgingCampaign'],
       ['POST', `/api/v1/judging/campaigns/${a.campaignId}/close`, 'closeJudgingCampaign'],
       ['DELETE', `/api/v1/judging/campaigns/${a.campaignId}`, 'deleteJudgingCampaign'],

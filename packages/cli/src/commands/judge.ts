@@ -270,6 +270,69 @@ export function registerJudgeCommands(program: Command, ctx: CliContext): void {
     }),
   );
 
+  const fmt = (x: number | null, digits = 3): string => (x === null ? '—' : x.toFixed(digits));
+  leaf(
+    judge
+      .command('ratings')
+      .description("Ratings with 95 % intervals, and each judge's agreement")
+      .argument('<id>', 'the campaign id'),
+    ['vesta judge ratings CAMPAIGN'],
+  ).action(
+    action(ctx, async (cmd, id: string) => {
+      const r = await ctx.client(cmd).judging.ratings(id, sig());
+      ctx.print(cmd, r, (s) => {
+        const table = renderTable(
+          ['item', 'rating', '95% interval', 'votes', 'W-L-T'],
+          r.items.map((i) => [
+            i.label,
+            fmt(i.rating),
+            `[${fmt(i.ci95Low)}, ${fmt(i.ci95High)}]`,
+            i.votes,
+            `${i.wins}-${i.losses}-${i.ties}`,
+          ]),
+          s,
+        );
+        const judges = r.judges
+          ? `\n\n${renderTable(
+              ['judge', 'votes', 'agreement', 'below chance'],
+              r.judges.map((j) => [j.judge, j.votes, fmt(j.agreement), j.belowChance ? s.red('yes') : 'no']),
+              s,
+            )}`
+          : '';
+        return `${table}${judges}\n${s.dim(`${r.votes} votes counted, ${r.votesExcluded} of removed judges left out`)}`;
+      });
+    }),
+  );
+
+  leaf(
+    judge
+      .command('agreement')
+      .description('How well each automated dimension agrees with the judges')
+      .argument('<id>', 'the campaign id'),
+    ['vesta judge agreement CAMPAIGN --json'],
+  ).action(
+    action(ctx, async (cmd, id: string) => {
+      const r = await ctx.client(cmd).judging.agreement(id, sig());
+      ctx.print(cmd, r, (s) => {
+        const table = renderTable(
+          ['dimension', 'pairs', 'agreement', '95% interval', 'Kendall τ'],
+          r.dimensions.map((d) => [
+            d.dimension,
+            d.pairs,
+            fmt(d.agreement),
+            `[${fmt(d.ci95Low)}, ${fmt(d.ci95High)}]`,
+            fmt(d.kendallTau),
+          ]),
+          s,
+        );
+        const f = r.fitted;
+        return f
+          ? `${table}\nteam score (${f.label}): held-out accuracy ${fmt(f.heldOutAccuracy)} vs best single dimension ${f.bestSingleDimension} ${fmt(f.bestSingleAccuracy)}`
+          : table;
+      });
+    }),
+  );
+
   leaf(
     judge
       .command('export')

@@ -860,6 +860,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/judging/campaigns/{id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's ratings with intervals
+         * @description Bradley–Terry with ties (Davidson) per item (run or candidate) from every counted vote, recomputed on each call: rating, 95 % interval from a bootstrap over prompts (seeded by the campaign, so the same votes give the same figures), votes, wins, losses and ties; the pair-by-pair win matrix; and per judge (pseudonym) their agreement with the others, judges below chance flagged. Removed judges' votes are left out (`votesExcluded`); `skip` and `both_bad` do not enter the ratings. The owner always; a judge once the campaign is closed or revealed (without `judges`), else 403. See docs/statistics.md.
+         */
+        get: operations["getJudgingRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/judging/campaigns/{id}/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How well each automated dimension agrees with the judges (owner)
+         * @description For every dimension scored on the campaign's clips: the share of decided votes where the dimension prefers the clip people preferred, with a 95 % interval over prompts, and Kendall τ-b between the dimension's per-item means and the human ratings. `fitted`: a logistic team score of per-dimension differences, cross-validated over prompts, with its held-out accuracy beside the best single dimension's — labelled as fitted to this campaign, never replacing VBench's Total. Clips deleted since have no scores and leave their votes out of the dimension rows. The owner only. See docs/statistics.md.
+         */
+        get: operations["getJudgingAgreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/judging/campaigns/{id}/export": {
         parameters: {
             query?: never;
@@ -1714,6 +1754,36 @@ export interface components {
         JudgeList: {
             items: components["schemas"]["Judge"][];
         };
+        JudgingAgreement: {
+            campaignId: string;
+            votes: number;
+            dimensions: {
+                dimension: string;
+                /** @description Decided votes whose two clips both have a score of this dimension. */
+                pairs: number;
+                /** @description Share of them where the dimension prefers the clip people chose (equal scores ½). */
+                agreement: number | null;
+                /** @description 95 % interval over prompts. */
+                ci95Low: number | null;
+                /** @description Upper end of the interval. */
+                ci95High: number | null;
+                /** @description Kendall τ-b between the dimension's per-item means and the human ratings. */
+                kendallTau: number | null;
+            }[];
+            /** @description A logistic team score fitted to these votes; null with too few decided votes. */
+            fitted: {
+                /** @description Share of held-out votes predicted (cross-validated over prompts). */
+                heldOutAccuracy: number;
+                bestSingleDimension: string;
+                bestSingleAccuracy: number;
+                /** @description Per dimension: weight per unit of score. */
+                weights: {
+                    [key: string]: number;
+                };
+                /** @description "fitted to this campaign": never a replacement for VBench's Total. */
+                label: string;
+            } | null;
+        };
         JudgingCampaign: {
             id: string;
             name: string;
@@ -1797,6 +1867,49 @@ export interface components {
              * @description When it was offered.
              */
             offeredAt: string;
+        };
+        JudgingRatings: {
+            campaignId: string;
+            /** @description Votes counted (every answer of the judges not removed, skips included). */
+            votes: number;
+            /** @description Votes of removed judges: kept, not counted. */
+            votesExcluded: number;
+            /** @description Bootstrap replicates behind the intervals. */
+            resamples: number;
+            /** @description Best first. */
+            items: {
+                /** @description The run id (Bench) or candidate video id (Rank). */
+                item: string;
+                label: string;
+                /** @description Log-strength (natural log, mean 0 over the items; a difference of 1 is odds e:1); null without counted votes. */
+                rating: number | null;
+                /** @description 95 % interval (prompt bootstrap); null where it cannot be estimated. */
+                ci95Low: number | null;
+                /** @description Upper end of the interval. */
+                ci95High: number | null;
+                votes: number;
+                wins: number;
+                losses: number;
+                ties: number;
+            }[];
+            /** @description Every ordered pair of items that met: the item's wins, losses and ties against the opponent. */
+            winMatrix: {
+                item: string;
+                opponent: string;
+                wins: number;
+                losses: number;
+                ties: number;
+            }[];
+            /** @description Per judge (the owner only; null for a judge). */
+            judges: {
+                /** @description Pseudonym. */
+                judge: string;
+                votes: number;
+                /** @description Share of the judge's decided votes agreeing with the other judges' majority (or the ratings without them). */
+                agreement: number | null;
+                /** @description Agreement below ½ by a one-sided binomial test, Holm-adjusted over the judges, at 5 %. */
+                belowChance: boolean;
+            }[] | null;
         };
         JudgingVote: {
             id: string;
@@ -6581,6 +6694,178 @@ export interface operations {
             };
             /** @description Range not satisfiable (code: range_not_satisfiable) */
             416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getJudgingRatings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingRatings"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests (a rate limit the operator turned on, or failed sign-ins); retry after Retry-After seconds (code: rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error (code: internal_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A dependency is unavailable; retry after Retry-After seconds (code: upstream_unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getJudgingAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The judging campaign id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JudgingAgreement"];
+                };
+            };
+            /** @description Bad request (code: validation_failed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key (code: unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not the caller's resource (code: forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (code: not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,7 +9,9 @@ import type {
   Judge,
   JudgingAnswer,
   JudgingCampaign,
+  JudgingAgreement,
   JudgingCampaignCreate,
+  JudgingRatings,
   JudgingVote,
   NextJudgingPairs,
 } from '../types.js';
@@ -133,6 +135,16 @@ export class JudgingResource {
         range: { start: Number(sent[1]), end: Number(sent[2]) },
       };
     return { bytes: res.bytes, contentType, totalBytes: res.bytes.byteLength, range: null };
+  }
+
+  /** Ratings with 95 % intervals, the win matrix and each judge's agreement (owner; judges once revealed). */
+  ratings(id: string, opts?: RequestOptions): Promise<JudgingRatings> {
+    return this.http.json<JudgingRatings>({ method: 'GET', path: `${base(id)}/ratings` }, opts);
+  }
+
+  /** How well each automated dimension agrees with the judges, and the fitted team score (owner). */
+  agreement(id: string, opts?: RequestOptions): Promise<JudgingAgreement> {
+    return this.http.json<JudgingAgreement>({ method: 'GET', path: `${base(id)}/agreement` }, opts);
   }
 
   /**

@@ -23,7 +23,9 @@ import type {
   CastJudgingVoteInput,
   CreateJudgingCampaignInput,
   JudgeView,
+  JudgingAgreementView,
   JudgingCampaignView,
+  JudgingRatingsView,
   JudgingOfferView,
   JudgingOutcome,
   JudgingQuestionKind,
@@ -43,6 +45,8 @@ import type {
   VoteRow,
 } from '../repositories/index.js';
 import { normaliseEmail } from './account-rules.js';
+import { dimensionAgreement, DEFAULT_RESAMPLES, pairUncertainty, rate } from '../domain/judging/index.js';
+import type { Ratings, VoteRecord } from '../domain/judging/index.js';
 import { publicModelId } from './model-keys.js';
 
 /** The question each kind asks unless the owner words it. */
@@ -53,6 +57,8 @@ export const DEFAULT_QUESTIONS: Record<Exclude<JudgingQuestionKind, 'custom'>, s
   visual_quality: 'Which clip looks better (sharpness, artefacts, aesthetics)?',
 };
 
+/** The pair choice refits the ratings at most this often per campaign and process. */
+const SELECTION_REFRESH_MS = 1000;
 /** Votes per pair unless the owner says otherwise. */
 export const DEFAULT_VOTES_PER_PAIR = 3;
 /** A Rank campaign pairs every two candidates: at most this many candidates (19,900 pairs). */
@@ -482,7 +488,7 @@ export class JudgingService {
       const candidates = (
         await this.repos.judging.candidatePairs(campaign.id, judge.id, campaign.votes_per_pair)
       ).filter((p) => !gone.has(p.clip_a) && !gone.has(p.clip_b));
-      const ranked = this.rankPairs(campaign, judge.id, candidates);
+      const ranked = this.rankPairs(campaign, judge.id, candidates, await this.selectionRatings(campaign));
       for (const pair of ranked) {
         if (open.length >= want) break;
         const offer = await this.repos
@@ -525,7 +531,8 @@ export class JudgingService {
   }
 
   /**
-   * The order pairs are offered in: fewest votes (and open offers) first, ties spread between
+   * The order pairs are offered in: least certain outcome first — `pairUncertainty` of the two
+   * items' current ratings, discounted by the pair's votes and open offers — ties spread between
    * judges by a hash of the campaign seed, the judge and the pair, so that judges asking at once
    * start on different pairs.
    */
@@ -533,12 +540,165 @@ export class JudgingService {
     campaign: JudgingCampaignRecord,
     judgeId: string,
     pairs: CandidatePair[],
+    ratings: Map<string, number>,
   ): CandidatePair[] {
     const salt = `${campaign.seed}:${judgeId}:`;
+    const of = (item: string): number => ratings.get(item) ?? Number.NaN;
     return pairs
-      .map((p) => ({ p, load: Number(p.n_votes) + Number(p.n_open), tie: fnv(salt + p.id) }))
-      .sort((x, y) => x.load - y.load || x.tie - y.tie)
+      .map((p) => ({
+        p,
+        u: pairUncertainty(of(p.item_a), of(p.item_b), Number(p.n_votes) + Number(p.n_open)),
+        tie: fnv(salt + p.id),
+      }))
+      .sort((x, y) => y.u - x.u || x.tie - y.tie)
       .map((x) => x.p);
+  }
+
+  /**
+   * The current ratings (no intervals) the pair choice reads, per process, refitted when the
+   * campaign's vote count moved and the last fit is older than a second.
+   */
+  private async selectionRatings(campaign: JudgingCampaignRecord): Promise<Map<string, number>> {
+    const cached = this.selection.get(campaign.id);
+    const t = this.now();
+    if (cached && (cached.votes === Number(campaign.n_votes) || t - cached.at < SELECTION_REFRESH_MS))
+      return cached.ratings;
+    const votes = await this.countedVotes(campaign.id);
+    const items = (await this.repos.judging.itemsOf(campaign.id)).map((i) => i.item);
+    const ratings = new Map<string, number>();
+    if (votes.length > 0)
+      for (const r of rate(votes, items, { seed: campaign.seed, resamples: 1 }).items)
+        ratings.set(r.item, r.rating);
+    this.selection.set(campaign.id, { at: t, votes: Number(campaign.n_votes), ratings });
+    return ratings;
+  }
+
+  private readonly selection = new Map<string, { at: number; votes: number; ratings: Map<string, number> }>();
+
+  // ---- ratings and agreement ---------------------------------------------------------------------
+
+  /** The votes that count (removed judges' left out), as the statistics read them. */
+  private async countedVotes(campaignId: string): Promise<VoteRecord[]> {
+    return (await this.repos.judging.votesOf(campaignId))
+      .filter((v) => v.judge_removed_at === null)
+      .map((v) => ({
+        pairId: v.pair_id,
+        promptKey: v.prompt_key,
+        judgeId: v.pseudonym,
+        itemA: v.item_a,
+        itemB: v.item_b,
+        outcome: v.outcome,
+      }));
+  }
+
+  /**
+   * Ratings with 95 % intervals (Bradley–Terry with ties, prompt bootstrap), the win matrix and
+   * each judge's agreement, recomputed from the votes (removed judges' left out). The owner
+   * always; a judge once the campaign is closed or revealed (without the per-judge figures).
+   */
+  async ratings(userId: string, id: string): Promise<JudgingRatingsView> {
+    const a = await this.access(userId, id);
+    const c = a.campaign;
+    if (a.role !== 'owner' && c.status !== 'closed' && c.revealed_at === null)
+      throw forbidden(
+        `the ratings of judging campaign '${id}' are shown to judges once it is closed or revealed`,
+      );
+    const all = await this.repos.judging.votesOf(c.id);
+    const votes = await this.countedVotes(c.id);
+    const items = await this.repos.judging.itemsOf(c.id);
+    const labels = new Map(items.map((i) => [i.item, i.label]));
+    const r: Ratings = rate(
+      votes,
+      items.map((i) => i.item),
+      { seed: c.seed, resamples: DEFAULT_RESAMPLES },
+    );
+    const winMatrix: JudgingRatingsView['winMatrix'] = [];
+    for (const [item, row] of Object.entries(r.winMatrix))
+      for (const [opponent, cell] of Object.entries(row)) winMatrix.push({ item, opponent, ...cell });
+    return {
+      campaignId: c.id,
+      votes: votes.length,
+      votesExcluded: all.length - votes.length,
+      resamples: DEFAULT_RESAMPLES,
+      items: r.items.map((i) => ({
+        item: i.item,
+        label: labels.get(i.item) ?? i.item,
+        rating: finite(i.rating),
+        ci95Low: finite(i.ci95Low),
+        ci95High: finite(i.ci95High),
+        votes: i.votes,
+        wins: i.wins,
+        losses: i.losses,
+        ties: i.ties,
+      })),
+      winMatrix,
+      judges:
+        a.role === 'owner'
+          ? r.judges.map((j) => ({
+              judge: j.judgeId,
+              votes: j.votes,
+              agreement: j.agreement === null ? null : finite(j.agreement),
+              belowChance: j.belowChance,
+            }))
+          : null,
+    };
+  }
+
+  /**
+   * For every scored dimension: how often it prefers the clip people preferred (with an interval)
+   * and Kendall τ between its per-item order and the ratings; and the fitted team score (labelled
+   * as fitted to this campaign, never replacing VBench's Total). The owner only.
+   */
+  async agreement(userId: string, id: string): Promise<JudgingAgreementView> {
+    const c = await this.owner(userId, id);
+    const rows = (await this.repos.judging.votesOf(c.id)).filter((v) => v.judge_removed_at === null);
+    const votes = await this.countedVotes(c.id);
+    const items = (await this.repos.judging.itemsOf(c.id)).map((i) => i.item);
+    const clips = await this.repos.judging.clipsOf(c.id);
+    const itemOfClip = new Map(clips.map((x) => [x.id, x.item]));
+    const clipScores: Record<string, Record<string, number>> = {};
+    for (const s of await this.repos.judging.clipScoresOf(c.id))
+      (clipScores[s.clip_id] ??= {})[s.dimension] = Number(s.value);
+    // An item's score of a dimension: the mean over its clips in the campaign.
+    const sums: Record<string, Record<string, { sum: number; n: number }>> = {};
+    for (const [clipId, dims] of Object.entries(clipScores)) {
+      const item = itemOfClip.get(clipId);
+      if (item === undefined) continue;
+      for (const [d, v] of Object.entries(dims)) {
+        const cell = ((sums[item] ??= {})[d] ??= { sum: 0, n: 0 });
+        cell.sum += v;
+        cell.n += 1;
+      }
+    }
+    const itemScores: Record<string, Record<string, number>> = {};
+    for (const [item, dims] of Object.entries(sums))
+      for (const [d, { sum, n }] of Object.entries(dims)) (itemScores[item] ??= {})[d] = sum / n;
+    const ratings: Record<string, number> = {};
+    if (votes.length > 0)
+      for (const r of rate(votes, items, { seed: c.seed, resamples: 1 }).items) ratings[r.item] = r.rating;
+    const pairClips = new Map(rows.map((v) => [v.pair_id, { a: v.clip_a, b: v.clip_b }]));
+    const result = dimensionAgreement({
+      votes,
+      clipScores,
+      clipOf: (vote, side) => pairClips.get(vote.pairId)![side],
+      items,
+      ratings,
+      itemScores,
+      seed: c.seed,
+    });
+    return {
+      campaignId: c.id,
+      votes: votes.length,
+      dimensions: result.dimensions.map((d) => ({
+        dimension: d.dimension,
+        pairs: d.pairs,
+        agreement: finite(d.agreement),
+        ci95Low: finite(d.ci95Low),
+        ci95High: finite(d.ci95High),
+        kendallTau: d.kendallTau,
+      })),
+      fitted: result.fitted,
+    };
   }
 
   private async promptsOf(campaignId: string, offers: JudgingOfferRecord[]): Promise<Map<string, string>> {
@@ -646,6 +806,9 @@ export class JudgingService {
 }
 
 class PairTaken extends Error {}
+
+/** NaN (the statistics' "no value") as null. */
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 type NewPair = Omit<JudgingPairRecord, 'n_votes' | 'n_open'>;
 interface Plan {

@@ -142,3 +142,70 @@ export interface JudgingVoteView {
   createdAt: string;
   yourVotes: number;
 }
+
+export interface JudgingItemRatingView {
+  /** The run id (Bench) or the candidate video id (Rank). */
+  item: string;
+  label: string;
+  /** Log-strength (natural log, mean 0 over the items); null for an item with no counted vote. */
+  rating: number | null;
+  ci95Low: number | null;
+  ci95High: number | null;
+  votes: number;
+  wins: number;
+  losses: number;
+  ties: number;
+}
+
+export interface JudgingWinCellView {
+  item: string;
+  opponent: string;
+  wins: number;
+  losses: number;
+  ties: number;
+}
+
+export interface JudgingJudgeAgreementView {
+  /** The judge's pseudonym. */
+  judge: string;
+  votes: number;
+  agreement: number | null;
+  belowChance: boolean;
+}
+
+export interface JudgingRatingsView {
+  campaignId: string;
+  /** Votes counted (removed judges' votes are left out). */
+  votes: number;
+  /** Votes of removed judges, kept but not counted. */
+  votesExcluded: number;
+  resamples: number;
+  /** Best first. */
+  items: JudgingItemRatingView[];
+  /** Every pair of items that met: the first item's wins, losses and ties against the second. */
+  winMatrix: JudgingWinCellView[];
+  /** Per judge (pseudonym) agreement with the others; null for a judge reading a revealed campaign. */
+  judges: JudgingJudgeAgreementView[] | null;
+}
+
+export interface JudgingDimensionAgreementView {
+  dimension: string;
+  pairs: number;
+  agreement: number | null;
+  ci95Low: number | null;
+  ci95High: number | null;
+  kendallTau: number | null;
+}
+
+export interface JudgingAgreementView {
+  campaignId: string;
+  votes: number;
+  dimensions: JudgingDimensionAgreementView[];
+  fitted: null | {
+    heldOutAccuracy: number;
+    bestSingleDimension: string;
+    bestSingleAccuracy: number;
+    weights: Record<string, number>;
+    label: string;
+  };
+}

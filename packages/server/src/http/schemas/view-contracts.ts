@@ -67,8 +67,10 @@ import type {
   CastJudgingVoteInput,
   CreateJudgingCampaignInput,
   JudgeView,
+  JudgingAgreementView,
   JudgingCampaignView,
   JudgingOfferView,
+  JudgingRatingsView,
   JudgingVoteView,
   NextJudgingPairsView,
 } from '../../domain/views/judging.js';
@@ -78,8 +80,10 @@ import type {
   CastJudgingVoteBody,
   CreateJudgingCampaignBody,
   Judge,
+  JudgingAgreement,
   JudgingCampaign,
   JudgingOffer,
+  JudgingRatings,
   JudgingVote,
   NextJudgingPairs,
 } from '../routes/judging/schemas.js';
@@ -165,4 +169,6 @@ export type ViewContracts = [
   Expect<Same<Static<typeof NextJudgingPairs>, NextJudgingPairsView>>,
   Expect<Same<Static<typeof CastJudgingVoteBody>, CastJudgingVoteInput>>,
   Expect<Same<Static<typeof JudgingVote>, JudgingVoteView>>,
+  Expect<Same<Static<typeof JudgingRatings>, JudgingRatingsView>>,
+  Expect<Same<Static<typeof JudgingAgreement>, JudgingAgreementView>>,
 ];

@@ -284,3 +284,108 @@ export const ExportQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const NullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+export const JudgingRatings = Type.Object(
+  {
+    campaignId: Type.String(),
+    votes: Type.Integer({
+      description: 'Votes counted (every answer of the judges not removed, skips included).',
+    }),
+    votesExcluded: Type.Integer({ description: 'Votes of removed judges: kept, not counted.' }),
+    resamples: Type.Integer({ description: 'Bootstrap replicates behind the intervals.' }),
+    items: Type.Array(
+      Type.Object({
+        item: Type.String({ description: 'The run id (Bench) or candidate video id (Rank).' }),
+        label: Type.String(),
+        rating: NullableNumber(
+          'Log-strength (natural log, mean 0 over the items; a difference of 1 is odds e:1); null without counted votes.',
+        ),
+        ci95Low: NullableNumber('95 % interval (prompt bootstrap); null where it cannot be estimated.'),
+        ci95High: NullableNumber('Upper end of the interval.'),
+        votes: Type.Integer(),
+        wins: Type.Integer(),
+        losses: Type.Integer(),
+        ties: Type.Integer(),
+      }),
+      { description: 'Best first.' },
+    ),
+    winMatrix: Type.Array(
+      Type.Object({
+        item: Type.String(),
+        opponent: Type.String(),
+        wins: Type.Integer(),
+        losses: Type.Integer(),
+        ties: Type.Integer(),
+      }),
+      {
+        description:
+          "Every ordered pair of items that met: the item's wins, losses and ties against the opponent.",
+      },
+    ),
+    judges: Type.Union(
+      [
+        Type.Array(
+          Type.Object({
+            judge: Type.String({ description: 'Pseudonym.' }),
+            votes: Type.Integer(),
+            agreement: NullableNumber(
+              "Share of the judge's decided votes agreeing with the other judges' majority (or the ratings without them).",
+            ),
+            belowChance: Type.Boolean({
+              description:
+                'Agreement below ½ by a one-sided binomial test, Holm-adjusted over the judges, at 5 %.',
+            }),
+          }),
+        ),
+        Type.Null(),
+      ],
+      { description: 'Per judge (the owner only; null for a judge).' },
+    ),
+  },
+  { title: 'JudgingRatings' },
+);
+
+export const JudgingAgreement = Type.Object(
+  {
+    campaignId: Type.String(),
+    votes: Type.Integer(),
+    dimensions: Type.Array(
+      Type.Object({
+        dimension: Type.String(),
+        pairs: Type.Integer({
+          description: 'Decided votes whose two clips both have a score of this dimension.',
+        }),
+        agreement: NullableNumber(
+          'Share of them where the dimension prefers the clip people chose (equal scores ½).',
+        ),
+        ci95Low: NullableNumber('95 % interval over prompts.'),
+        ci95High: NullableNumber('Upper end of the interval.'),
+        kendallTau: NullableNumber(
+          "Kendall τ-b between the dimension's per-item means and the human ratings.",
+        ),
+      }),
+    ),
+    fitted: Type.Union(
+      [
+        Type.Object({
+          heldOutAccuracy: Type.Number({
+            description: 'Share of held-out votes predicted (cross-validated over prompts).',
+          }),
+          bestSingleDimension: Type.String(),
+          bestSingleAccuracy: Type.Number(),
+          weights: Type.Record(Type.String(), Type.Number(), {
+            description: 'Per dimension: weight per unit of score.',
+          }),
+          label: Type.String({
+            description: '"fitted to this campaign": never a replacement for VBench\'s Total.',
+          }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'A logistic team score fitted to these votes; null with too few decided votes.' },
+    ),
+  },
+  { title: 'JudgingAgreement' },
+);
