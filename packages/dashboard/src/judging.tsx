@@ -473,7 +473,245 @@ export function JudgingCampaignPage() {
           </ul>
         </section>
       )}
+      {owner && <ResultsCards c={c} />}
       {owner && <JudgesCard c={c} />}
+    </>
+  );
+}
+
+/** A missing figure: a dash and why it is missing. */
+function Missing({ why }: { why: string }) {
+  return (
+    <span>
+      — <span className="muted">({why})</span>
+    </span>
+  );
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const signed = (x: number) => (x >= 0 ? `+${x.toFixed(2)}` : `−${Math.abs(x).toFixed(2)}`);
+
+/** A rating's 95 % interval on the axis shared by every item. */
+function IntervalBar(props: { low: number; high: number; rating: number; min: number; max: number }) {
+  const { low, high, rating, min, max } = props;
+  const w = 120;
+  const x = (v: number) => 4 + ((v - min) / (max - min || 1)) * (w - 8);
+  return (
+    <svg className="interval-bar" width={w} height={14} viewBox={`0 0 ${w} 14`} aria-hidden="true">
+      <line className="axis" x1={4} x2={w - 4} y1={7} y2={7} />
+      <line className="ci" x1={x(low)} x2={x(high)} y1={7} y2={7} />
+      <circle className="dot" cx={x(rating)} cy={7} r={3.5} />
+    </svg>
+  );
+}
+
+/** The owner's results: ratings, the win matrix, judge agreement and dimension agreement. */
+function ResultsCards({ c }: { c: JudgingCampaign }) {
+  const open = c.status === 'open';
+  const ratings = useQuery({
+    queryKey: ['judging', c.id, 'ratings'],
+    queryFn: () => vesta.judging.ratings(c.id),
+    // Recomputed by the server on each call (a bootstrap): every 30 s while votes come in, not on each poll.
+    refetchInterval: open ? 30_000 : false,
+  });
+  const agreement = useQuery({
+    queryKey: ['judging', c.id, 'agreement'],
+    queryFn: () => vesta.judging.agreement(c.id),
+    // Recomputed by the server on each call (a bootstrap): every 30 s while votes come in, not on each poll.
+    refetchInterval: open ? 30_000 : false,
+  });
+  const r = ratings.data;
+  const a = agreement.data;
+  const labels = new Map((r?.items ?? []).map((i) => [i.item, i.label]));
+  const ends = (r?.items ?? []).flatMap((i) => [i.ci95Low, i.ci95High, i.rating]);
+  const known = ends.filter((v): v is number => v !== null);
+  const min = known.length ? Math.min(...known) : 0;
+  const max = known.length ? Math.max(...known) : 0;
+  const cell = new Map((r?.winMatrix ?? []).map((m) => [`${m.item} ${m.opponent}`, m]));
+  const fitted = a?.fitted ?? null;
+  return (
+    <>
+      <section className="card" data-testid="judging-ratings">
+        <h2>Ratings</h2>
+        <ErrorAlert error={ratings.error} context="Could not load the ratings" />
+        {r && (
+          <>
+            <p className="muted">
+              Bradley–Terry with ties from {r.votes} counted {r.votes === 1 ? 'vote' : 'votes'}
+              {r.votesExcluded > 0 && ` (${r.votesExcluded} of removed judges left out)`}. A rating is a
+              log-strength (mean 0); a difference of 1 means odds of e : 1. Intervals: 95 %, {r.resamples}{' '}
+              bootstrap resamples over prompts. Best first.
+            </p>
+            <DataTable
+              label="Ratings"
+              cards
+              testId="ratings-table"
+              headers={['#', 'Item', 'Rating', '95 % interval', '', 'Votes', 'Wins', 'Losses', 'Ties']}
+              rows={r.items.length}
+              empty="No items."
+            >
+              {r.items.map((i, n) => (
+                <tr key={i.item}>
+                  <td className="num">{n + 1}</td>
+                  <td>{i.label}</td>
+                  <td className="num">
+                    {i.rating === null ? <Missing why="no counted votes" /> : signed(i.rating)}
+                  </td>
+                  <td className="num">
+                    {i.ci95Low === null || i.ci95High === null ? (
+                      <Missing why="too few prompts to resample" />
+                    ) : (
+                      `${signed(i.ci95Low)} to ${signed(i.ci95High)}`
+                    )}
+                  </td>
+                  <td>
+                    {i.rating !== null && i.ci95Low !== null && i.ci95High !== null && (
+                      <IntervalBar low={i.ci95Low} high={i.ci95High} rating={i.rating} min={min} max={max} />
+                    )}
+                  </td>
+                  <td className="num">{i.votes}</td>
+                  <td className="num">{i.wins}</td>
+                  <td className="num">{i.losses}</td>
+                  <td className="num">{i.ties}</td>
+                </tr>
+              ))}
+            </DataTable>
+            <h3>Wins, pair by pair</h3>
+            <p className="muted">Each cell: the row's wins – losses – ties against the column.</p>
+            <DataTable
+              label="Win matrix"
+              className="win-matrix"
+              testId="win-matrix"
+              headers={['', ...r.items.map((i) => i.label)]}
+              rows={r.items.length}
+              empty="No items."
+            >
+              {r.items.map((row) => (
+                <tr key={row.item}>
+                  <th scope="row">{row.label}</th>
+                  {r.items.map((col) => {
+                    if (col.item === row.item)
+                      return (
+                        <td key={col.item} className="num muted">
+                          —
+                        </td>
+                      );
+                    const m = cell.get(`${row.item} ${col.item}`);
+                    if (!m)
+                      return (
+                        <td key={col.item} className="num">
+                          <Missing why="never met" />
+                        </td>
+                      );
+                    return (
+                      <td
+                        key={col.item}
+                        className={`num ${m.wins > m.losses ? 'win-good' : m.wins < m.losses ? 'win-bad' : ''}`}
+                        aria-label={`${labels.get(row.item) ?? row.item} against ${labels.get(col.item) ?? col.item}: ${m.wins} wins, ${m.losses} losses, ${m.ties} ties`}
+                      >
+                        {m.wins} – {m.losses} – {m.ties}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </DataTable>
+            <h3>Judges</h3>
+            <p className="muted">
+              Agreement: the share of a judge's decided votes that agree with the other judges' majority.
+              Flagged when below chance (one-sided binomial test, Holm-adjusted, 5 %).
+            </p>
+            <DataTable
+              label="Judge agreement"
+              cards
+              testId="judge-agreement-table"
+              headers={['Judge', 'Votes', 'Agreement', '']}
+              rows={r.judges?.length ?? 0}
+              empty="No judge has voted yet."
+            >
+              {(r.judges ?? []).map((j) => (
+                <tr key={j.judge}>
+                  <td>{j.judge}</td>
+                  <td className="num">{j.votes}</td>
+                  <td className="num">
+                    {j.agreement === null ? <Missing why="no decided votes" /> : pct(j.agreement)}
+                  </td>
+                  <td>{j.belowChance && <span className="flagged">below chance</span>}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </>
+        )}
+      </section>
+      <section className="card" data-testid="judging-agreement">
+        <h2>Automated dimensions against the judges</h2>
+        <ErrorAlert error={agreement.error} context="Could not load the agreement" />
+        {a && (
+          <>
+            <p className="muted">
+              Agreement: the share of decided votes where the dimension prefers the clip people chose (equal
+              scores count ½), with a 95 % interval over prompts. Kendall τ-b: the dimension's per-item means
+              against the ratings.
+            </p>
+            <DataTable
+              label="Dimension agreement"
+              cards
+              testId="dimension-agreement-table"
+              headers={['Dimension', 'Votes compared', 'Agreement', '95 % interval', 'Kendall τ']}
+              rows={a.dimensions.length}
+              empty="No dimension is scored on this campaign's clips."
+            >
+              {a.dimensions.map((d) => (
+                <tr key={d.dimension}>
+                  <td>{d.dimension}</td>
+                  <td className="num">{d.pairs}</td>
+                  <td className="num">
+                    {d.agreement === null ? (
+                      <Missing why="no decided votes on scored clips" />
+                    ) : (
+                      pct(d.agreement)
+                    )}
+                  </td>
+                  <td className="num">
+                    {d.ci95Low === null || d.ci95High === null ? (
+                      <Missing why="too few prompts" />
+                    ) : (
+                      `${pct(d.ci95Low)} to ${pct(d.ci95High)}`
+                    )}
+                  </td>
+                  <td className="num">
+                    {d.kendallTau === null ? (
+                      <Missing why="too few rated items, or all tied" />
+                    ) : (
+                      d.kendallTau.toFixed(2)
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+            {fitted ? (
+              <div className="fitted" data-testid="fitted-score">
+                <p>
+                  <strong>Team score, {fitted.label}:</strong> predicts {pct(fitted.heldOutAccuracy)} of
+                  held-out votes (cross-validated over prompts), against {pct(fitted.bestSingleAccuracy)} for
+                  the best single dimension, {fitted.bestSingleDimension}.
+                </p>
+                <p className="muted">
+                  Weights per unit of score:{' '}
+                  {Object.entries(fitted.weights)
+                    .map(([k, w]) => `${k} ${w.toFixed(2)}`)
+                    .join(', ')}
+                  . Fitted to these votes only: not a replacement for VBench's Total.
+                </p>
+              </div>
+            ) : (
+              <p className="muted" data-testid="fitted-score">
+                Team score: <Missing why="too few decided votes to fit one" />
+              </p>
+            )}
+          </>
+        )}
+      </section>
     </>
   );
 }

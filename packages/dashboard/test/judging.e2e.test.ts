@@ -281,6 +281,96 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
       .filter({ hasText: `${2 * pairs} votes` })
       .waitFor();
 
+    // The results, as the owner sees them after the votes: every figure rendered is the API's.
+    type Ratings = {
+      votes: number;
+      items: Array<{
+        item: string;
+        label: string;
+        rating: number | null;
+        ci95Low: number | null;
+        ci95High: number | null;
+        votes: number;
+        wins: number;
+        losses: number;
+        ties: number;
+      }>;
+      winMatrix: Array<{ item: string; opponent: string; wins: number; losses: number; ties: number }>;
+      judges: Array<{ judge: string; votes: number; agreement: number | null; belowChance: boolean }>;
+    };
+    type Agreement = {
+      dimensions: Array<{
+        dimension: string;
+        pairs: number;
+        agreement: number | null;
+        ci95Low: number | null;
+        ci95High: number | null;
+        kendallTau: number | null;
+      }>;
+      fitted: { heldOutAccuracy: number; bestSingleAccuracy: number; bestSingleDimension: string } | null;
+    };
+    const ratings = await api<Ratings>('GET', `/api/v1/judging/campaigns/${campaignId}/ratings`);
+    const agreement = await api<Agreement>('GET', `/api/v1/judging/campaigns/${campaignId}/agreement`);
+    const signed = (x: number) => (x >= 0 ? `+${x.toFixed(2)}` : `−${Math.abs(x).toFixed(2)}`);
+    const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+    expect(ratings.votes).toBe(2 * pairs);
+    expect(ratings.items.map((i) => i.label).sort()).toEqual(runNames.map((n) => `vesta-demo · ${n}`).sort());
+    // Every pair is one run's clip against the other's: the two rows mirror each other.
+    const [first, second] = ratings.items;
+    expect(first!.wins).toBe(second!.losses);
+    expect(first!.ties).toBe(second!.ties);
+    expect(first!.votes).toBe(first!.wins + first!.losses + first!.ties);
+    // Two items: the one ranked first won at least as often as it lost.
+    expect(first!.rating!).toBeGreaterThanOrEqual(second!.rating!);
+    expect(first!.wins).toBeGreaterThanOrEqual(first!.losses);
+    const ratingRows = owner.getByTestId('ratings-table').locator('tbody tr');
+    await ratingRows.first().waitFor();
+    expect(await ratingRows.count()).toBe(2);
+    for (const [n, item] of ratings.items.entries()) {
+      const cells = (await ratingRows.nth(n).locator('td').allInnerTexts()).map((t) => t.trim());
+      expect(cells[1]).toBe(item.label);
+      expect(cells[2]).toBe(signed(item.rating!));
+      expect(cells[3]).toBe(`${signed(item.ci95Low!)} to ${signed(item.ci95High!)}`);
+      expect(cells.slice(5)).toEqual([item.votes, item.wins, item.losses, item.ties].map(String));
+    }
+    const m = ratings.winMatrix.find((w) => w.item === first!.item && w.opponent === second!.item)!;
+    expect(m.wins).toBe(first!.wins);
+    await owner
+      .getByTestId('win-matrix')
+      .getByRole('cell', { name: `${first!.label} against ${second!.label}: ${m.wins} wins` })
+      .waitFor();
+    expect(ratings.judges).toHaveLength(2);
+    const judgeRows = owner.getByTestId('judge-agreement-table').locator('tbody tr');
+    expect(await judgeRows.count()).toBe(2);
+    for (const [n, j] of ratings.judges.entries()) {
+      const text = await judgeRows.nth(n).innerText();
+      expect(text).toContain(j.judge);
+      expect(text).toContain(j.agreement === null ? '—' : pct(j.agreement));
+      expect(text.includes('below chance')).toBe(j.belowChance);
+    }
+    expect(agreement.dimensions.map((d) => d.dimension).sort()).toEqual([
+      'subject_consistency',
+      'temporal_flickering',
+    ]);
+    const dimensionRows = owner.getByTestId('dimension-agreement-table').locator('tbody tr');
+    expect(await dimensionRows.count()).toBe(2);
+    for (const [n, d] of agreement.dimensions.entries()) {
+      const text = await dimensionRows.nth(n).innerText();
+      expect(text).toContain(d.dimension);
+      expect(text).toContain(d.agreement === null ? '—' : pct(d.agreement));
+      expect(text).toContain(d.kendallTau === null ? '—' : d.kendallTau.toFixed(2));
+    }
+    const fittedText = await owner.getByTestId('fitted-score').innerText();
+    if (agreement.fitted) {
+      expect(fittedText).toContain('fitted to this campaign');
+      expect(fittedText).toContain(pct(agreement.fitted.heldOutAccuracy));
+      expect(fittedText).toContain(pct(agreement.fitted.bestSingleAccuracy));
+    } else expect(fittedText).toContain('—');
+    console.log(
+      `ratings: ${ratings.items.map((i) => `${i.label} ${i.rating} [${i.ci95Low}, ${i.ci95High}] ${i.wins}-${i.losses}-${i.ties}`).join('; ')}; judges ${JSON.stringify(ratings.judges)}; dimensions ${JSON.stringify(agreement.dimensions)}; fitted ${JSON.stringify(agreement.fitted)}`,
+    );
+    await snap(owner, '07-results-owner');
+
     // Reveal: the judge now sees the names.
     await owner.getByRole('button', { name: 'Reveal names to judges' }).click();
     await owner.getByText(/names revealed/).waitFor();
