@@ -740,7 +740,12 @@ export function JudgePage() {
   const [yourVotes, setYourVotes] = useState<number | null>(null);
   const [lastStart, setLastStart] = useState<number | null>(null);
   const [voteError, setVoteError] = useState<unknown>(null);
-  const sending = useRef(false);
+  /**
+   * Offers whose vote is on its way. A judge may answer the next pair before the last vote has come
+   * back (the next pair is preloaded and plays at once), so a press is never dropped for a vote in
+   * flight; this only stops one pair being answered twice by two presses within one render.
+   */
+  const sending = useRef(new Set<string>());
   /** When the last answer was given: the next pair's start is timed from it (shown to tests). */
   const votedAt = useRef<number | null>(null);
   const offers = useMemo(
@@ -752,18 +757,28 @@ export function JudgePage() {
 
   const vote = useCallback(
     (answer: JudgingAnswer) => {
-      if (!current || sending.current) return;
-      sending.current = true;
-      setVoteError(null);
+      if (!current || sending.current.has(current.offerId)) return;
       const offerId = current.offerId;
+      sending.current.add(offerId);
+      setVoteError(null);
       votedAt.current = performance.now();
+      // The next pair's start is timed afresh (the figure shown belongs to the pair on screen).
+      setLastStart(null);
       setAnswered((s) => new Set(s).add(offerId));
       vesta.judging
         .vote(id, offerId, answer)
-        .then((v) => setYourVotes(v.yourVotes))
-        .catch((e: unknown) => setVoteError(e))
+        .then((v) => setYourVotes((n) => Math.max(n ?? 0, v.yourVotes)))
+        .catch((e: unknown) => {
+          setVoteError(e);
+          // Not recorded: the pair comes back so the judge can answer it again.
+          setAnswered((s) => {
+            const left = new Set(s);
+            left.delete(offerId);
+            return left;
+          });
+        })
         .finally(() => {
-          sending.current = false;
+          sending.current.delete(offerId);
           void qc.invalidateQueries({ queryKey: ['judging', id, 'next'] });
         });
     },
