@@ -17,6 +17,7 @@ import {
   permutationPValue,
   weightedSums,
   randomBelow,
+  relabelDistribution,
   satterthwaiteDf,
   seededRandom,
   signFlipDistribution,
@@ -279,6 +280,131 @@ describe('hand-checked: the pieces', () => {
     );
     expect(() => permutationPValue(lean, observed, [1], [0.01], 'less')).toThrow(/weights/);
   });
+
+  // The resampling loops walk each variable's cells in cluster order with local sums and add
+  // the cells of undrawn (or other-group) clusters as 0·x instead of branching. The references
+  // below add cluster by cluster, skipping, as the definitions read: the numbers must be the same,
+  // bit for bit, with negative values (0·x = −0) and with a cell sum that overflowed to ∞ (0·∞ is
+  // NaN, so those tables must take the skipping path).
+  const awkward = (big: boolean) =>
+    clusterTable(
+      [
+        { stratum: 'g1', cluster: 'p1', variable: 0, value: -0.9 },
+        { stratum: 'g1', cluster: 'p1', variable: 0, value: big ? 1.5e308 : 0.7 },
+        { stratum: 'g1', cluster: 'p1', variable: 0, value: big ? 1.5e308 : 0.1 },
+        { stratum: 'g1', cluster: 'p2', variable: 0, value: -0.4 },
+        { stratum: 'g1', cluster: 'p2', variable: 1, value: -0.3 },
+        { stratum: 'g1', cluster: 'p3', variable: 1, value: 0.8 },
+        { stratum: 'g1', cluster: 'p4', variable: 0, value: 0.05 },
+        { stratum: 'g1', cluster: 'p4', variable: 1, value: -0.25 },
+        { stratum: 'g2', cluster: 'q1', variable: 2, value: -0.5 },
+        { stratum: 'g2', cluster: 'q2', variable: 2, value: 0.6 },
+        { stratum: 'g2', cluster: 'q3', variable: 2, value: -0.6 },
+        { stratum: 'g3', cluster: 'r1', variable: 3, value: 0.2 },
+      ],
+      4,
+    );
+
+  it.each([false, true])(
+    'the fast bootstrap equals the generic one with negative values (cell sum overflowed: %s)',
+    (big) => {
+      const table = awkward(big);
+      expect(table.sums.some((x) => !Number.isFinite(x))).toBe(big);
+      const options = { resamples: 400, seed: ['awkward'] };
+      const num = new Float64Array(4);
+      const den = new Float64Array(4);
+      const generic = bootstrapReplicates(
+        table,
+        4,
+        (weights, out, offset) => {
+          num.fill(0);
+          den.fill(0);
+          weightedSums(table, weights, num, den);
+          for (let v = 0; v < 4; v++) out[offset + v] = den[v]! > 0 ? num[v]! / den[v]! : Number.NaN;
+        },
+        options,
+      );
+      const fast = Array.from(bootstrapRatioMeans(table, options));
+      expect(fast).toEqual(Array.from(generic));
+      // toEqual does not tell −0 from +0: the signs of zeros must agree too.
+      expect(fast.map((x) => Object.is(x, -0))).toEqual(Array.from(generic, (x) => Object.is(x, -0)));
+    },
+  );
+
+  it('sign flips equal Σ ±sum / N added cluster by cluster, with the documented draws', () => {
+    const table = awkward(false);
+    const V = table.variables;
+    const resamples = 200;
+    const seed = ['flip'];
+    const totals = new Float64Array(V);
+    for (let i = 0; i < table.counts.length; i++) totals[i % V]! += table.counts[i]!;
+    const values = new Float64Array(resamples * V);
+    const weights = new Float64Array(resamples * V);
+    const streams = table.strata.map((s) => seededRandom(...seed, s.key));
+    for (let b = 0; b < resamples; b++) {
+      const signs: number[] = [];
+      table.strata.forEach((s, g) => {
+        let bits = 0;
+        for (let c = s.start; c < s.end; c++) {
+          if ((c - s.start) % 32 === 0) bits = streams[g]!.next();
+          signs[c] = bits & 1 ? -1 : 1;
+          bits >>>= 1;
+        }
+      });
+      for (let c = 0; c < table.clusters.length; c++)
+        for (let v = 0; v < V; v++) {
+          if (table.counts[c * V + v] === 0) continue;
+          values[b * V + v]! += signs[c]! * (table.sums[c * V + v]! / totals[v]!);
+          weights[b * V + v]! += signs[c]! * (table.counts[c * V + v]! / totals[v]!);
+        }
+    }
+    // 8 clusters: 2⁸ > 200 patterns, so they are drawn, not enumerated.
+    const got = signFlipDistribution(table, { resamples, seed });
+    expect(got.exact).toBe(false);
+    expect(Array.from(got.values)).toEqual(Array.from(values));
+    expect(Array.from(got.weights)).toEqual(Array.from(weights));
+  });
+
+  it.each([false, true])(
+    'relabellings equal the two groups’ ratio means added cluster by cluster (cell sum overflowed: %s)',
+    (big) => {
+      const table = awkward(big);
+      const V = table.variables;
+      const labels = Uint8Array.from(table.clusters, (_, c) => c % 2);
+      const resamples = 300;
+      const seed = ['relabel'];
+      const values = new Float64Array(resamples * V);
+      const weights = new Float64Array(resamples * V);
+      const streams = table.strata.map((s) => seededRandom(...seed, s.key));
+      const shuffled = Array.from(labels);
+      for (let b = 0; b < resamples; b++) {
+        table.strata.forEach((s, g) => {
+          for (let i = s.end - 1; i > s.start; i--) {
+            const j = s.start + randomBelow(streams[g]!, i - s.start + 1);
+            [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+          }
+        });
+        const sum = [new Float64Array(V), new Float64Array(V)];
+        const count = [new Float64Array(V), new Float64Array(V)];
+        const second = [new Float64Array(V), new Float64Array(V)];
+        for (let c = 0; c < table.clusters.length; c++)
+          for (let v = 0; v < V; v++) {
+            if (table.counts[c * V + v] === 0) continue;
+            const k = shuffled[c]!;
+            sum[k]![v]! += table.sums[c * V + v]!;
+            count[k]![v]! += table.counts[c * V + v]!;
+            if (labels[c] === 1) second[k]![v]! += table.counts[c * V + v]!;
+          }
+        for (let v = 0; v < V; v++) {
+          values[b * V + v] = sum[1]![v]! / count[1]![v]! - sum[0]![v]! / count[0]![v]!;
+          weights[b * V + v] = second[1]![v]! / count[1]![v]! - second[0]![v]! / count[0]![v]!;
+        }
+      }
+      const got = relabelDistribution(table, labels, { resamples, seed });
+      expect(Array.from(got.values)).toEqual(Array.from(values));
+      expect(Array.from(got.weights)).toEqual(Array.from(weights));
+    },
+  );
 });
 
 describe('aggregate intervals stay on the normalised scale', () => {

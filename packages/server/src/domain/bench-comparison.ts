@@ -303,63 +303,77 @@ function weighted(values: Float64Array, coefficients: Float64Array, intercept: n
 const strataOfTable = new WeakMap<ClusterTable, Int32Array>();
 
 /**
- * The variance of Σ_k c_k·x_k over the replicate rows, skipping rows where it is not finite: the
- * numbers of `finiteVariance(combineReplicates(…))` (the same Welford steps in the same order),
- * without the intermediate array.
+ * The per-stratum variance components of each row (see services/bench-scorecard.ts): for each
+ * row and each stratum holding a variable the row uses, the variance of that stratum's part of
+ * the row, Σ_k c_k·x_k over the stratum's variables, across the replicate rows (rows where it is
+ * not finite skipped), with df = the stratum's prompts holding those variables − 1.
+ *
+ * Every (row, stratum) part is its own Welford pass over the replicates — the same steps in the
+ * same order as `finiteVariance` of the combined column, so the same numbers — but all the passes
+ * advance together, one replicate at a time: each pass is a chain of dependent divisions, and
+ * side by side the processor overlaps them instead of waiting on each in turn.
  */
-function combinedVariance(replicates: Float64Array, width: number, coefficients: Float64Array): number {
-  const list: number[] = [];
-  for (let k = 0; k < width; k++) if (coefficients[k] !== 0) list.push(k);
-  const used = Int32Array.from(list);
-  const c = Float64Array.from(list, (k) => coefficients[k]!);
-  const resamples = replicates.length / width;
-  let n = 0;
-  let mean = 0;
-  let m2 = 0;
-  for (let b = 0; b < resamples; b++) {
-    let x = 0;
-    const row = b * width;
-    for (let i = 0; i < used.length; i++) x += c[i]! * replicates[row + used[i]!]!;
-    if (!Number.isFinite(x)) continue;
-    n++;
-    const d = x - mean;
-    mean += d / n;
-    m2 += d * (x - mean);
-  }
-  return n > 1 ? m2 / (n - 1) : Number.NaN;
-}
-
-/** The per-stratum variance components of a row (see services/bench-scorecard.ts). */
-function components(
+function rowComponents(
   table: ClusterTable,
   replicates: Float64Array,
-  coefficients: Float64Array,
-): VarianceComponent[] {
+  rows: readonly Float64Array[],
+): VarianceComponent[][] {
   let strata = strataOfTable.get(table);
   if (!strata) {
     strata = stratumOfVariables(table);
     strataOfTable.set(table, strata);
   }
-  const out: VarianceComponent[] = [];
-  table.strata.forEach((s, g) => {
-    const own = new Float64Array(table.variables);
-    let any = false;
-    for (let v = 0; v < table.variables; v++)
-      if (strata[v] === g && coefficients[v] !== 0) {
-        own[v] = coefficients[v]!;
-        any = true;
+  const V = table.variables;
+  const passStart: number[] = [0];
+  const passVariable: number[] = [];
+  const passCoefficient: number[] = [];
+  const passDf: number[] = [];
+  const passesOfRow: number[][] = rows.map((coefficients) => {
+    const mine: number[] = [];
+    table.strata.forEach((s, g) => {
+      const own: number[] = [];
+      for (let v = 0; v < V; v++) if (strata[v] === g && coefficients[v] !== 0) own.push(v);
+      if (own.length === 0) return;
+      let prompts = 0;
+      for (let c = s.start; c < s.end; c++) if (own.some((v) => table.counts[c * V + v]! > 0)) prompts++;
+      for (const v of own) {
+        passVariable.push(v);
+        passCoefficient.push(coefficients[v]!);
       }
-    if (!any) return;
-    let prompts = 0;
-    for (let c = s.start; c < s.end; c++)
-      for (let v = 0; v < table.variables; v++)
-        if (own[v] !== 0 && table.counts[c * table.variables + v]! > 0) {
-          prompts++;
-          break;
-        }
-    out.push({ variance: combinedVariance(replicates, table.variables, own), df: prompts - 1 });
+      passStart.push(passVariable.length);
+      passDf.push(prompts - 1);
+      mine.push(passDf.length - 1);
+    });
+    return mine;
   });
-  return out;
+  const P = passDf.length;
+  const start = Int32Array.from(passStart);
+  const variable = Int32Array.from(passVariable);
+  const coefficient = Float64Array.from(passCoefficient);
+  const count = new Float64Array(P);
+  const mean = new Float64Array(P);
+  const m2 = new Float64Array(P);
+  const resamples = replicates.length / V;
+  for (let b = 0; b < resamples; b++) {
+    const row = b * V;
+    for (let p = 0; p < P; p++) {
+      let x = 0;
+      const end = start[p + 1]!;
+      for (let i = start[p]!; i < end; i++) x += coefficient[i]! * replicates[row + variable[i]!]!;
+      if (!Number.isFinite(x)) continue;
+      const n = ++count[p]!;
+      const d = x - mean[p]!;
+      const m = mean[p]! + d / n;
+      mean[p] = m;
+      m2[p]! += d * (x - m);
+    }
+  }
+  return passesOfRow.map((passes) =>
+    passes.map((p) => ({
+      variance: count[p]! > 1 ? m2[p]! / (count[p]! - 1) : Number.NaN,
+      df: passDf[p]!,
+    })),
+  );
 }
 
 /** Prompts (clusters) of a table holding a value of a variable the row uses. */
@@ -528,16 +542,15 @@ export function compareTwo(
       alternative,
     );
 
-  const rows: RowComparison[] = specs.map((row) => {
+  const coefficientsOfRows = specs.map((row) => row.coefficients);
+  const diffParts = diffTable ? rowComponents(diffTable, diffReplicates!, coefficientsOfRows) : null;
+  const partsA = diffTable ? null : rowComponents(tableA, replicatesA!, coefficientsOfRows);
+  const partsB = diffTable ? null : rowComponents(tableB, replicatesB!, coefficientsOfRows);
+  const rows: RowComparison[] = specs.map((row, i) => {
     const base = weighted(meansA, row.coefficients, row.intercept);
     const cand = weighted(meansB, row.coefficients, row.intercept);
     const delta = cand - base;
-    const parts = diffTable
-      ? components(diffTable, diffReplicates!, row.coefficients)
-      : [
-          ...components(tableA, replicatesA!, row.coefficients),
-          ...components(tableB, replicatesB!, row.coefficients),
-        ];
+    const parts = diffParts ? diffParts[i]! : [...partsA![i]!, ...partsB![i]!];
     const ci = studentInterval(delta, parts, CONFIDENCE_LEVEL);
     const pValue = test(row, 0, 'two-sided');
     return {

@@ -14,6 +14,7 @@
  * Each stratum draws from its own stream, `seededRandom(...seed, stratum key)`, so a replicate's
  * draws in one clip group do not depend on which other groups the data has.
  */
+import { cellsByVariable } from './clusters.js';
 import type { ClusterTable } from './clusters.js';
 import { randomBelow, seededRandom } from './random.js';
 import type { RandomGenerator } from './random.js';
@@ -67,30 +68,18 @@ export function bootstrapReplicates(
  */
 export function bootstrapRatioMeans(table: ClusterTable, options: BootstrapOptions): Float64Array {
   // The draws of `bootstrapReplicates` and the sums of `weightedSums`, in the same order (so the
-  // same numbers bit for bit), in one loop over flat arrays: the hot path of every scorecard and
-  // comparison (10,000 replicates).
+  // same numbers bit for bit), over flat arrays: the hot path of every scorecard and comparison
+  // (10,000 replicates). The cells are walked variable by variable (each variable's cells in
+  // cluster order, as `weightedSums` adds them), so each replicate's sums stay in registers.
   const { resamples } = options;
   if (!Number.isInteger(resamples) || resamples < 1)
     throw new RangeError('resamples must be a whole number ≥ 1');
   const V = table.variables;
-  const { cells, cellStart } = table;
-  const clusters = table.clusters.length;
-  const cellVariable = new Int32Array(cells.length);
-  const cellSum = new Float64Array(cells.length);
-  const cellCount = new Float64Array(cells.length);
-  for (let c = 0; c < clusters; c++)
-    for (let k = cellStart[c]!; k < cellStart[c + 1]!; k++) {
-      const cell = cells[k]!;
-      cellVariable[k] = cell - c * V;
-      cellSum[k] = table.sums[cell]!;
-      cellCount[k] = table.counts[cell]!;
-    }
+  const { variableStart, cellCluster, cellSum, cellCount, finite } = cellsByVariable(table);
   const streams: RandomGenerator[] = table.strata.map((s) => seededRandom(...options.seed, s.key));
   const starts = Int32Array.from(table.strata, (s) => s.start);
   const sizes = Int32Array.from(table.strata, (s) => s.end - s.start);
-  const weights = new Float64Array(clusters);
-  const num = new Float64Array(V);
-  const den = new Float64Array(V);
+  const weights = new Float64Array(table.clusters.length);
   const out = new Float64Array(resamples * V);
   for (let b = 0; b < resamples; b++) {
     weights.fill(0);
@@ -104,19 +93,30 @@ export function bootstrapRatioMeans(table: ClusterTable, options: BootstrapOptio
       const random = streams[g]!;
       for (let j = 0; j < n - 1; j++) weights[start + randomBelow(random, n)]! += 1;
     }
-    num.fill(0);
-    den.fill(0);
-    for (let c = 0; c < clusters; c++) {
-      const w = weights[c]!;
-      if (w === 0) continue;
-      for (let k = cellStart[c]!; k < cellStart[c + 1]!; k++) {
-        const v = cellVariable[k]!;
-        num[v]! += w * cellSum[k]!;
-        den[v]! += w * cellCount[k]!;
-      }
-    }
     const offset = b * V;
-    for (let v = 0; v < V; v++) out[offset + v] = den[v]! > 0 ? num[v]! / den[v]! : Number.NaN;
+    for (let v = 0; v < V; v++) {
+      let num = 0;
+      let den = 0;
+      const end = variableStart[v + 1]!;
+      // Clusters not drawn (w = 0) add ±0, which changes neither sum: both start at +0 and a sum
+      // reaches −0 only from −0 + −0, so adding them gives the same numbers as skipping them (as
+      // `weightedSums` does), without a branch that the draws make unpredictable. Only a cell sum
+      // that overflowed to ±∞ (0·∞ is NaN) needs the skip.
+      if (finite)
+        for (let k = variableStart[v]!; k < end; k++) {
+          const w = weights[cellCluster[k]!]!;
+          num += w * cellSum[k]!;
+          den += w * cellCount[k]!;
+        }
+      else
+        for (let k = variableStart[v]!; k < end; k++) {
+          const w = weights[cellCluster[k]!]!;
+          if (w === 0) continue;
+          num += w * cellSum[k]!;
+          den += w * cellCount[k]!;
+        }
+      out[offset + v] = den > 0 ? num / den : Number.NaN;
+    }
   }
   return out;
 }

@@ -125,6 +125,48 @@ export function weightedSums(
   }
 }
 
+/**
+ * A table's cells regrouped by variable: variable v's are `variableStart[v] … variableStart[v + 1]
+ * − 1`, in cluster order (the order `weightedSums` adds them in), each with its cluster, sum and
+ * count. The resampling loops walk these so that a variable's sum per replicate is a local
+ * accumulator. Computed once per table (kept beside it).
+ */
+export interface CellsByVariable {
+  variableStart: Int32Array;
+  cellCluster: Int32Array;
+  cellSum: Float64Array;
+  cellCount: Float64Array;
+  /** Every cell's sum is finite (a sum of finite values can still overflow to ±∞). */
+  finite: boolean;
+}
+
+const byVariableOf = new WeakMap<ClusterTable, CellsByVariable>();
+
+export function cellsByVariable(table: ClusterTable): CellsByVariable {
+  const kept = byVariableOf.get(table);
+  if (kept) return kept;
+  const { variables: V, cells, cellStart } = table;
+  const clusters = table.clusters.length;
+  const variableStart = new Int32Array(V + 1);
+  for (let k = 0; k < cells.length; k++) variableStart[(cells[k]! % V) + 1]! += 1;
+  for (let v = 0; v < V; v++) variableStart[v + 1]! += variableStart[v]!;
+  const next = variableStart.slice(0, V);
+  const cellCluster = new Int32Array(cells.length);
+  const cellSum = new Float64Array(cells.length);
+  const cellCount = new Float64Array(cells.length);
+  for (let c = 0; c < clusters; c++)
+    for (let k = cellStart[c]!; k < cellStart[c + 1]!; k++) {
+      const cell = cells[k]!;
+      const at = next[cell - c * V]!++;
+      cellCluster[at] = c;
+      cellSum[at] = table.sums[cell]!;
+      cellCount[at] = table.counts[cell]!;
+    }
+  const out = { variableStart, cellCluster, cellSum, cellCount, finite: cellSum.every(Number.isFinite) };
+  byVariableOf.set(table, out);
+  return out;
+}
+
 /** The stratum each variable's values lie in (−1: none); throws when a variable spans strata. */
 export function stratumOfVariables(table: ClusterTable): Int32Array {
   const out = new Int32Array(table.variables).fill(-1);

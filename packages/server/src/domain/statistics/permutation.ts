@@ -24,6 +24,7 @@
  * claims p = 0 from a finite sample (Phipson & Smyth 2010). "At least as extreme" allows a
  * relative 1e-9 for rounding, so that patterns equivalent to the observed one count.
  */
+import { cellsByVariable } from './clusters.js';
 import type { ClusterTable } from './clusters.js';
 import { randomBelow, seededRandom } from './random.js';
 
@@ -77,21 +78,20 @@ export function signFlipDistribution(table: ClusterTable, options: PermutationOp
   const values = new Float64Array(patterns * V);
   const withWeights = options.withWeights !== false;
   const weights = new Float64Array(withWeights ? patterns * V : 0);
-  const signs = new Int8Array(n);
+  // Signs as ±1 doubles (the products are the same numbers as with integer signs).
+  const signs = new Float64Array(n);
   const streams = table.strata.map((s) => seededRandom(...options.seed, s.key));
-  // Each cell's variable and its sum and count over the variable's total, computed once: the
-  // loop below then adds ±these (the same numbers as ±sum / total, bit for bit).
-  const { cells, cellStart } = table;
-  const cellVariable = new Int32Array(cells.length);
-  const scaledSum = new Float64Array(cells.length);
-  const scaledCount = new Float64Array(cells.length);
-  for (let c = 0; c < n; c++)
-    for (let k = cellStart[c]!; k < cellStart[c + 1]!; k++) {
-      const cell = cells[k]!;
-      const v = cell - c * V;
-      cellVariable[k] = v;
-      scaledSum[k] = table.sums[cell]! / totals[v]!;
-      scaledCount[k] = table.counts[cell]! / totals[v]!;
+  // Each cell's sum and count over its variable's total, computed once, variable by variable
+  // (each variable's cells in cluster order): the loop below then adds ±these into one local sum
+  // per variable, in the order the clusters come — the same numbers as ±sum / total, added in the
+  // same order as cluster by cluster, bit for bit.
+  const { variableStart, cellCluster, cellSum, cellCount } = cellsByVariable(table);
+  const scaledSum = new Float64Array(cellSum.length);
+  const scaledCount = new Float64Array(cellSum.length);
+  for (let v = 0; v < V; v++)
+    for (let k = variableStart[v]!; k < variableStart[v + 1]!; k++) {
+      scaledSum[k] = cellSum[k]! / totals[v]!;
+      scaledCount[k] = cellCount[k]! / totals[v]!;
     }
   for (let b = 0; b < patterns; b++) {
     if (exact) for (let c = 0; c < n; c++) signs[c] = b & (1 << c) ? -1 : 1;
@@ -99,25 +99,30 @@ export function signFlipDistribution(table: ClusterTable, options: PermutationOp
       for (let g = 0; g < table.strata.length; g++) {
         const { start, end } = table.strata[g]!;
         const random = streams[g]!;
-        // One 32-bit draw gives 32 fair signs.
-        let bits = 0;
-        for (let c = start; c < end; c++) {
-          if ((c - start) % 32 === 0) bits = random.next();
-          signs[c] = bits & 1 ? -1 : 1;
-          bits >>>= 1;
+        // One 32-bit draw gives 32 fair signs (bit 1 → −1).
+        for (let from = start; from < end; from += 32) {
+          let bits = random.next();
+          const to = Math.min(end, from + 32);
+          for (let c = from; c < to; c++) {
+            signs[c] = 1 - 2 * (bits & 1);
+            bits >>>= 1;
+          }
         }
       }
     const row = b * V;
-    for (let c = 0; c < n; c++) {
-      const sign = signs[c]!;
-      const end = cellStart[c + 1]!;
-      if (withWeights)
-        for (let k = cellStart[c]!; k < end; k++) {
-          const at = row + cellVariable[k]!;
-          values[at]! += sign * scaledSum[k]!;
-          weights[at]! += sign * scaledCount[k]!;
+    for (let v = 0; v < V; v++) {
+      const end = variableStart[v + 1]!;
+      let x = 0;
+      if (withWeights) {
+        let y = 0;
+        for (let k = variableStart[v]!; k < end; k++) {
+          const sign = signs[cellCluster[k]!]!;
+          x += sign * scaledSum[k]!;
+          y += sign * scaledCount[k]!;
         }
-      else for (let k = cellStart[c]!; k < end; k++) values[row + cellVariable[k]!]! += sign * scaledSum[k]!;
+        weights[row + v] = y;
+      } else for (let k = variableStart[v]!; k < end; k++) x += signs[cellCluster[k]!]! * scaledSum[k]!;
+      values[row + v] = x;
     }
   }
   return { variables: V, patterns, exact, values, weights };
@@ -135,29 +140,16 @@ export function relabelDistribution(
   options: PermutationOptions,
 ): NullDistribution {
   const V = table.variables;
-  const n = table.clusters.length;
   const patterns = options.resamples;
   const values = new Float64Array(patterns * V);
   const withWeights = options.withWeights !== false;
   const weights = new Float64Array(withWeights ? patterns * V : 0);
   const streams = table.strata.map((s) => seededRandom(...options.seed, s.key));
   const shuffled = Uint8Array.from(labels);
-  // Per variable and group: Σ sum, Σ count, Σ count of the second run's clusters.
-  // Group k's sums at [k·V + v].
-  const sum = new Float64Array(2 * V);
-  const count = new Float64Array(2 * V);
-  const second = new Float64Array(2 * V);
-  const { cells, cellStart } = table;
-  const cellVariable = new Int32Array(cells.length);
-  const cellSum = new Float64Array(cells.length);
-  const cellCount = new Float64Array(cells.length);
-  for (let c = 0; c < n; c++)
-    for (let e = cellStart[c]!; e < cellStart[c + 1]!; e++) {
-      const cell = cells[e]!;
-      cellVariable[e] = cell - c * V;
-      cellSum[e] = table.sums[cell]!;
-      cellCount[e] = table.counts[cell]!;
-    }
+  // Per variable, its cells in cluster order (as a cluster-by-cluster pass adds them) with each
+  // cell's sum and count; and per cluster its own label as a number.
+  const { variableStart, cellCluster, cellSum, cellCount, finite } = cellsByVariable(table);
+  const isSecond = Float64Array.from(labels);
   for (let b = 0; b < patterns; b++) {
     for (let g = 0; g < table.strata.length; g++) {
       const { start, end } = table.strata[g]!;
@@ -170,23 +162,52 @@ export function relabelDistribution(
         shuffled[j] = x;
       }
     }
-    sum.fill(0);
-    count.fill(0);
-    second.fill(0);
-    for (let c = 0; c < n; c++) {
-      const offset = shuffled[c]! * V;
-      const isSecond = labels[c] === 1;
-      for (let e = cellStart[c]!; e < cellStart[c + 1]!; e++) {
-        const at = offset + cellVariable[e]!;
-        sum[at]! += cellSum[e]!;
-        count[at]! += cellCount[e]!;
-        if (isSecond && withWeights) second[at]! += cellCount[e]!;
-      }
-    }
     const row = b * V;
     for (let v = 0; v < V; v++) {
-      values[row + v] = sum[V + v]! / count[V + v]! - sum[v]! / count[v]!;
-      if (withWeights) weights[row + v] = second[V + v]! / count[V + v]! - second[v]! / count[v]!;
+      // Group k's Σ sum, Σ count and Σ count of the second run's clusters, over the variable's
+      // cells in cluster order. A cell of the other group adds 0·x = ±0, which changes no sum
+      // (each starts at +0 and only −0 + −0 gives −0): the same numbers as adding each cell to
+      // its own group only, without a branch on the random labels — unless a cell's sum
+      // overflowed to ±∞ (0·∞ is NaN), when the cells are added to their group alone.
+      let sum0 = 0;
+      let sum1 = 0;
+      let count0 = 0;
+      let count1 = 0;
+      let second0 = 0;
+      let second1 = 0;
+      const end = variableStart[v + 1]!;
+      for (let k = variableStart[v]!; k < end; k++) {
+        const c = cellCluster[k]!;
+        const one = shuffled[c]!;
+        const x = cellSum[k]!;
+        const n = cellCount[k]!;
+        if (!finite) {
+          if (one === 1) {
+            sum1 += x;
+            count1 += n;
+          } else {
+            sum0 += x;
+            count0 += n;
+          }
+          if (withWeights && isSecond[c] === 1) {
+            if (one === 1) second1 += n;
+            else second0 += n;
+          }
+          continue;
+        }
+        const zero = 1 - one;
+        sum1 += one * x;
+        sum0 += zero * x;
+        count1 += one * n;
+        count0 += zero * n;
+        if (withWeights) {
+          const own = isSecond[c]! * n;
+          second1 += one * own;
+          second0 += zero * own;
+        }
+      }
+      values[row + v] = sum1 / count1 - sum0 / count0;
+      if (withWeights) weights[row + v] = second1 / count1 - second0 / count0;
     }
   }
   return { variables: V, patterns, exact: false, values, weights };

@@ -24,6 +24,7 @@ export function seededRandom(...names: readonly string[]): RandomGenerator {
 }
 
 const TWO_32 = 2 ** 32;
+const INVERSE_TWO_32 = 2 ** -32;
 
 /**
  * A uniform integer in [0, n), 1 ≤ n ≤ 2²¹, without bias: Lemire's multiply-and-reject on one
@@ -33,7 +34,8 @@ const TWO_32 = 2 ** 32;
 export function randomBelow(random: RandomGenerator, n: number): number {
   for (;;) {
     const product = (random.next() >>> 0) * n;
-    const high = Math.floor(product / TWO_32);
+    // × 2⁻³² is ÷ 2³² exactly (a power of two), and cheaper.
+    const high = Math.floor(product * INVERSE_TWO_32);
     const low = product - high * TWO_32;
     if (low >= n || low >= (TWO_32 - n) % n) return high;
   }
