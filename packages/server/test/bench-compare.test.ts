@@ -5,7 +5,7 @@
  * comparison of the same clips, which a hand-checked test holds to known numbers); a run still
  * going labelled; non-comparable dimensions explained; Holm stated; baselines set and cleared.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compareRuns } from '../src/domain/bench-comparison.js';
 import { scoredClips } from '../src/services/bench-views.js';
 import { startTestServer } from './helpers/bench-app.js';
@@ -139,6 +139,54 @@ describe('GET /api/v1/bench/{id} of an ended run', () => {
     // A run still going has no scorecard and takes the ordinary path.
     const live = (await call('GET', '/api/v1/bench/bench_cmp_running', alice.key)).json();
     expect(live.scorecard).toBeNull();
+  });
+
+  it('reads the row without its scorecard once the parsed one is kept; a row whose stamps moved is read whole', async () => {
+    const url = '/api/v1/bench/bench_cmp_worse';
+    const get = async () => {
+      const res = await server.app.inject({ method: 'GET', url, headers: { 'x-api-key': alice.key } });
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    const first = await get(); // keeps the parsed scorecard (if no earlier read did)
+    const runs = server.deps.repos.benchRuns;
+    const whole = vi.spyOn(runs, 'byId');
+    try {
+      expect(await get()).toBe(first);
+      expect(whole).not.toHaveBeenCalled();
+      // Another user still gets 403, a missing id 404, from the lighter read.
+      expect((await call('GET', url, bob.key)).status).toBe(403);
+      expect((await call('GET', '/api/v1/bench/bench_nope', alice.key)).status).toBe(404);
+
+      // The row changes (here by hand: a scorecard with another value, and its updated_at moved):
+      // the stamps no longer match the kept entry, so the whole row is read and shown.
+      const row = await server.deps.db
+        .selectFrom('bench_runs')
+        .select(['scorecard', 'updated_at'])
+        .where('id', '=', 'bench_cmp_worse')
+        .executeTakeFirstOrThrow();
+      const stored = JSON.parse(row.scorecard!) as Json;
+      stored.card.dimensions[0].score = 0.123;
+      await server.deps.db
+        .updateTable('bench_runs')
+        .set({ scorecard: JSON.stringify(stored), updated_at: row.updated_at + 1 })
+        .where('id', '=', 'bench_cmp_worse')
+        .execute();
+      try {
+        const changed = JSON.parse(await get()) as Json;
+        expect(whole).toHaveBeenCalledTimes(1);
+        expect(changed.scorecard.dimensions[0].score).toBe(0.123);
+      } finally {
+        await server.deps.db
+          .updateTable('bench_runs')
+          .set({ scorecard: row.scorecard, updated_at: row.updated_at })
+          .where('id', '=', 'bench_cmp_worse')
+          .execute();
+      }
+      expect(await get()).toBe(first);
+    } finally {
+      whole.mockRestore();
+    }
   });
 });
 

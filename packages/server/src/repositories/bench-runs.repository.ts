@@ -13,6 +13,39 @@ import type { BenchStatus } from '../domain/bench-state.js';
 
 /** A stored run, with its per-state task counters. */
 export type BenchRunRecord = Selectable<BenchRunsTable>;
+/**
+ * A stored run without its scorecard (the stored JSON, ~8 kB for 16 dimensions): what a poll of a
+ * finished run reads when that scorecard's parsed view is already kept (see bench-scorecard).
+ */
+export type BenchRunHead = Omit<BenchRunRecord, 'scorecard'>;
+
+/** Every column but `scorecard` (the record type makes the list complete). */
+const HEAD_COLUMNS = Object.keys({
+  id: true,
+  user_id: true,
+  name: true,
+  model_id: true,
+  runner_id: true,
+  dimensions: true,
+  status: true,
+  error_code: true,
+  error_detail: true,
+  created_at: true,
+  updated_at: true,
+  started_at: true,
+  finished_at: true,
+  samples_per_prompt: true,
+  prompts_per_dimension: true,
+  suite_version: true,
+  n_pending: true,
+  n_claimed: true,
+  n_uploaded: true,
+  n_evaluating: true,
+  n_done: true,
+  n_failed: true,
+  n_cancelled: true,
+} satisfies Record<keyof BenchRunHead, true>) as Array<keyof BenchRunHead>;
+
 /** A user's baseline run of a model. */
 export type ModelBaselineRecord = Selectable<ModelBaselinesTable>;
 /** A stored log line. */
@@ -33,6 +66,8 @@ export interface RunStatusChange {
 export class BenchRunRepository {
   /** The run by id: serves every poll of a run, so compiled once (on first use, per executor). */
   private byIdQuery?: (...params: unknown[]) => Promise<BenchRunRecord[]>;
+  /** The same without the scorecard column (polls of finished runs whose scorecard is kept). */
+  private headByIdQuery?: (...params: unknown[]) => Promise<BenchRunHead[]>;
 
   constructor(private readonly db: Db) {}
 
@@ -48,6 +83,22 @@ export class BenchRunRepository {
   /** The run `id` as user `owner` may see it (`Owned`). */
   async ownedBy(id: string, owner: string): Promise<Owned<BenchRunRecord>> {
     return ownedRead(await this.byId(id), (r) => r.user_id, owner);
+  }
+
+  /** The run without its stored scorecard. */
+  async headById(id: string): Promise<BenchRunHead | undefined> {
+    this.headByIdQuery ??= preparedQuery(
+      this.db,
+      this.db.selectFrom('bench_runs').select(HEAD_COLUMNS).where('id', '=', '?'),
+      1,
+    );
+    const [row] = await this.headByIdQuery(id);
+    return row;
+  }
+
+  /** `headById` as user `owner` may see it (`Owned`). */
+  async headOwnedBy(id: string, owner: string): Promise<Owned<BenchRunHead>> {
+    return ownedRead(await this.headById(id), (r) => r.user_id, owner);
   }
 
   async statusOf(id: string): Promise<BenchStatus | undefined> {

@@ -108,6 +108,7 @@ export type { Owned } from './owned.js';
 export type { ApiKeyRecord } from './api-keys.repository.js';
 export type {
   BenchLogRecord,
+  BenchRunHead,
   BenchRunRecord,
   ModelBaselineRecord,
   NewBenchLog,

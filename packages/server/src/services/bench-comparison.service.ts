@@ -19,7 +19,7 @@ import type {
   PairComparisonView,
 } from '../domain/views/bench-comparison.js';
 import { AppError, forbidden, notFound, validationFailed } from '../errors.js';
-import type { BenchRunRecord, Repositories } from '../repositories/index.js';
+import type { BenchRunHead, Repositories } from '../repositories/index.js';
 import { INTERVAL_METHOD } from './bench-scorecard.service.js';
 import { progressOf, scoredClips } from './bench-views.js';
 import { publicModelId } from './model-keys.js';
@@ -31,12 +31,12 @@ export const MAX_COMPARED_RUNS = 10;
 const aggregateOf = (name: string): AggregateName | undefined =>
   AGGREGATE_NAMES.find((a) => a.toLowerCase() === name.toLowerCase());
 
-function runLabel(run: BenchRunRecord, scored: number): string {
+function runLabel(run: BenchRunHead, scored: number): string {
   const total = progressOf(run).clips_total;
   return run.status === 'completed' ? 'completed' : `${run.status}: ${scored} of ${total} clips scored`;
 }
 
-function pairView(c: PairComparison, runs: Map<string, BenchRunRecord>): PairComparisonView {
+function pairView(c: PairComparison, runs: Map<string, BenchRunHead>): PairComparisonView {
   const a = runs.get(c.baselineId)!;
   const b = runs.get(c.candidateId)!;
   return {
@@ -133,9 +133,9 @@ export class BenchComparisonService {
         'fail_on_regression gates one candidate against one baseline: name exactly 2 runs',
       );
 
-    const records = new Map<string, BenchRunRecord>();
+    const records = new Map<string, BenchRunHead>();
     for (const id of ids) {
-      const run = ownRow(await this.repos.benchRuns.ownedBy(id, userId), {
+      const run = ownRow(await this.repos.benchRuns.headOwnedBy(id, userId), {
         none: () => notFound(`bench run '${id}'`),
         other: () => forbidden(`bench run '${id}' belongs to another user`),
       });

@@ -10,7 +10,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { PROMPT_SUITE_VERSION, planPrompts } from '@vesta/engine';
 import type { DimensionId, DimensionInfo } from '@vesta/engine';
-import { checkDelete } from '../domain/bench-state.js';
+import { checkDelete, isTerminalBenchStatus } from '../domain/bench-state.js';
 import type {
   BenchLogView,
   BenchRunView,
@@ -26,7 +26,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import type { BenchRunRecord, BenchTaskRecord, Repositories } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
 import { scorecardCsv } from './bench-scorecard.js';
-import { scorecardView, storedScorecardView } from './bench-scorecard.service.js';
+import { keptScorecardView, scorecardView, storedScorecardView } from './bench-scorecard.service.js';
 import type { BenchScorecardService } from './bench-scorecard.service.js';
 import { NO_TASKS, byVideo, logView, pageOf, progressOf, runView, taskVideoView } from './bench-views.js';
 import { resolveModelKey } from './model-keys.js';
@@ -216,6 +216,16 @@ export class BenchRunService {
    * `0004-bench-progress`), the scorecard was stored on the row when the run ended.
    */
   async get(userId: string, id: string): Promise<BenchRunView> {
+    // What clients poll: the row without its stored scorecard (~8 kB of JSON) first. A live run
+    // has none; a finished one whose parsed scorecard is kept needs no more. Otherwise (a
+    // finished run met for the first time) the whole row, whose scorecard is then kept.
+    const head = ownRow(await this.repos.benchRuns.headOwnedBy(id, userId), {
+      none: () => notFound('bench run'),
+      other: () => forbidden('this bench run belongs to another user'),
+    });
+    if (!isTerminalBenchStatus(head.status)) return runView(head, progressOf(head), null);
+    const kept = keptScorecardView(head);
+    if (kept) return runView(head, progressOf(head), kept);
     const row = await this.owned(userId, id);
     return runView(row, progressOf(row), await this.scorecards.finalView(row));
   }

@@ -9,7 +9,7 @@ import type { DimensionId } from '@vesta/engine';
 import { isTerminalBenchStatus } from '../domain/bench-state.js';
 import { CONFIDENCE_LEVEL, RESAMPLES } from '../domain/scored-clip.js';
 import type { BenchScorecardView } from '../domain/views/bench.js';
-import type { BenchRunRecord, Repositories } from '../repositories/index.js';
+import type { BenchRunHead, BenchRunRecord, Repositories } from '../repositories/index.js';
 import { buildScorecard } from './bench-scorecard.js';
 import type { Scorecard } from './bench-scorecard.js';
 import { parseJson, scoredClips } from './bench-views.js';
@@ -53,14 +53,23 @@ export function scorecardView(card: Scorecard, final: boolean): BenchScorecardVi
 }
 
 /**
- * Stored scorecards already parsed, by run id, with the text they were parsed from: a run row's
- * scorecard is written once when the run ends, and `GET /bench/{id}` (what clients poll) and the
- * runs list read it on every call. An entry is used only while the row still holds the same text
- * (so a deleted and re-made id, or a recomputed card, is parsed afresh). Bounded: the least
+ * Stored scorecards already parsed, by run id, with the text they were parsed from and the row's
+ * `created_at` and `updated_at` when it held that text: a run row's scorecard is written once when
+ * the run ends, and `GET /bench/{id}` (what clients poll) and the runs list read it on every call.
+ * An entry is used only while the row still holds the same text (so a deleted and re-made id, or
+ * a recomputed card, is parsed afresh) — or, for a read of the row without its scorecard
+ * (`keptScorecardView`), while the row's stamps are the same (see there). Bounded: the least
  * recently read go first.
  */
 const PARSED_LIMIT = 1000;
-const parsed = new Map<string, { text: string; card: Scorecard | null; view: BenchScorecardView | null }>();
+interface ParsedEntry {
+  text: string;
+  createdAt: number;
+  updatedAt: number;
+  card: Scorecard | null;
+  view: BenchScorecardView | null;
+}
+const parsed = new Map<string, ParsedEntry>();
 
 function parsedEntry(row: BenchRunRecord): { card: Scorecard | null; view: BenchScorecardView | null } {
   const text = row.scorecard;
@@ -68,16 +77,42 @@ function parsedEntry(row: BenchRunRecord): { card: Scorecard | null; view: Bench
   const hit = parsed.get(row.id);
   if (hit && hit.text === text) {
     parsed.delete(row.id);
-    parsed.set(row.id, hit);
-    return hit;
+    // The stamps of the row that last showed this text.
+    const entry = { ...hit, createdAt: row.created_at, updatedAt: row.updated_at };
+    parsed.set(row.id, entry);
+    return entry;
   }
   const stored = parseJson<StoredScorecard | null>(text, null);
   const card = stored?.version === SCORECARD_VERSION ? stored.card : null;
-  const entry = { text, card, view: card && scorecardView(card, true) };
+  const entry = {
+    text,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    card,
+    view: card && scorecardView(card, true),
+  };
   parsed.delete(row.id);
   parsed.set(row.id, entry);
   if (parsed.size > PARSED_LIMIT) parsed.delete(parsed.keys().next().value!);
   return entry;
+}
+
+/**
+ * The kept view of a finished run's stored scorecard, for a read of its row without the
+ * scorecard column: the view parsed from the row when it had the same `created_at` and
+ * `updated_at`; null when none is kept (read the whole row then).
+ *
+ * Why the stamps suffice: a finished run's scorecard is written when the run ends (or on the first
+ * read that finds none) from its scored clips, which no longer change once it has ended, seeded
+ * from its id — so any later write is the same text; a card of another version is not kept as a
+ * view (its row is read whole and recomputed); and a run deleted and made again under the same id
+ * has another `created_at`.
+ */
+export function keptScorecardView(head: BenchRunHead): BenchScorecardView | null {
+  if (!isTerminalBenchStatus(head.status)) return null;
+  const hit = parsed.get(head.id);
+  if (!hit?.view || hit.createdAt !== head.created_at || hit.updatedAt !== head.updated_at) return null;
+  return hit.view;
 }
 
 const jsonOfView = new WeakMap<BenchScorecardView, string>();

@@ -16,6 +16,7 @@ import type {
 import type { ScoredClip } from '../domain/scored-clip.js';
 import type {
   BenchLogRecord,
+  BenchRunHead,
   BenchRunRecord,
   BenchTaskRecord,
   ScoreFailureRecord,
@@ -38,7 +39,7 @@ export function pageOf<T>(items: T[], total: number, { page, limit }: PageReques
 }
 
 /** A run's progress from the per-state task counters on its row. */
-export function progressOf(row: BenchRunRecord): BenchProgress {
+export function progressOf(row: BenchRunHead): BenchProgress {
   const generated = row.n_uploaded + row.n_evaluating + row.n_done;
   return {
     tasks_total: row.n_pending + row.n_claimed + generated + row.n_failed + row.n_cancelled,
@@ -62,7 +63,7 @@ export const NO_TASKS = {
 } as const satisfies Partial<BenchRunRecord>;
 
 export function runView(
-  row: BenchRunRecord,
+  row: BenchRunHead,
   progress: BenchProgress = progressOf(row),
   scorecard: BenchScorecardView | null = null,
 ): BenchRunView {
