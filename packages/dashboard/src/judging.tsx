@@ -490,6 +490,11 @@ function Missing({ why }: { why: string }) {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const signed = (x: number) => (x >= 0 ? `+${x.toFixed(2)}` : `−${Math.abs(x).toFixed(2)}`);
+/** Two decimals with a true minus sign (U+2212), not a hyphen; no sign on what rounds to zero. */
+const fixed2 = (x: number) => {
+  const s = Math.abs(x).toFixed(2);
+  return x < 0 && s !== '0.00' ? `−${s}` : s;
+};
 
 /** A rating's 95 % interval on the axis shared by every item. */
 function IntervalBar(props: { low: number; high: number; rating: number; min: number; max: number }) {
@@ -511,13 +516,13 @@ function ResultsCards({ c }: { c: JudgingCampaign }) {
   const ratings = useQuery({
     queryKey: ['judging', c.id, 'ratings'],
     queryFn: () => vesta.judging.ratings(c.id),
-    // Recomputed by the server on each call (a bootstrap): every 30 s while votes come in, not on each poll.
+    // Every 30 s while votes come in, not on each poll: a new vote makes the server recompute (a bootstrap).
     refetchInterval: open ? 30_000 : false,
   });
   const agreement = useQuery({
     queryKey: ['judging', c.id, 'agreement'],
     queryFn: () => vesta.judging.agreement(c.id),
-    // Recomputed by the server on each call (a bootstrap): every 30 s while votes come in, not on each poll.
+    // Every 30 s while votes come in, not on each poll: a new vote makes the server recompute (a bootstrap).
     refetchInterval: open ? 30_000 : false,
   });
   const r = ratings.data;
@@ -683,7 +688,7 @@ function ResultsCards({ c }: { c: JudgingCampaign }) {
                     {d.kendallTau === null ? (
                       <Missing why="too few rated items, or all tied" />
                     ) : (
-                      d.kendallTau.toFixed(2)
+                      fixed2(d.kendallTau)
                     )}
                   </td>
                 </tr>
@@ -699,7 +704,7 @@ function ResultsCards({ c }: { c: JudgingCampaign }) {
                 <p className="muted">
                   Weights per unit of score:{' '}
                   {Object.entries(fitted.weights)
-                    .map(([k, w]) => `${k} ${w.toFixed(2)}`)
+                    .map(([k, w]) => `${k} ${fixed2(w)}`)
                     .join(', ')}
                   . Fitted to these votes only: not a replacement for VBench's Total.
                 </p>

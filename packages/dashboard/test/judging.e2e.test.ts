@@ -313,6 +313,10 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
     const agreement = await api<Agreement>('GET', `/api/v1/judging/campaigns/${campaignId}/agreement`);
     const signed = (x: number) => (x >= 0 ? `+${x.toFixed(2)}` : `−${Math.abs(x).toFixed(2)}`);
     const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+    const fixed2 = (x: number) => {
+      const s = Math.abs(x).toFixed(2);
+      return x < 0 && s !== '0.00' ? `−${s}` : s;
+    };
     expect(ratings.votes).toBe(2 * pairs);
     expect(ratings.items.map((i) => i.label).sort()).toEqual(runNames.map((n) => `vesta-demo · ${n}`).sort());
     // Every pair is one run's clip against the other's: the two rows mirror each other.
@@ -358,7 +362,9 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
       const text = await dimensionRows.nth(n).innerText();
       expect(text).toContain(d.dimension);
       expect(text).toContain(d.agreement === null ? '—' : pct(d.agreement));
-      expect(text).toContain(d.kendallTau === null ? '—' : d.kendallTau.toFixed(2));
+      expect(text).toContain(d.kendallTau === null ? '—' : fixed2(d.kendallTau));
+      // A negative τ carries a minus sign, never a hyphen.
+      expect(text).not.toMatch(/-\d/);
     }
     const fittedText = await owner.getByTestId('fitted-score').innerText();
     if (agreement.fitted) {
@@ -370,6 +376,23 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
       `ratings: ${ratings.items.map((i) => `${i.label} ${i.rating} [${i.ci95Low}, ${i.ci95High}] ${i.wins}-${i.losses}-${i.ties}`).join('; ')}; judges ${JSON.stringify(ratings.judges)}; dimensions ${JSON.stringify(agreement.dimensions)}; fitted ${JSON.stringify(agreement.fitted)}`,
     );
     await snap(owner, '07-results-owner');
+    // On a phone the win matrix scrolls inside its card: the page itself never scrolls sideways.
+    const desktop = owner.viewportSize()!;
+    await owner.setViewportSize({ width: 390, height: 844 });
+    await owner.waitForTimeout(150);
+    const widths = await owner.evaluate(() => {
+      const wrap = document.querySelector('[data-testid="win-matrix"]')!.parentElement!;
+      return {
+        page: document.documentElement.scrollWidth,
+        view: window.innerWidth,
+        wrapRight: wrap.getBoundingClientRect().right,
+        overflow: getComputedStyle(wrap).overflowX,
+      };
+    });
+    expect(widths.page, JSON.stringify(widths)).toBeLessThanOrEqual(widths.view);
+    expect(widths.wrapRight).toBeLessThanOrEqual(widths.view);
+    expect(widths.overflow).toBe('auto');
+    await owner.setViewportSize(desktop);
 
     // Reveal: the judge now sees the names.
     await owner.getByRole('button', { name: 'Reveal names to judges' }).click();

@@ -41,6 +41,10 @@ export const ERROR_CATALOGUE = {
     status: 409,
     when: 'A vote names a pair (offer) that was not offered to the calling judge in this campaign.',
   },
+  judge_not_invited: {
+    status: 409,
+    when: 'A campaign owner who is not an admin adds a judge by an email with no account and no pending invite: only an admin can invite new users.',
+  },
   already_voted: {
     status: 409,
     when: 'The judge already voted on this pair; votes are append-only and the first one stands.',

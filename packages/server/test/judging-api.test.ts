@@ -8,7 +8,8 @@
  * the campaign's path; the export.
  */
 import { finished } from 'node:stream/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { JudgingService } from '../src/services/judging.service.js';
 import { startTestServer } from './helpers/bench-app.js';
 import type { TestServer } from './helpers/bench-app.js';
 import { grid, seedRun } from './helpers/bench-seed.js';
@@ -512,5 +513,157 @@ describe('ratings and agreement', () => {
     const seen = await ok(call('GET', `/api/v1/judging/campaigns/${id}/ratings`, judge1.key));
     expect(seen.judges).toBeNull();
     expect(seen.items[0].label).toBe('jm-secret-b · jrun-secret-b');
+  });
+});
+
+describe('adding a judge by an email with no account', () => {
+  it('refuses a non-admin owner unless an admin invited that email, and binds the judge when it is accepted', async () => {
+    expect((await server.deps.repos.users.account(owner.userId)).role).not.toBe('admin');
+    const c = await ok(
+      create({ name: 'invites', benchRunIds: ['jrun-secret-a', 'jrun-secret-b'] }),
+      201,
+    );
+    const url = `/api/v1/judging/campaigns/${c.id as string}/judges`;
+    const email = `nobody-${process.pid}@example.com`;
+    const refused = await call('POST', url, owner.key, { email: email.toUpperCase() });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.json().code).toBe('judge_not_invited');
+    expect(refused.json().detail).toContain(`ask an admin to invite ${email}`);
+    // Nothing was added.
+    expect((await ok(call('GET', url, owner.key))).items).toEqual([]);
+    // Once an admin's invite to that email is pending, the owner may add it: the judge waits for it.
+    await server.deps.services.users.createInvite(stranger.userId, { email });
+    const added = await ok(call('POST', url, owner.key, { email }), 201);
+    expect(added.judge).toMatchObject({ status: 'invited', email });
+    expect(added.invite).toBeNull();
+  });
+});
+
+describe('ratings and agreement kept between GETs', () => {
+  it('answers a repeat GET without recomputing, and a new vote, a judge removal and a clip deletion each change the answer', async () => {
+    const c = await ok(
+      create({ name: 'kept', benchRunIds: ['jrun-secret-a', 'jrun-secret-b'], votesPerPair: 2 }),
+      201,
+    );
+    const id = c.id as string;
+    const base = `/api/v1/judging/campaigns/${id}`;
+    const judgeIds: string[] = [];
+    for (const name of [names.j1, names.j2])
+      judgeIds.push((await ok(call('POST', `${base}/judges`, owner.key, { userName: name }), 201)).judge.id);
+    const voteOnce = async (key: string, answer: 'left' | 'right'): Promise<boolean> => {
+      const next = await ok(call('GET', `${base}/next-pairs`, key));
+      if (next.done) return false;
+      await ok(call('POST', `${base}/votes`, key, { offerId: next.offers[0].offerId, answer }), 201);
+      return true;
+    };
+    for (let i = 0; i < 3; i++) {
+      await voteOnce(judge1.key, 'left');
+      await voteOnce(judge2.key, 'right');
+    }
+    const ratings = () => ok(call('GET', `${base}/ratings`, owner.key));
+    const agreement = () => ok(call('GET', `${base}/agreement`, owner.key));
+    const first = await ratings();
+    const firstAgreement = await agreement();
+    expect(first.votes).toBe(6);
+
+    // A repeat GET reads no votes: the kept answer.
+    const reads = vi.spyOn(server.deps.repos.judging, 'votesOf');
+    try {
+      expect(await ratings()).toEqual(first);
+      expect(await agreement()).toEqual(firstAgreement);
+      expect(reads).not.toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
+
+    // A new vote.
+    expect(await voteOnce(judge1.key, 'right')).toBe(true);
+    const afterVote = await ratings();
+    expect(afterVote.votes).toBe(7);
+    expect((await agreement()).votes).toBe(7);
+
+    // A judge removed: their votes no longer count; added again, they count again.
+    await ok(call('DELETE', `${base}/judges/${judgeIds[1]!}`, owner.key), 204);
+    const afterRemoval = await ratings();
+    expect(afterRemoval.votes).toBe(4);
+    expect(afterRemoval.votesExcluded).toBe(3);
+    expect(afterRemoval.judges.map((j: Json) => j.judge)).toEqual(['judge-1']);
+    expect((await agreement()).votes).toBe(4);
+    await ok(call('POST', `${base}/judges`, owner.key, { userName: names.j2 }), 201);
+    expect(await ratings()).toEqual(afterVote);
+
+    // A clip deleted: its scores no longer take part in the agreement.
+    const before = await agreement();
+    const dimension = (a: Json) => (a.dimensions as Json[]).find((d) => d.dimension === 'aesthetic_quality')!;
+    expect(dimension(before).pairs).toBe(7);
+    const voted = JSON.parse(
+      (await call('GET', `${base}/export?format=jsonl`, owner.key)).text.trim().split('\n')[0]!,
+    ) as Json;
+    const videoId = voted.left_video_id as string;
+    await server.deps.db.deleteFrom('scores').where('video_id', '=', videoId).execute();
+    await server.deps.db.updateTable('bench_tasks').set({ video_id: null }).where('video_id', '=', videoId).execute();
+    await server.deps.db.deleteFrom('videos').where('id', '=', videoId).execute();
+    const afterDeletion = await agreement();
+    expect(dimension(afterDeletion).pairs).toBeLessThan(7);
+    expect(afterDeletion).not.toEqual(before);
+  });
+});
+
+describe('pairs offered by two processes at once', () => {
+  it('never exceeds the target votes per pair nor offers a pair twice to a judge, and fills every pair', async () => {
+    // Two services over one database, each with its own kept pair order: two api processes.
+    const one = server.deps.services.judging;
+    const two = new JudgingService(server.deps.repos, {
+      isAdmin: () => Promise.resolve(false),
+      invite: () => Promise.reject(new Error('no invites in this test')),
+      hasPendingInvite: () => Promise.resolve(false),
+    });
+    const c = await ok(
+      create({ name: 'two processes', benchRunIds: ['jrun-secret-a', 'jrun-secret-b'], votesPerPair: 3 }),
+      201,
+    );
+    const id = c.id as string;
+    const pairs = c.progress.pairs as number;
+    const people = [owner, judge1, judge2, stranger];
+    for (const p of people)
+      await ok(
+        call('POST', `/api/v1/judging/campaigns/${id}/judges`, owner.key, {
+          userName: (await server.deps.repos.users.account(p.userId)).name,
+        }),
+        201,
+      );
+    const seen = new Map<string, Set<string>>();
+    await Promise.all(
+      people.map(async (p, k) => {
+        const mine = new Set<string>();
+        seen.set(p.userId, mine);
+        for (let round = 0; round < 40; round++) {
+          const asker = (round + k) % 2 === 0 ? one : two;
+          const next = await asker.nextPairs(p.userId, id, 2);
+          if (next.done) break;
+          const o = next.offers[0]!;
+          const pair = [o.left.clipId, o.right.clipId].sort().join('|');
+          // The preloaded second offer comes back first next time: count each pair once.
+          mine.add(pair);
+          await (asker === one ? two : one).vote(p.userId, id, { offerId: o.offerId, answer: 'left' });
+        }
+      }),
+    );
+    const rows = await server.deps.db
+      .selectFrom('judging_pairs')
+      .select(['n_votes', 'n_open'])
+      .where('campaign_id', '=', id)
+      .execute();
+    // Every judge stopped only when told done: every pair has its three votes, none more.
+    expect(rows.map((r) => Number(r.n_votes))).toEqual(rows.map(() => 3));
+    expect(rows.every((r) => Number(r.n_open) === 0)).toBe(true);
+    const offers = await server.deps.db
+      .selectFrom('judging_offers')
+      .select(['judge_id', 'pair_id'])
+      .where('campaign_id', '=', id)
+      .execute();
+    expect(new Set(offers.map((o) => `${o.judge_id}|${o.pair_id}`)).size).toBe(offers.length);
+    expect(offers).toHaveLength(3 * pairs);
+    expect([...seen.values()].reduce((n, s) => n + s.size, 0)).toBe(3 * pairs);
   });
 });

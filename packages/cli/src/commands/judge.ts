@@ -179,7 +179,9 @@ export function registerJudgeCommands(program: Command, ctx: CliContext): void {
   leaf(
     judge
       .command('add-judge')
-      .description('Add a judge by email (an admin invites an email without an account) or user name')
+      .description(
+        "Add a judge by email or user name (an email without an account: an admin invites it; anyone else needs an admin's pending invite)",
+      )
       .argument('<id>', 'the campaign id')
       .option('--email <email>', "the judge's email")
       .option('--user <name>', "an existing user's name"),

@@ -78,6 +78,8 @@ export class JudgingClosedError extends ApiError {}
 export class PairNotOfferedError extends ApiError {}
 /** 409 `already_voted`: the judge already voted on this pair; the first vote stands. */
 export class AlreadyVotedError extends ApiError {}
+/** 409 `judge_not_invited`: a non-admin owner added an email with no account and no pending invite (ask an admin to invite it). */
+export class JudgeNotInvitedError extends ApiError {}
 /** 500 `internal_error`: server fault (retried automatically). */
 export class InternalError extends ApiError {}
 /** 503 `upstream_unavailable`: a dependency of the server is down (retried automatically). */
@@ -115,6 +117,7 @@ const byCode: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError> = {
   judging_closed: JudgingClosedError,
   pair_not_offered: PairNotOfferedError,
   already_voted: AlreadyVotedError,
+  judge_not_invited: JudgeNotInvitedError,
   internal_error: InternalError,
   upstream_unavailable: UpstreamUnavailableError,
   invalid_video: InvalidVideoError,

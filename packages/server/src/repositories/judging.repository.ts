@@ -405,18 +405,6 @@ export class JudgingRepository {
 
   // ---- offers ------------------------------------------------------------------------------------
 
-  async openOffersOf(judgeId: string): Promise<JudgingOfferRecord[]> {
-    return this.db
-      .selectFrom('judging_offers')
-      .selectAll()
-      .where('judge_id', '=', judgeId)
-      .where('answered_at', 'is', null)
-      .where('void_at', 'is', null)
-      .orderBy('offered_at')
-      .orderBy('id')
-      .execute();
-  }
-
   async offer(campaignId: string, offerId: string): Promise<JudgingOfferRecord | undefined> {
     return this.db
       .selectFrom('judging_offers')
@@ -461,13 +449,59 @@ export class JudgingRepository {
       .execute();
   }
 
-  /** Takes one open slot of the pair when it still has one (compare-and-set). */
+  /** Every pair of the campaign with its votes and open offers (what the pair choice ranks). */
+  async pairLoads(campaignId: string): Promise<CandidatePair[]> {
+    return this.db
+      .selectFrom('judging_pairs')
+      .select(['id', 'clip_a', 'clip_b', 'item_a', 'item_b', 'n_votes', 'n_open'])
+      .where('campaign_id', '=', campaignId)
+      .execute();
+  }
+
+  /** Every offer made to judge `judgeId` (answered, void or open), oldest first. */
+  async offersOfJudge(judgeId: string): Promise<JudgingOfferRecord[]> {
+    return this.db
+      .selectFrom('judging_offers')
+      .selectAll()
+      .where('judge_id', '=', judgeId)
+      .orderBy('offered_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The prompt of each of the campaign's clips among `clipIds`. */
+  async clipPrompts(campaignId: string, clipIds: string[]): Promise<Map<string, string>> {
+    if (clipIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('judging_clips')
+      .select(['id', 'prompt'])
+      .where('campaign_id', '=', campaignId)
+      .where('id', 'in', clipIds)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.prompt]));
+  }
+
+  /**
+   * Takes one open slot of the pair when it still has one and both its clips still exist
+   * (compare-and-set: concurrent takers in any process never exceed the target).
+   */
   async reservePair(pairId: string, target: number): Promise<boolean> {
     const r = await this.db
       .updateTable('judging_pairs')
       .set((eb) => ({ n_open: eb('n_open', '+', 1) }))
       .where('id', '=', pairId)
       .where(sql<boolean>`n_votes + n_open < ${target}`)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('judging_clips as c')
+              .select('c.id')
+              .where((w) => w.or([w('c.id', '=', w.ref('judging_pairs.clip_a')), w('c.id', '=', w.ref('judging_pairs.clip_b'))]))
+              .where('c.video_id', 'is', null),
+          ),
+        ),
+      )
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }

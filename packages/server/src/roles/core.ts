@@ -188,6 +188,13 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
       const { invite, token } = await users.createInvite(adminId, { email });
       return { token, expiresAt: invite.expiresAt };
     },
+    hasPendingInvite: async (email) => {
+      const t = Date.now();
+      return (await repos.users.invites()).some(
+        (i) =>
+          i.email === email && i.used_at === null && i.revoked_at === null && Number(i.expires_at) > t,
+      );
+    },
   });
   const deps: AppDeps = {
     config,

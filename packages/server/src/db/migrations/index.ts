@@ -23,6 +23,7 @@ import * as cluster from './0010-cluster.js';
 import * as rateLimits from './0012-rate-limits.js';
 import * as decisions from './0013-decisions.js';
 import * as judging from './0014-judging.js';
+import * as judgingVotesByJudge from './0015-judging-votes-by-judge.js';
 
 export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> = [
   { name: '0001-core', migration: core },
@@ -38,4 +39,5 @@ export const MIGRATIONS: ReadonlyArray<{ name: string; migration: Migration }> =
   { name: '0012-rate-limits', migration: rateLimits },
   { name: '0013-decisions', migration: decisions },
   { name: '0014-judging', migration: judging },
+  { name: '0015-judging-votes-by-judge', migration: judgingVotesByJudge },
 ];

@@ -45,7 +45,7 @@ export function judgeRoutes(app: TypedApp, judging: JudgingService, deps: AppDep
         tags: [JUDGING_TAG],
         summary: 'Add a judge (owner)',
         description:
-          "Adds a user of this server as a judge, by `email` or `userName` (exactly one; both or neither is 400 `validation_failed`). An unknown `userName` is 404. An email with no account becomes an `invited` judge: when the caller is an admin an invite is made for it through the dashboard's invite flow (`invite.url`, shown once); otherwise an admin must invite that email. The judge becomes `active` when the account is made. " +
+          "Adds a user of this server as a judge, by `email` or `userName` (exactly one; both or neither is 400 `validation_failed`). An unknown `userName` is 404. An email with no account becomes an `invited` judge, `active` once the account is made: when the caller is an admin an invite is made for it through the dashboard's invite flow (`invite.url`, shown once). Only an admin can invite new users, so a non-admin owner may add such an email only while an admin's invite to it is pending (`invite` is null; the judge is bound when it is accepted); otherwise it is 409 `judge_not_invited`, and nothing is added: ask an admin to invite that email, then add it again. " +
           'Adding a judge again answers the same judge; adding a removed judge restores them, and their votes count again. The owner may add themselves (their votes are not blind). A closed campaign is 409 `judging_closed`. Honours `Idempotency-Key`.',
         params: CampaignIdParams,
         body: AddJudgeBody,
@@ -58,6 +58,7 @@ export function judgeRoutes(app: TypedApp, judging: JudgingService, deps: AppDep
             'forbidden',
             'not_found',
             'judging_closed',
+            'judge_not_invited',
             'idempotency_mismatch',
             'conflict',
           ),
