@@ -387,11 +387,14 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
         view: window.innerWidth,
         wrapRight: wrap.getBoundingClientRect().right,
         overflow: getComputedStyle(wrap).overflowX,
+        firstCellRight: wrap.querySelector('tbody tr td')!.getBoundingClientRect().right,
       };
     });
     expect(widths.page, JSON.stringify(widths)).toBeLessThanOrEqual(widths.view);
     expect(widths.wrapRight).toBeLessThanOrEqual(widths.view);
     expect(widths.overflow).toBe('auto');
+    // The first column of figures is in view beside the row names (they wrap, not push it out).
+    expect(widths.firstCellRight, JSON.stringify(widths)).toBeLessThanOrEqual(widths.view);
     await owner.setViewportSize(desktop);
 
     // Reveal: the judge now sees the names.

@@ -519,10 +519,7 @@ describe('ratings and agreement', () => {
 describe('adding a judge by an email with no account', () => {
   it('refuses a non-admin owner unless an admin invited that email, and binds the judge when it is accepted', async () => {
     expect((await server.deps.repos.users.account(owner.userId)).role).not.toBe('admin');
-    const c = await ok(
-      create({ name: 'invites', benchRunIds: ['jrun-secret-a', 'jrun-secret-b'] }),
-      201,
-    );
+    const c = await ok(create({ name: 'invites', benchRunIds: ['jrun-secret-a', 'jrun-secret-b'] }), 201);
     const url = `/api/v1/judging/campaigns/${c.id as string}/judges`;
     const email = `nobody-${process.pid}@example.com`;
     const refused = await call('POST', url, owner.key, { email: email.toUpperCase() });
@@ -601,7 +598,11 @@ describe('ratings and agreement kept between GETs', () => {
     ) as Json;
     const videoId = voted.left_video_id as string;
     await server.deps.db.deleteFrom('scores').where('video_id', '=', videoId).execute();
-    await server.deps.db.updateTable('bench_tasks').set({ video_id: null }).where('video_id', '=', videoId).execute();
+    await server.deps.db
+      .updateTable('bench_tasks')
+      .set({ video_id: null })
+      .where('video_id', '=', videoId)
+      .execute();
     await server.deps.db.deleteFrom('videos').where('id', '=', videoId).execute();
     const afterDeletion = await agreement();
     expect(dimension(afterDeletion).pairs).toBeLessThan(7);

@@ -771,7 +771,7 @@ export interface paths {
         put?: never;
         /**
          * Add a judge (owner)
-         * @description Adds a user of this server as a judge, by `email` or `userName` (exactly one; both or neither is 400 `validation_failed`). An unknown `userName` is 404. An email with no account becomes an `invited` judge: when the caller is an admin an invite is made for it through the dashboard's invite flow (`invite.url`, shown once); otherwise an admin must invite that email. The judge becomes `active` when the account is made. Adding a judge again answers the same judge; adding a removed judge restores them, and their votes count again. The owner may add themselves (their votes are not blind). A closed campaign is 409 `judging_closed`. Honours `Idempotency-Key`.
+         * @description Adds a user of this server as a judge, by `email` or `userName` (exactly one; both or neither is 400 `validation_failed`). An unknown `userName` is 404. An email with no account becomes an `invited` judge, `active` once the account is made: when the caller is an admin an invite is made for it through the dashboard's invite flow (`invite.url`, shown once). Only an admin can invite new users, so a non-admin owner may add such an email only while an admin's invite to it is pending (`invite` is null; the judge is bound when it is accepted); otherwise it is 409 `judge_not_invited`, and nothing is added: ask an admin to invite that email, then add it again. Adding a judge again answers the same judge; adding a removed judge restores them, and their votes count again. The owner may add themselves (their votes are not blind). A closed campaign is 409 `judging_closed`. Honours `Idempotency-Key`.
          */
         post: operations["addJudgingJudge"];
         delete?: never;
@@ -1682,7 +1682,7 @@ export interface components {
              * @description Stable error code from the catalogue (packages/server/src/errors.ts); branch on it, never on detail.
              * @enum {unknown}
              */
-            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "no_scored_clips" | "judging_closed" | "pair_not_offered" | "already_voted" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
+            code: "validation_failed" | "invalid_field" | "RANK_PROMPT_MISMATCH" | "invalid_video" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "conflict" | "idempotency_mismatch" | "no_scored_clips" | "judging_closed" | "pair_not_offered" | "judge_not_invited" | "already_voted" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "range_not_satisfiable" | "rate_limited" | "headers_too_large" | "internal_error" | "upstream_unavailable";
             /** @description Human-readable explanation; may change over time. */
             detail: string;
             /** @description The request id, also sent in the X-Request-Id header. */
@@ -6283,7 +6283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict (code: judging_closed | idempotency_mismatch | conflict) */
+            /** @description Conflict (code: judging_closed | judge_not_invited | idempotency_mismatch | conflict) */
             409: {
                 headers: {
                     [name: string]: unknown;

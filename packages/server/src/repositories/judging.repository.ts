@@ -497,7 +497,12 @@ export class JudgingRepository {
             eb
               .selectFrom('judging_clips as c')
               .select('c.id')
-              .where((w) => w.or([w('c.id', '=', w.ref('judging_pairs.clip_a')), w('c.id', '=', w.ref('judging_pairs.clip_b'))]))
+              .where((w) =>
+                w.or([
+                  w('c.id', '=', w.ref('judging_pairs.clip_a')),
+                  w('c.id', '=', w.ref('judging_pairs.clip_b')),
+                ]),
+              )
               .where('c.video_id', 'is', null),
           ),
         ),

@@ -191,8 +191,7 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
     hasPendingInvite: async (email) => {
       const t = Date.now();
       return (await repos.users.invites()).some(
-        (i) =>
-          i.email === email && i.used_at === null && i.revoked_at === null && Number(i.expires_at) > t,
+        (i) => i.email === email && i.used_at === null && i.revoked_at === null && Number(i.expires_at) > t,
       );
     },
   });

@@ -115,7 +115,11 @@ export class PairSelection {
    * Ranks `pairs` for judge `judgeId` by the current ratings (the slow path: every candidate read
    * from the database), ties spread between judges by a hash of the seed, the judge and the pair.
    */
-  async rank(campaign: JudgingCampaignRecord, judgeId: string, pairs: CandidatePair[]): Promise<CandidatePair[]> {
+  async rank(
+    campaign: JudgingCampaignRecord,
+    judgeId: string,
+    pairs: CandidatePair[],
+  ): Promise<CandidatePair[]> {
     const ratings = await this.ratings(campaign);
     const salt = `${campaign.seed}:${judgeId}:`;
     const of = (item: string): number => ratings.get(item) ?? Number.NaN;
