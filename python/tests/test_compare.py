@@ -7,13 +7,15 @@ p = 1/64 < 0.025 and the gate can fire.
 """
 from __future__ import annotations
 
+import asyncio
 import random
 import unittest
-from typing import Callable, List
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from tests.support.server import Server
 
 import vesta
+from vesta.types import BenchComparison
 
 server: Server
 MODEL = "py-compare-model"
@@ -150,6 +152,47 @@ class CompareAndGate(unittest.TestCase):
                 self.client.bench.compare([self.base, waiting["id"]])
         finally:
             self.client.bench.cancel(waiting["id"])
+
+    def test_the_async_client_compares_and_gates_the_same(self) -> None:
+        """AsyncVesta's bench.compare on the same runs: the sync client's answers, awaited (two at once),
+        the gate's verdicts, and the same errors for bad input and another user's runs."""
+
+        async def attempt(client: vesta.AsyncVesta, runs: Sequence[str], margin: Optional[float] = None) -> str:
+            try:
+                await client.bench.compare(runs, fail_on_regression=margin)
+            except vesta.VestaError as e:
+                return type(e).__name__
+            return "no error"
+
+        async def main() -> Tuple[BenchComparison, BenchComparison, BenchComparison,
+                                  BenchComparison, List[str]]:
+            async with vesta.AsyncVesta(api_key=server.keys[0], base_url=server.base_url) as client:
+                paired, three = await asyncio.gather(
+                    client.bench.compare([self.base, self.worse]),
+                    client.bench.compare([self.base, self.like, self.worse]),
+                )
+                gated = await client.bench.compare([self.base, self.worse], fail_on_regression=0.01, dimensions=[DIM])
+                passed = await client.bench.compare([self.base, self.like], fail_on_regression=0.05, dimensions=[DIM])
+                errors = [
+                    await attempt(client, [self.base]),
+                    await attempt(client, [self.base, self.worse], -1),
+                    await attempt(client, [self.base, "bench_does-not-exist"]),
+                ]
+            async with vesta.AsyncVesta(api_key=server.keys[1], base_url=server.base_url) as other:
+                errors.append(await attempt(other, [self.base, self.worse]))
+            return paired, three, gated, passed, errors
+
+        paired, three, gated, passed, errors = asyncio.run(main())
+        self.assertEqual(paired.to_dict(), self.client.bench.compare([self.base, self.worse]).to_dict())
+        self.assertEqual(three.to_dict(), self.client.bench.compare([self.base, self.like, self.worse]).to_dict())
+        row = next(r for r in paired.comparisons[0].rows if r.name == DIM)
+        self.assertAlmostEqual(row.p_value, 2 / 64)
+        assert gated.gate is not None and passed.gate is not None
+        self.assertEqual((gated.gate.verdict, gated.gate.regressions), ("regression", [DIM]))
+        self.assertEqual((passed.gate.verdict, passed.gate.regressions), ("pass", []))
+        self.assertEqual(
+            errors, ["ValidationFailedError", "ValidationFailedError", "NotFoundError", "ForbiddenError"]
+        )
 
     def test_baseline_set_read_cleared(self) -> None:
         self.assertIsNone(self.client.models.baseline(MODEL).run_id)
