@@ -31,8 +31,7 @@ import type { DimensionMethod, MethodOutcome, MethodRun } from '../method-contra
 import { computeFlow } from '../image/flow.js';
 import type { FlowField, Pyramid } from '../image/flow.js';
 import { whiteNoiseSigma } from '../image/quality.js';
-import { resampleFlow } from '../image/warp.js';
-import { scratchF32 } from '../image/scratch.js';
+import { scratchF32, scratchF64, scratchI32 } from '../image/scratch.js';
 import type { GreyImage } from '../image/types.js';
 import { FrameSizeGuard } from './common.js';
 import { WORKING_MAX_SIDE, sharedFlowPyramid, sharedSmallGrey, workingRequest } from './working.js';
@@ -65,21 +64,29 @@ export function predictionMae(pred: Float32Array, real: Uint8Array): number {
   return pred.length > 0 ? s / pred.length : 0;
 }
 
-/** Bilinear sample with the position clamped to the image. */
-function bilinear(src: Float32Array, w: number, h: number, x: number, y: number): number {
-  const px = x < 0 ? 0 : x > w - 1 ? w - 1 : x;
-  const py = y < 0 ? 0 : y > h - 1 ? h - 1 : y;
-  const x0 = px | 0;
-  const y0 = py | 0;
-  const x1 = x0 < w - 1 ? x0 + 1 : x0;
-  const y1 = y0 < h - 1 ? y0 + 1 : y0;
-  const fx = px - x0;
-  const fy = py - y0;
-  const r0 = y0 * w;
-  const r1 = y1 * w;
-  const top = src[r0 + x0]! + fx * (src[r0 + x1]! - src[r0 + x0]!);
-  const bottom = src[r1 + x0]! + fx * (src[r1 + x1]! - src[r1 + x0]!);
-  return top + fy * (bottom - top);
+/**
+ * Per-column (or per-row) source positions of `resampleFlow`'s bilinear resampling from `from`
+ * samples to `to`: left index, right index and weight (the weight rounded to float32, as
+ * `resampleFlow` keeps it).
+ */
+function resampleAxis(
+  from: number,
+  to: number,
+  key: string,
+): { i0: Int32Array; i1: Int32Array; f: Float32Array } {
+  const i0 = scratchI32(`${key}.i0`, to);
+  const i1 = scratchI32(`${key}.i1`, to);
+  const f = scratchF32(`${key}.f`, to);
+  const s = from / to;
+  for (let x = 0; x < to; x++) {
+    let c = (x + 0.5) * s - 0.5;
+    c = c < 0 ? 0 : c > from - 1 ? from - 1 : c;
+    const a = c | 0;
+    i0[x] = a;
+    i1[x] = a + 1 < from ? a + 1 : a;
+    f[x] = c - a;
+  }
+  return { i0, i1, f };
 }
 
 /**
@@ -89,6 +96,11 @@ function bilinear(src: Float32Array, w: number, h: number, x: number, y: number)
  *   o's distance from the constant-velocity midpoint;
  * - `residual` R = mean |I_o(x) − ½(I_a(x − F(a→o)) + I_b(x + F(o→b)))|, what remains once both
  *   neighbours are moved onto o (F(a→o), given on a's grid, is used at o's pixels: first order).
+ *
+ * One pass over the pixels: the flows are resampled with `resampleFlow`'s arithmetic (its
+ * horizontal step once per flow row and column, its vertical step per pixel, the result rounded
+ * to float32 as it stores it) where they are used, and the neighbours are sampled bilinearly with
+ * the position clamped to the image.
  */
 export function oddFrameErrors(
   a: GreyImage,
@@ -103,43 +115,129 @@ export function oddFrameErrors(
   if (a.width !== w || b.width !== w || a.height !== h || b.height !== h) {
     throw new RangeError('oddFrameErrors: image sizes differ');
   }
-  const fa = resampleFlow(fao.u, fao.v, fao.width, fao.height, w, h, {
-    u: scratchF32('oddFrameErrors.fau', n),
-    v: scratchF32('oddFrameErrors.fav', n),
-  });
-  const fb = resampleFlow(fob.u, fob.v, fob.width, fob.height, w, h, {
-    u: scratchF32('oddFrameErrors.fbu', n),
-    v: scratchF32('oddFrameErrors.fbv', n),
-  });
+  if (fao.width !== fob.width || fao.height !== fob.height) {
+    throw new RangeError('oddFrameErrors: flow sizes differ');
+  }
+  const fw = fao.width;
+  const fh = fao.height;
+  // resampleFlow returns a flow of the image's size as it is; the general formula at scale 1
+  // would give the same values but for the sign of zero, which no term below can see.
+  const same = fw === w && fh === h;
+  // The horizontal step of the resampling, once per flow row and output column (double, as
+  // `resampleFlow` computes it before its vertical step): hu[k·w + x] for flow row k.
+  const hn = same ? 0 : fh * w;
+  const hau = scratchF64('oddFrameErrors.hau', hn);
+  const hav = scratchF64('oddFrameErrors.hav', hn);
+  const hbu = scratchF64('oddFrameErrors.hbu', hn);
+  const hbv = scratchF64('oddFrameErrors.hbv', hn);
+  if (!same) {
+    const cols = resampleAxis(fw, w, 'oddFrameErrors.cols');
+    const cx0 = cols.i0;
+    const cx1 = cols.i1;
+    const cxf = cols.f;
+    const au = fao.u;
+    const av = fao.v;
+    const bu = fob.u;
+    const bv = fob.v;
+    for (let k = 0; k < fh; k++) {
+      const src = k * fw;
+      const dst = k * w;
+      for (let x = 0; x < w; x++) {
+        const t0 = src + cx0[x]!;
+        const t1 = src + cx1[x]!;
+        const fx = cxf[x]!;
+        hau[dst + x] = au[t0]! + fx * (au[t1]! - au[t0]!);
+        hav[dst + x] = av[t0]! + fx * (av[t1]! - av[t0]!);
+        hbu[dst + x] = bu[t0]! + fx * (bu[t1]! - bu[t0]!);
+        hbv[dst + x] = bv[t0]! + fx * (bv[t1]! - bv[t0]!);
+      }
+    }
+  }
+  const sy = fh / h;
+  const mx = w / fw;
+  const my = h / fh;
+  const fround = Math.fround;
   const od = o.data;
   const ad = a.data;
   const bd = b.data;
-  const fau = fa.u;
-  const fav = fa.v;
-  const fbu = fb.u;
-  const fbv = fb.v;
+  const au = fao.u;
+  const av = fao.v;
+  const bu = fob.u;
+  const bv = fob.v;
+  const xm = w - 1;
+  const ym = h - 1;
   let m = 0;
   let r = 0;
   for (let y = 0; y < h; y++) {
     const row = y * w;
     const up = (y > 0 ? y - 1 : y) * w;
     const down = (y < h - 1 ? y + 1 : y) * w;
-    const sy = y > 0 && y < h - 1 ? 0.5 : 1;
+    const sgy = y > 0 && y < h - 1 ? 0.5 : 1;
+    let cy = (y + 0.5) * sy - 0.5;
+    cy = cy < 0 ? 0 : cy > fh - 1 ? fh - 1 : cy;
+    const fy0 = cy | 0;
+    const fy1 = fy0 + 1 < fh ? fy0 + 1 : fy0;
+    const fy = cy - fy0;
+    const r0 = fy0 * w;
+    const r1 = fy1 * w;
     for (let x = 0; x < w; x++) {
       const i = row + x;
       const l = x > 0 ? x - 1 : x;
-      const rt = x < w - 1 ? x + 1 : x;
-      const sx = x > 0 && x < w - 1 ? 0.5 : 1;
-      const gx = w > 1 ? sx * (od[row + rt]! - od[row + l]!) : 0;
-      const gy = h > 1 ? sy * (od[down + x]! - od[up + x]!) : 0;
-      const ua = fau[i]!;
-      const va = fav[i]!;
-      const ub = fbu[i]!;
-      const vb = fbv[i]!;
+      const rt = x < xm ? x + 1 : x;
+      const sgx = x > 0 && x < xm ? 0.5 : 1;
+      const gx = w > 1 ? sgx * (od[row + rt]! - od[row + l]!) : 0;
+      const gy = h > 1 ? sgy * (od[down + x]! - od[up + x]!) : 0;
+      let ua: number;
+      let va: number;
+      let ub: number;
+      let vb: number;
+      if (same) {
+        ua = au[i]!;
+        va = av[i]!;
+        ub = bu[i]!;
+        vb = bv[i]!;
+      } else {
+        let t = hau[r0 + x]!;
+        ua = fround(mx * (t + fy * (hau[r1 + x]! - t)));
+        t = hav[r0 + x]!;
+        va = fround(my * (t + fy * (hav[r1 + x]! - t)));
+        t = hbu[r0 + x]!;
+        ub = fround(mx * (t + fy * (hbu[r1 + x]! - t)));
+        t = hbv[r0 + x]!;
+        vb = fround(my * (t + fy * (hbv[r1 + x]! - t)));
+      }
       const e = 0.5 * (gx * (ua - ub) + gy * (va - vb));
       m += e < 0 ? -e : e;
-      const pred = 0.5 * (bilinear(ad, w, h, x - ua, y - va) + bilinear(bd, w, h, x + ub, y + vb));
-      const d = od[i]! - pred;
+      // a at x − F(a→o), b at x + F(o→b): bilinear, position clamped.
+      let px = x - ua;
+      let py = y - va;
+      px = px < 0 ? 0 : px > xm ? xm : px;
+      py = py < 0 ? 0 : py > ym ? ym : py;
+      let x0 = px | 0;
+      let y0 = py | 0;
+      let x1 = x0 < xm ? x0 + 1 : x0;
+      let y1 = y0 < ym ? y0 + 1 : y0;
+      let wx = px - x0;
+      let s0 = y0 * w;
+      let s1 = y1 * w;
+      let top = ad[s0 + x0]! + wx * (ad[s0 + x1]! - ad[s0 + x0]!);
+      let bottom = ad[s1 + x0]! + wx * (ad[s1 + x1]! - ad[s1 + x0]!);
+      const pa = top + (py - y0) * (bottom - top);
+      px = x + ub;
+      py = y + vb;
+      px = px < 0 ? 0 : px > xm ? xm : px;
+      py = py < 0 ? 0 : py > ym ? ym : py;
+      x0 = px | 0;
+      y0 = py | 0;
+      x1 = x0 < xm ? x0 + 1 : x0;
+      y1 = y0 < ym ? y0 + 1 : y0;
+      wx = px - x0;
+      s0 = y0 * w;
+      s1 = y1 * w;
+      top = bd[s0 + x0]! + wx * (bd[s0 + x1]! - bd[s0 + x0]!);
+      bottom = bd[s1 + x0]! + wx * (bd[s1 + x1]! - bd[s1 + x0]!);
+      const pb = top + (py - y0) * (bottom - top);
+      const d = od[i]! - 0.5 * (pa + pb);
       res[i] = d + 128;
       r += d < 0 ? -d : d;
     }

@@ -7,6 +7,8 @@
 const f32 = new Map<string, Float32Array>();
 const u16 = new Map<string, Uint16Array>();
 const u8 = new Map<string, Uint8Array>();
+const i32 = new Map<string, Int32Array>();
+const f64 = new Map<string, Float64Array>();
 
 function grow(n: number): number {
   return Math.max(n, 1024);
@@ -35,6 +37,24 @@ export function scratchU8(key: string, n: number): Uint8Array {
   if (!a || a.length < n) {
     a = new Uint8Array(grow(n));
     u8.set(key, a);
+  }
+  return a.length === n ? a : a.subarray(0, n);
+}
+
+export function scratchI32(key: string, n: number): Int32Array {
+  let a = i32.get(key);
+  if (!a || a.length < n) {
+    a = new Int32Array(grow(n));
+    i32.set(key, a);
+  }
+  return a.length === n ? a : a.subarray(0, n);
+}
+
+export function scratchF64(key: string, n: number): Float64Array {
+  let a = f64.get(key);
+  if (!a || a.length < n) {
+    a = new Float64Array(grow(n));
+    f64.set(key, a);
   }
   return a.length === n ? a : a.subarray(0, n);
 }

@@ -20,17 +20,40 @@ export function gaussianTaps(sigma: number): Float32Array {
   return k;
 }
 
-/** Separable convolution with symmetric taps, border replicated. */
+/**
+ * Separable convolution with symmetric taps, border replicated. Each output value is the taps'
+ * products summed in tap order in double precision, then stored as float32 (rows first, then
+ * columns); the interior skips the border clamping and the vertical pass runs row by row with a
+ * double accumulator per column, which adds the same products in the same order.
+ */
 export function convolveSeparable(img: GreyImage, taps: Float32Array): GreyImage {
   const { width: w, height: h, data } = img;
   const r = (taps.length - 1) >> 1;
+  const nt = taps.length;
   const tmp = new Float32Array(w * h);
   const out = new Float32Array(w * h);
   const xm = w - 1;
   const ym = h - 1;
+  // Interior columns [r, w − r): no clamping.
+  const xLo = Math.min(r, w);
+  const xHi = Math.max(xLo, w - r);
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) {
+    for (let x = 0; x < xLo; x++) {
+      let a = 0;
+      for (let t = -r; t <= r; t++) {
+        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
+        a += taps[t + r]! * data[row + xx]!;
+      }
+      tmp[row + x] = a;
+    }
+    for (let x = xLo; x < xHi; x++) {
+      let a = 0;
+      const base = row + x - r;
+      for (let t = 0; t < nt; t++) a += taps[t]! * data[base + t]!;
+      tmp[row + x] = a;
+    }
+    for (let x = xHi; x < w; x++) {
       let a = 0;
       for (let t = -r; t <= r; t++) {
         const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
@@ -39,16 +62,17 @@ export function convolveSeparable(img: GreyImage, taps: Float32Array): GreyImage
       tmp[row + x] = a;
     }
   }
+  const acc = new Float64Array(w);
   for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) {
-      let a = 0;
-      for (let t = -r; t <= r; t++) {
-        const yy = y + t < 0 ? 0 : y + t > ym ? ym : y + t;
-        a += taps[t + r]! * tmp[yy * w + x]!;
-      }
-      out[row + x] = a;
+    acc.fill(0);
+    for (let t = -r; t <= r; t++) {
+      const yy = y + t < 0 ? 0 : y + t > ym ? ym : y + t;
+      const k = taps[t + r]!;
+      const src = yy * w;
+      for (let x = 0; x < w; x++) acc[x] = acc[x]! + k * tmp[src + x]!;
     }
+    const row = y * w;
+    for (let x = 0; x < w; x++) out[row + x] = acc[x]!;
   }
   return { width: w, height: h, data: out };
 }
