@@ -5,7 +5,8 @@
  *
  * Ranking every pair of a campaign on every ask is what made the next pair slow, so the ranked
  * order is kept per campaign and process, remade only when the ratings are refitted (the vote
- * count moved and the last fit is at least `SELECTION_REFRESH_MS` old). One ask walks that order
+ * count moved and the last fit is at least `SELECTION_REFRESH_MS` old, and at least 20 times its
+ * own duration: a slow refit on a big campaign takes at most ~5 % of the process). One ask walks that order
  * and skips the pairs the judge was already offered (read once per ask) and those this process
  * knows to be full. The order and its counts are a hint only: other processes offer and vote too,
  * so the reservation itself is a compare-and-set in SQL (`reservePair`, which also refuses a pair
@@ -17,6 +18,7 @@
  * campaign seed and the judge), so that judges asking at once start on different pairs; a pair this
  * process offered since the order was made (its discount grew) is tried after the untouched ones.
  */
+import { performance } from 'node:perf_hooks';
 import { pairUncertainty, rate } from '../domain/judging/index.js';
 import type { VoteRecord } from '../domain/judging/index.js';
 import type { CandidatePair, JudgingCampaignRecord, Repositories } from '../repositories/index.js';
@@ -24,15 +26,20 @@ import { fnv } from './judging-access.js';
 
 /** The pair choice refits the ratings (and remakes its order) at most this often per campaign and process. */
 export const SELECTION_REFRESH_MS = 1000;
+/**
+ * …and, on a campaign whose refit is slow (it reads every counted vote), waits at least this many
+ * times the last refit's duration before the next, so refitting takes at most ~5 % of the process.
+ */
+const REFIT_SPACING = 20;
 /** Campaigns whose order one process keeps (the least recently refitted is dropped first). */
 const KEPT_CAMPAIGNS = 64;
 
 export type SelectablePair = Pick<CandidatePair, 'id' | 'clip_a' | 'clip_b' | 'item_a' | 'item_b'>;
 
 interface Order {
-  /** When it was made, and the campaign's vote count then. */
-  at: number;
+  /** The campaign's vote count when it was made, and when it may be remade once that moved. */
   votes: number;
+  due: number;
   /** The ratings (no intervals) it was ranked by. */
   ratings: Map<string, number>;
   /** Pairs that had room, least certain first. */
@@ -136,7 +143,7 @@ export class PairSelection {
   private async order(campaign: JudgingCampaignRecord): Promise<Order> {
     const kept = this.orders.get(campaign.id);
     const votes = Number(campaign.n_votes);
-    if (kept && (kept.votes === votes || this.now() - kept.at < SELECTION_REFRESH_MS)) return kept;
+    if (kept && (kept.votes === votes || this.now() < kept.due)) return kept;
     let refit = this.refits.get(campaign.id);
     if (!refit) {
       refit = this.make(campaign).finally(() => this.refits.delete(campaign.id));
@@ -150,6 +157,7 @@ export class PairSelection {
 
   private async make(campaign: JudgingCampaignRecord): Promise<Order> {
     const at = this.now();
+    const started = performance.now();
     const votes = Number(campaign.n_votes);
     const counted = await this.countedVotes(campaign.id);
     const items = (await this.repos.judging.itemsOf(campaign.id)).map((i) => i.item);
@@ -172,9 +180,10 @@ export class PairSelection {
     for (let i = 1; i <= ranked.length; i++)
       if (i === ranked.length || ranked[i]!.u !== ranked[i - 1]!.u) runEnds.push(i);
     const loadThen = Int32Array.from(ranked, (x) => x.load);
+    const took = performance.now() - started;
     const order: Order = {
-      at,
       votes,
+      due: at + Math.max(SELECTION_REFRESH_MS, REFIT_SPACING * took),
       ratings,
       pairs: ranked.map((x) => ({
         id: x.p.id,
