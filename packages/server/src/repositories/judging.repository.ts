@@ -162,24 +162,48 @@ export class JudgingRepository {
       .executeTakeFirst();
   }
 
-  /** The campaign `id` as its judge `userId` reaches it (with their judge row), if they judge it. */
+  /** The campaign `id` as its judge `userId` reaches it (with their judge row), if they judge it: one read. */
   async campaignOfJudge(
     userId: string,
     id: string,
   ): Promise<{ campaign: JudgingCampaignRecord; judge: JudgingJudgeRecord } | undefined> {
-    const judge = await this.db
-      .selectFrom('judging_judges')
-      .selectAll()
-      .where('campaign_id', '=', id)
-      .where('user_id', '=', userId)
+    const row = await this.db
+      .selectFrom('judging_judges as j')
+      .innerJoin('judging_campaigns as c', 'c.id', 'j.campaign_id')
+      .selectAll('c')
+      .select([
+        'j.id as judge_id',
+        'j.user_id as judge_user_id',
+        'j.email as judge_email',
+        'j.pseudonym as judge_pseudonym',
+        'j.added_at as judge_added_at',
+        'j.removed_at as judge_removed_at',
+      ])
+      .where('j.campaign_id', '=', id)
+      .where('j.user_id', '=', userId)
       .executeTakeFirst();
-    if (!judge) return undefined;
-    const campaign = await this.db
-      .selectFrom('judging_campaigns')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    return { campaign, judge };
+    if (!row) return undefined;
+    const {
+      judge_id,
+      judge_user_id,
+      judge_email,
+      judge_pseudonym,
+      judge_added_at,
+      judge_removed_at,
+      ...campaign
+    } = row;
+    return {
+      campaign,
+      judge: {
+        id: judge_id,
+        campaign_id: campaign.id,
+        user_id: judge_user_id,
+        email: judge_email,
+        pseudonym: judge_pseudonym,
+        added_at: judge_added_at,
+        removed_at: judge_removed_at,
+      },
+    };
   }
 
   /** The campaigns a user owns or judges (not removed), newest first. */

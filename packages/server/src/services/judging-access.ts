@@ -6,6 +6,7 @@
  */
 import { AppError, forbidden, notFound } from '../errors.js';
 import type { JudgingCampaignRecord, JudgingJudgeRecord, Repositories } from '../repositories/index.js';
+import { ownedRead } from '../repositories/owned.js';
 
 /** Whoever asks, as the campaign sees them. */
 export interface Access {
@@ -42,16 +43,22 @@ export function judgingClosed(id: string, what = ''): AppError {
 export class JudgingAccess {
   constructor(private readonly repos: Repositories) {}
 
-  /** The caller's access to campaign `id`: 404 for no such campaign, 403 for someone else's. */
+  /**
+   * The caller's access to campaign `id`: 404 for no such campaign, 403 for someone else's. A
+   * judge's request is one read (the judge row with its campaign); whether the caller owns the
+   * campaign is the owner-scoped read's answer (`ownedRead`), never a hand-made comparison.
+   */
   async of(userId: string, id: string): Promise<Access> {
-    const owned = await this.repos.judging.campaignOfOwner(userId, id);
     const asJudge = await this.repos.judging.campaignOfJudge(userId, id);
-    const judge = asJudge && asJudge.judge.removed_at === null ? asJudge.judge : null;
-    if (owned) return { campaign: owned, role: 'owner', judge };
     if (asJudge) {
+      const judge = asJudge.judge.removed_at === null ? asJudge.judge : null;
+      const read = ownedRead(asJudge.campaign, (c) => c.owner_id, userId);
+      if (read.kind === 'own') return { campaign: read.row, role: 'owner', judge };
       if (!judge) throw forbidden(`you were removed as a judge of judging campaign '${id}'`);
       return { campaign: asJudge.campaign, role: 'judge', judge };
     }
+    const owned = await this.repos.judging.campaignOfOwner(userId, id);
+    if (owned) return { campaign: owned, role: 'owner', judge: null };
     if (await this.repos.judging.exists(id))
       throw forbidden(`judging campaign '${id}' belongs to another user`);
     throw notFound(`judging campaign '${id}'`);
