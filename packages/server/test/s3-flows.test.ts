@@ -288,7 +288,7 @@ describe('Score with the S3 blob store', () => {
     expect((await send(other)).status).toBe(200);
     await server.deps.repos.transaction((tx) =>
       intake.queueEvaluation(tx, video, verdict, {
-        dimensions: intake.dimensionsFor('score', video),
+        workflow: 'score',
         lane: 'interactive',
       }),
     );

@@ -2,7 +2,7 @@
  * The typed job catalogue: every job type the worker runs. `buildJobHandlers` checks at start that
  * each type has exactly one handler and that no handler is for an unknown type.
  */
-import type { EnqueueOptions, JobHandler, JobQueue } from '../ports/job-queue.js';
+import type { JobHandler } from '../ports/job-queue.js';
 import type { EvaluateVideoPayload } from './evaluate-video.js';
 
 /** Scores one uploaded clip (`jobs/evaluate-video.ts`). */
@@ -10,19 +10,9 @@ export const EVALUATE_VIDEO_JOB = 'evaluate-video';
 export const JOB_TYPES = [EVALUATE_VIDEO_JOB] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
-/** Each job type's payload: what `enqueueJob` takes and its handler's `parse` gives back. */
+/** Each job type's payload: what its enqueuer passes (typed with this) and its handler's `parse` gives back. */
 export interface JobPayloads {
   [EVALUATE_VIDEO_JOB]: EvaluateVideoPayload;
-}
-
-/** Enqueues a job of the catalogue with its typed payload. */
-export function enqueueJob<T extends JobType>(
-  queue: JobQueue,
-  type: T,
-  payload: JobPayloads[T],
-  options?: EnqueueOptions,
-): Promise<string> {
-  return queue.enqueue(type, payload, options);
 }
 
 export interface JobDefinition<P = unknown> {

@@ -13,6 +13,7 @@ import { ModelService } from './model.service.js';
 import { BenchProgressService } from './bench-progress.service.js';
 import { BenchRunService } from './bench-run.service.js';
 import { RunnerService } from './runner.service.js';
+import { RunnerClaimService } from './runner-claim.service.js';
 import { RunnerTaskService } from './runner-task.service.js';
 import { LeaseReaperService } from './lease-reaper.service.js';
 import { BenchComparisonService } from './bench-comparison.service.js';
@@ -30,7 +31,9 @@ export interface BenchArea {
   progress: BenchProgressService;
   /** Registered runners. */
   runners: RunnerService;
-  /** What runners do with tasks: claim, heartbeat, upload, complete, fail. */
+  /** Runners' claims of tasks (a long-poll). */
+  claims: RunnerClaimService;
+  /** What runners do with a claimed task: heartbeat, upload, complete, fail. */
   tasks: RunnerTaskService;
   /** Expired leases end (the worker's periodic duty). */
   reaper: LeaseReaperService;
@@ -84,6 +87,13 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
     onTasksAvailable: () => notifier.notify(),
   });
   const runners = new RunnerService({ repos: deps.repos, progress, notifier });
+  const claims = new RunnerClaimService({
+    repos: deps.repos,
+    runners,
+    progress,
+    notifier,
+    leaseSeconds: deps.leaseSeconds,
+  });
   const tasks = new RunnerTaskService({
     repos: deps.repos,
     runners,
@@ -98,5 +108,17 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
   const comparisons = new BenchComparisonService(deps.repos);
   const baselines = new ModelBaselineService(deps.repos);
   const reaper = new LeaseReaperService(deps.repos, progress, notifier);
-  return { runs, progress, runners, tasks, reaper, models, notifier, scorecards, comparisons, baselines };
+  return {
+    runs,
+    progress,
+    runners,
+    claims,
+    tasks,
+    reaper,
+    models,
+    notifier,
+    scorecards,
+    comparisons,
+    baselines,
+  };
 }

@@ -14,7 +14,7 @@ import type { BenchLogLevel, BenchLogSource, BenchTaskState } from '../db/schema
 import { checkTransition, isTerminalBenchStatus } from '../domain/bench-state.js';
 import type { BenchStatus } from '../domain/bench-state.js';
 import { AppError, conflict, notFound } from '../errors.js';
-import type { Repositories } from '../repositories/index.js';
+import type { BenchRunRecord, Repositories } from '../repositories/index.js';
 import { parseJson, scoredClips } from './bench-views.js';
 
 export interface BenchProgressServiceDeps {
@@ -61,7 +61,6 @@ export class BenchProgressService {
         ...(options.error ? { error_code: options.error.code, error_detail: options.error.detail } : {}),
       });
       if (!changed) return false;
-      if (isTerminalBenchStatus(to)) await tx.benchTasks.cancelUnfinished(id, now);
       await tx.benchRuns.appendLog({
         run_id: id,
         time: now,
@@ -69,6 +68,7 @@ export class BenchProgressService {
         level: to === 'failed' ? 'error' : 'info',
         message: `${from} → ${to}${options.message ? `: ${options.message}` : ''}${options.error ? ` (${options.error.code}: ${options.error.detail})` : ''}`,
       });
+      if (isTerminalBenchStatus(to)) await tx.benchTasks.cancelUnfinished(id, now);
       return true;
     });
     if (!moved) {
@@ -94,11 +94,13 @@ export class BenchProgressService {
   /**
    * Moves a run on when its tasks allow: no task pending or leased → `evaluating`; no clip left
    * to evaluate → `completed` (every dimension has a scored clip) or `failed` (`no_scored_clips`).
-   * Safe to call at any time and from racing callers (each move is a compare-and-set).
+   * Safe to call at any time and from racing callers (each move is a compare-and-set). A caller
+   * that read the run's row after its own change (in the transaction that made it) passes the row.
    */
-  async advance(runId: string): Promise<void> {
-    const run = await this.repos.benchRuns.byId(runId);
+  async advance(runOrId: string | BenchRunRecord): Promise<void> {
+    const run = typeof runOrId === 'string' ? await this.repos.benchRuns.byId(runOrId) : runOrId;
     if (!run || isTerminalBenchStatus(run.status)) return;
+    const runId = run.id;
     const n = (states: readonly BenchTaskState[]): number =>
       states.reduce((sum, state) => sum + run[`n_${state}`], 0);
     if (n(['pending', 'claimed']) > 0) return;

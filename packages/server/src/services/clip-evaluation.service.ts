@@ -10,11 +10,17 @@ import { EngineError } from '@vesta/engine';
 import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStore, LocalBlob } from '../ports/blob-store.js';
 import type { Logger } from '../ports/logger.js';
-import type { Repositories, ScoreRecord, TransactionRepositories } from '../repositories/index.js';
+import type {
+  BenchRunRecord,
+  Repositories,
+  ScoreRecord,
+  TransactionRepositories,
+} from '../repositories/index.js';
 
 /** Who moves a Bench run on once one of its clips settled. */
 export interface RunOrchestrator {
-  advance(runId: string): Promise<void>;
+  /** `run`: the run's row as the settling transaction left it. */
+  advance(run: BenchRunRecord): Promise<void>;
 }
 
 /** How an evaluation settled. */
@@ -107,11 +113,12 @@ export class ClipEvaluationService {
   /**
    * One transaction: the video settles (`scoring → scored | failed`, a compare-and-set; a video
    * deleted by a reset or settled meanwhile keeps nothing), its Bench task becomes `done` and the
-   * run's log gets the evaluator's line. Then the run id goes to the orchestrator.
+   * run's log gets the evaluator's line. Then the run's row, as this transaction left it, goes to
+   * the orchestrator.
    */
   private async settle(videoId: string, how: Settlement): Promise<void> {
     const t = this.now();
-    const runId = await this.repos.transaction(async (tx) => {
+    const run = await this.repos.transaction(async (tx) => {
       const error = 'error' in how ? how.error : noScores(how);
       const settled =
         'error' in how
@@ -143,9 +150,10 @@ export class ClipEvaluationService {
                   ', ',
                 )}${failures.length > 0 ? `; not scored: ${failures.map((f) => `${f.dimension} (${f.code})`).join(', ')}` : ''}`,
       });
-      return task.run_id;
+      // The run's row with this clip counted (its counters are kept by the database).
+      return (await tx.benchRuns.byId(task.run_id)) ?? null;
     });
-    if (runId !== null) await this.runs.advance(runId);
+    if (run !== null) await this.runs.advance(run);
   }
 }
 

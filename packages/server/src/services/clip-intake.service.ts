@@ -15,7 +15,8 @@ import { EngineError } from '@vesta/engine';
 import type { SessionKind } from '../db/schema.js';
 import type { VideoContentType } from '../domain/views/score-rank.js';
 import { AppError, conflict, isUpstreamFailure, upstreamUnavailable } from '../errors.js';
-import { EVALUATE_VIDEO_JOB, enqueueJob } from '../jobs/catalogue.js';
+import { EVALUATE_VIDEO_JOB } from '../jobs/catalogue.js';
+import type { JobPayloads } from '../jobs/catalogue.js';
 import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStat, BlobStore } from '../ports/blob-store.js';
 import type { JobLane, JobQueue } from '../ports/job-queue.js';
@@ -117,34 +118,33 @@ export class ClipIntakeService {
 
   /**
    * In the caller's transaction: the verified video becomes `queued` with its probe, version and
-   * `dimensions`, and its evaluation is enqueued on `lane`. False (nothing written) when a
-   * concurrent confirm queued it first.
+   * dimensions — a Bench task's (`dimensions`), or those of a Score/Rank session's kind
+   * (`workflow`, see `dimensionsFor`) — and its evaluation is enqueued on `lane`. False (nothing
+   * written) when a concurrent confirm queued it first.
    */
   async queueEvaluation(
     tx: TransactionRepositories,
     video: VideoRecord,
     verdict: Extract<ClipVerdict, { kind: 'verified' }>,
-    options: { dimensions: readonly string[]; lane: JobLane },
+    options: ({ dimensions: readonly string[] } | { workflow: SessionKind }) & { lane: JobLane },
   ): Promise<boolean> {
+    const dimensions =
+      'dimensions' in options ? options.dimensions : this.dimensionsFor(options.workflow, video);
     if (verdict.arrived) await tx.uploads.markArrived(video.id, verdict.arrived);
     const moved = await tx.uploads.confirm(video.id, {
       probe: JSON.stringify(verdict.probe),
       blob_version: verdict.version,
-      dimensions: JSON.stringify(options.dimensions),
+      dimensions: JSON.stringify(dimensions),
       confirmed_at: this.now(),
     });
     if (!moved) return false;
-    await enqueueJob(
-      this.jobs,
-      EVALUATE_VIDEO_JOB,
-      { videoId: video.id },
-      {
-        subject: `video:${video.id}`,
-        executor: tx.queueExecutor,
-        fairnessKey: video.user_id,
-        lane: options.lane,
-      },
-    );
+    const payload: JobPayloads[typeof EVALUATE_VIDEO_JOB] = { videoId: video.id };
+    await this.jobs.enqueue(EVALUATE_VIDEO_JOB, payload, {
+      subject: `video:${video.id}`,
+      executor: tx.queueExecutor,
+      fairnessKey: video.user_id,
+      lane: options.lane,
+    });
     return true;
   }
 
@@ -153,7 +153,7 @@ export class ClipIntakeService {
    * session kind, that have an available method, and whose default method's requirements (prompt,
    * auxiliary keys) the upload satisfies. (A Bench clip is scored on its task's dimensions.)
    */
-  dimensionsFor(kind: SessionKind, video: Pick<VideoRecord, 'prompt' | 'auxiliary'>): string[] {
+  private dimensionsFor(kind: SessionKind, video: Pick<VideoRecord, 'prompt' | 'auxiliary'>): string[] {
     const auxiliary =
       video.auxiliary === null ? null : (JSON.parse(video.auxiliary) as Record<string, string>);
     return this.engine

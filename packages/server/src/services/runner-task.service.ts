@@ -1,17 +1,14 @@
 /**
- * The runner protocol for tasks: registered runners (`runner.service.ts`) generate a Bench run's
- * clips.
+ * The runner protocol for a leased task: registered runners (`runner.service.ts`) generate a Bench
+ * run's clips; a claim (`runner-claim.service.ts`) gives one a task with a lease (`lease.id` is the
+ * fencing token; TTL from the server's config).
  *
- * - A runner claims only tasks of its user's runs whose model it serves, and whose run names no
- *   runner or names it.
- * - A claim takes one pending task with a lease (`lease.id` is the fencing token; TTL from the
- *   server's config). Heartbeats renew it and say when the run was cancelled; upload-url mints an
+ * - Heartbeats renew the lease and say when the run was cancelled; upload-url mints an
  *   upload for the clip (the Score/Rank upload flow), complete verifies it as confirm-upload does
  *   and enqueues its evaluation on the run's dimensions of its clip group; fail gives it back.
  * - A lease that is not renewed expires: the reaper puts the task back in the queue until it has
  *   used `max_attempts` attempts, then fails it. A stale, expired or unknown lease is 409.
  */
-import { randomUUID } from 'node:crypto';
 import { isTerminalBenchStatus } from '../domain/bench-state.js';
 import type {
   CompletedTaskView,
@@ -21,13 +18,7 @@ import type {
 } from '../domain/views/runners.js';
 import type { UploadUrlInput, UploadUrlView } from '../domain/views/score-rank.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
-import type {
-  BenchRunRecord,
-  BenchTaskRecord,
-  Repositories,
-  RunnerRecord,
-  SessionRecord,
-} from '../repositories/index.js';
+import type { BenchRunRecord, BenchTaskRecord, Repositories, SessionRecord } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
 import type { RunnerService } from './runner.service.js';
 import { runnerLogRows, taskView } from './runner-task-view.js';
@@ -72,72 +63,6 @@ export class RunnerTaskService {
     this.notifier = deps.notifier;
     this.leaseMs = deps.leaseSeconds * 1000;
     this.now = deps.now ?? Date.now;
-  }
-
-  // ---- claim --------------------------------------------------------------------------------
-
-  /**
-   * Long-poll: the next task this runner may take, or null when none arrived within `waitSeconds`
-   * (or the server is shutting down, or the caller went away). Wakes as soon as a task may have
-   * become claimable in this process.
-   */
-  async claim(
-    userId: string,
-    runnerId: string,
-    waitSeconds: number,
-    signal?: AbortSignal,
-  ): Promise<RunnerTaskView | null> {
-    const runner = await this.runners.owned(userId, runnerId);
-    const deadline = Date.now() + waitSeconds * 1000;
-    for (;;) {
-      const ticket = this.notifier.ticket();
-      // Deregistered while waiting: the runner is gone.
-      if (!(await this.runners.touch(runner.id))) throw notFound('runner');
-      const claimed = await this.tryClaim(runner);
-      if (claimed) {
-        const run = await this.runOf(claimed.run_id);
-        if (run.status === 'queued') {
-          try {
-            await this.progress.transition(run.id, 'queued', 'generating', {
-              message: `runner ${runner.name} (${runner.id}) claimed the first clip`,
-            });
-          } catch (e) {
-            if (!(e instanceof AppError && e.code === 'conflict')) throw e;
-          }
-        }
-        await this.progress.appendLog(
-          run.id,
-          'server',
-          'info',
-          `clip #${claimed.seq} (${claimed.prompt_id ?? 'prompt'}, sample ${claimed.sample_index}) claimed by runner ${runner.name} (${runner.id}), attempt ${claimed.attempts} of ${claimed.max_attempts}`,
-        );
-        return taskView(claimed, run, this.leaseMs);
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0 || this.notifier.isClosed || signal?.aborted) return null;
-      await this.notifier.wait(ticket, remaining, signal);
-    }
-  }
-
-  /**
-   * One claim, one transaction: the runner's capacity is checked, the next task picked and leased
-   * (a compare-and-set on `pending`). On PostgreSQL, where claims run side by side, the runner's
-   * row is locked first and a task another claim is taking is skipped (in the repositories).
-   */
-  private async tryClaim(runner: RunnerRecord): Promise<BenchTaskRecord | undefined> {
-    const t = this.now();
-    return this.repos.transaction(async (tx) => {
-      await tx.runners.lockForClaim(runner.id);
-      if ((await tx.benchTasks.heldCount(runner.id)) >= runner.max_concurrency) return undefined;
-      const next = await tx.benchTasks.nextClaimable(runner);
-      if (next === undefined) return undefined;
-      return tx.benchTasks.lease(
-        next,
-        runner.id,
-        { id: `lease_${randomUUID().replaceAll('-', '')}`, expiresAt: t + this.leaseMs },
-        t,
-      );
-    });
   }
 
   // ---- leased task operations -----------------------------------------------------------------
@@ -225,7 +150,7 @@ export class RunnerTaskService {
     }
     const dimensions = JSON.parse(task.dimensions) as string[];
     const t = this.now();
-    await this.repos.transaction(async (tx) => {
+    const after = await this.repos.transaction(async (tx) => {
       if (!(await tx.benchTasks.moveToEvaluating(task.id, leaseId, videoId, t)))
         throw conflict(
           `task ${task.id} is ${(await tx.benchTasks.stateOf(task.id)) ?? 'gone'}; lease ${leaseId} has ended`,
@@ -241,11 +166,13 @@ export class RunnerTaskService {
         level: 'info',
         message: `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}) uploaded as ${videoId}; evaluating ${dimensions.join(', ')}`,
       });
+      // The run's row with this delivery counted (its counters are kept by the database).
+      return tx.benchRuns.byId(run.id);
     });
     await this.runners.touch(task.runner_id);
     this.notifier.notify();
     // The last clip delivered moves the run to `evaluating`.
-    await this.progress.advance(run.id);
+    await this.progress.advance(after ?? run.id);
     return this.completed({ ...task, state: 'evaluating', video_id: videoId }, run, videoId);
   }
 
@@ -336,12 +263,6 @@ export class RunnerTaskService {
   private async leaseLost(taskId: string, leaseId: string): Promise<AppError> {
     const now = await this.repos.benchTasks.stateOf(taskId);
     return conflict(`task ${taskId} is ${now ?? 'gone'}; lease ${leaseId} has ended`);
-  }
-
-  private async runOf(runId: string): Promise<BenchRunRecord> {
-    const run = await this.repos.benchRuns.byId(runId);
-    if (!run) throw notFound('bench run');
-    return run;
   }
 
   private async taskRow(taskId: string): Promise<BenchTaskRecord> {

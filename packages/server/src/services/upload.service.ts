@@ -166,11 +166,10 @@ export class UploadService {
     const verdict = await this.intake.verify(video);
     if (verdict.kind === 'refused') throw await this.intake.refuse(video, verdict);
     if (verdict.kind === 'verified') {
-      const dimensions = this.intake.dimensionsFor(session.kind, video);
       try {
         await this.repos.transaction(async (tx) => {
           const queued = await this.intake.queueEvaluation(tx, video, verdict, {
-            dimensions,
+            workflow: session.kind,
             lane: session.kind === 'bench' ? 'batch' : 'interactive',
           });
           // The first stored candidate locks a Rank session to its prompt; one uploaded for another

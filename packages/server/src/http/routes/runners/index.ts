@@ -4,6 +4,6 @@ import { runnerTaskRoutes } from './runner-tasks.route.js';
 import { runnerRoutes } from './runners.route.js';
 
 export const runnerProtocolRoutes: RouteModule = (app, { deps }) => {
-  runnerRoutes(app, deps.bench.runners, deps.bench.tasks);
+  runnerRoutes(app, deps.bench.runners, deps.bench.claims);
   runnerTaskRoutes(app, deps.bench.tasks, deps.config);
 };

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RunnerService } from '../../../services/runner.service.js';
 import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner.service.js';
-import type { RunnerTaskService } from '../../../services/runner-task.service.js';
+import type { RunnerClaimService } from '../../../services/runner-claim.service.js';
 import type { TypedApp } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
@@ -31,7 +31,7 @@ function emptyBodyIsObject(
   done();
 }
 
-export function runnerRoutes(app: TypedApp, runners: RunnerService, tasks: RunnerTaskService): void {
+export function runnerRoutes(app: TypedApp, runners: RunnerService, claims: RunnerClaimService): void {
   app.post(
     '/api/v1/runners',
     {
@@ -151,7 +151,7 @@ export function runnerRoutes(app: TypedApp, runners: RunnerService, tasks: Runne
       const onClose = (): void => gone.abort();
       reply.raw.once('close', onClose);
       try {
-        const task = await tasks.claim(
+        const task = await claims.claim(
           userOf(request).id,
           request.params.id,
           request.body.waitSeconds ?? DEFAULT_CLAIM_WAIT_SECONDS,
