@@ -26,18 +26,10 @@ export interface RunnerClaimServiceDeps {
 }
 
 export class RunnerClaimService {
-  private readonly repos: Repositories;
-  private readonly runners: RunnerService;
-  private readonly progress: BenchProgressService;
-  private readonly notifier: TaskNotifier;
   private readonly leaseMs: number;
   private readonly now: () => number;
 
-  constructor(deps: RunnerClaimServiceDeps) {
-    this.repos = deps.repos;
-    this.runners = deps.runners;
-    this.progress = deps.progress;
-    this.notifier = deps.notifier;
+  constructor(private readonly deps: RunnerClaimServiceDeps) {
     this.leaseMs = deps.leaseSeconds * 1000;
     this.now = deps.now ?? Date.now;
   }
@@ -53,25 +45,25 @@ export class RunnerClaimService {
     waitSeconds: number,
     signal?: AbortSignal,
   ): Promise<RunnerTaskView | null> {
-    const runner = await this.runners.owned(userId, runnerId);
+    const runner = await this.deps.runners.owned(userId, runnerId);
     const deadline = Date.now() + waitSeconds * 1000;
     for (;;) {
-      const ticket = this.notifier.ticket();
+      const ticket = this.deps.notifier.ticket();
       // Deregistered while waiting: the runner is gone.
-      if (!(await this.runners.touch(runner.id))) throw notFound('runner');
+      if (!(await this.deps.runners.touch(runner.id))) throw notFound('runner');
       const claimed = await this.tryClaim(runner);
       if (claimed) {
         const run = await this.runOf(claimed.run_id);
         if (run.status === 'queued') {
           try {
-            await this.progress.transition(run.id, 'queued', 'generating', {
+            await this.deps.progress.transition(run.id, 'queued', 'generating', {
               message: `runner ${runner.name} (${runner.id}) claimed the first clip`,
             });
           } catch (e) {
             if (!(e instanceof AppError && e.code === 'conflict')) throw e;
           }
         }
-        await this.progress.appendLog(
+        await this.deps.progress.appendLog(
           run.id,
           'server',
           'info',
@@ -80,8 +72,8 @@ export class RunnerClaimService {
         return taskView(claimed, run, this.leaseMs);
       }
       const remaining = deadline - Date.now();
-      if (remaining <= 0 || this.notifier.isClosed || signal?.aborted) return null;
-      await this.notifier.wait(ticket, remaining, signal);
+      if (remaining <= 0 || this.deps.notifier.isClosed || signal?.aborted) return null;
+      await this.deps.notifier.wait(ticket, remaining, signal);
     }
   }
 
@@ -92,7 +84,7 @@ export class RunnerClaimService {
    */
   private async tryClaim(runner: RunnerRecord): Promise<BenchTaskRecord | undefined> {
     const t = this.now();
-    return this.repos.transaction(async (tx) => {
+    return this.deps.repos.transaction(async (tx) => {
       await tx.runners.lockForClaim(runner.id);
       if ((await tx.benchTasks.heldCount(runner.id)) >= runner.max_concurrency) return undefined;
       const next = await tx.benchTasks.nextClaimable(runner);
@@ -107,7 +99,7 @@ export class RunnerClaimService {
   }
 
   private async runOf(runId: string): Promise<BenchRunRecord> {
-    const run = await this.repos.benchRuns.byId(runId);
+    const run = await this.deps.repos.benchRuns.byId(runId);
     if (!run) throw notFound('bench run');
     return run;
   }

@@ -43,24 +43,10 @@ export interface RunnerTaskServiceDeps {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 export class RunnerTaskService {
-  private readonly repos: Repositories;
-  private readonly runners: RunnerService;
-  private readonly progress: BenchProgressService;
-  private readonly uploads: UploadService;
-  private readonly intake: ClipIntakeService;
-  private readonly videos: VideoService;
-  private readonly notifier: TaskNotifier;
   private readonly leaseMs: number;
   private readonly now: () => number;
 
-  constructor(deps: RunnerTaskServiceDeps) {
-    this.repos = deps.repos;
-    this.runners = deps.runners;
-    this.progress = deps.progress;
-    this.uploads = deps.uploads;
-    this.intake = deps.intake;
-    this.videos = deps.videos;
-    this.notifier = deps.notifier;
+  constructor(private readonly deps: RunnerTaskServiceDeps) {
     this.leaseMs = deps.leaseSeconds * 1000;
     this.now = deps.now ?? Date.now;
   }
@@ -80,9 +66,9 @@ export class RunnerTaskService {
       return { expiresAt: iso(task.lease_expires_at ?? this.now()), cancelled: true };
     }
     const expiresAt = this.now() + this.leaseMs;
-    if (!(await this.repos.benchTasks.renewLease(task.id, leaseId, expiresAt, this.now())))
+    if (!(await this.deps.repos.benchTasks.renewLease(task.id, leaseId, expiresAt, this.now())))
       throw await this.leaseLost(task.id, leaseId);
-    await this.runners.touch(task.runner_id);
+    await this.deps.runners.touch(task.runner_id);
     return { expiresAt: iso(expiresAt), cancelled: false };
   }
 
@@ -98,7 +84,7 @@ export class RunnerTaskService {
     const holder = await this.holder(run);
     const auxiliary =
       task.auxiliary === null ? undefined : (JSON.parse(task.auxiliary) as UploadUrlInput['auxiliary']);
-    const ticket = await this.uploads.createUploadUrl(
+    const ticket = await this.deps.uploads.createUploadUrl(
       holder,
       {
         fileName: input.fileName,
@@ -109,8 +95,8 @@ export class RunnerTaskService {
       },
       serviceBase,
     );
-    await this.repos.benchTasks.recordMinted(ticket.videoId, task.id, this.now());
-    await this.runners.touch(task.runner_id);
+    await this.deps.repos.benchTasks.recordMinted(ticket.videoId, task.id, this.now());
+    await this.deps.runners.touch(task.runner_id);
     return ticket;
   }
 
@@ -134,15 +120,15 @@ export class RunnerTaskService {
       throw conflict(`the task is ${task.state} with another clip; its lease ${leaseId} has ended`);
     }
     await this.appendRunnerLogs(run.id, task, logs);
-    const video = await this.repos.uploads.mintedFor(videoId, task.id);
+    const video = await this.deps.repos.uploads.mintedFor(videoId, task.id);
     if (!video)
       throw validationFailed(
         `videoId ${videoId} was not minted for task ${task.id}; upload the clip with POST /api/v1/runner-tasks/${task.id}/upload-url`,
       );
     let verdict;
     try {
-      verdict = await this.intake.verify(video);
-      if (verdict.kind === 'refused') throw await this.intake.refuse(video, verdict);
+      verdict = await this.deps.intake.verify(video);
+      if (verdict.kind === 'refused') throw await this.deps.intake.refuse(video, verdict);
     } catch (e) {
       if (e instanceof AppError && e.code === 'invalid_video')
         await this.failAttempt(task, leaseId, 'invalid_video', e.detail, true);
@@ -150,7 +136,7 @@ export class RunnerTaskService {
     }
     const dimensions = JSON.parse(task.dimensions) as string[];
     const t = this.now();
-    const after = await this.repos.transaction(async (tx) => {
+    const after = await this.deps.repos.transaction(async (tx) => {
       if (!(await tx.benchTasks.moveToEvaluating(task.id, leaseId, videoId, t)))
         throw conflict(
           `task ${task.id} is ${(await tx.benchTasks.stateOf(task.id)) ?? 'gone'}; lease ${leaseId} has ended`,
@@ -158,7 +144,7 @@ export class RunnerTaskService {
       // (A clip confirmed before — by an older server's complete that failed after confirming —
       // has its evaluation queued already.)
       if (verdict.kind === 'verified')
-        await this.intake.queueEvaluation(tx, video, verdict, { dimensions, lane: 'batch' });
+        await this.deps.intake.queueEvaluation(tx, video, verdict, { dimensions, lane: 'batch' });
       await tx.benchRuns.appendLog({
         run_id: run.id,
         time: t,
@@ -169,10 +155,10 @@ export class RunnerTaskService {
       // The run's row with this delivery counted (its counters are kept by the database).
       return tx.benchRuns.byId(run.id);
     });
-    await this.runners.touch(task.runner_id);
-    this.notifier.notify();
+    await this.deps.runners.touch(task.runner_id);
+    this.deps.notifier.notify();
     // The last clip delivered moves the run to `evaluating`.
-    await this.progress.advance(after ?? run.id);
+    await this.deps.progress.advance(after ?? run.id);
     return this.completed({ ...task, state: 'evaluating', video_id: videoId }, run, videoId);
   }
 
@@ -205,7 +191,7 @@ export class RunnerTaskService {
   ): Promise<void> {
     const again = retryable && task.attempts < task.max_attempts;
     const reason = `${detail} (attempt ${task.attempts} of ${task.max_attempts})`;
-    const moved = await this.repos.benchTasks.endAttempt(task.id, leaseId, {
+    const moved = await this.deps.repos.benchTasks.endAttempt(task.id, leaseId, {
       state: again ? 'pending' : 'failed',
       lease_id: again ? null : leaseId,
       error_code: code,
@@ -213,14 +199,14 @@ export class RunnerTaskService {
       updated_at: this.now(),
     });
     if (!moved) throw await this.leaseLost(task.id, leaseId);
-    await this.progress.appendLog(
+    await this.deps.progress.appendLog(
       task.run_id,
       'server',
       again ? 'warn' : 'error',
       `clip #${task.seq} failed (${code}): ${reason}; ${again ? 'back in the queue' : retryable ? 'no attempts left' : 'not retryable'}`,
     );
-    this.notifier.notify();
-    if (!again) await this.progress.advance(task.run_id);
+    this.deps.notifier.notify();
+    if (!again) await this.deps.progress.advance(task.run_id);
   }
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -237,7 +223,7 @@ export class RunnerTaskService {
     leaseId: string,
     options: { allowStopped?: boolean; allowDone?: boolean } = {},
   ): Promise<{ task: BenchTaskRecord; run: BenchRunRecord }> {
-    const { task, run } = ownRow(await this.repos.benchTasks.ownedWithRun(taskId, userId), {
+    const { task, run } = ownRow(await this.deps.repos.benchTasks.ownedWithRun(taskId, userId), {
       none: () => notFound('runner task'),
       other: () => forbidden('this task belongs to another user'),
     });
@@ -261,19 +247,19 @@ export class RunnerTaskService {
   }
 
   private async leaseLost(taskId: string, leaseId: string): Promise<AppError> {
-    const now = await this.repos.benchTasks.stateOf(taskId);
+    const now = await this.deps.repos.benchTasks.stateOf(taskId);
     return conflict(`task ${taskId} is ${now ?? 'gone'}; lease ${leaseId} has ended`);
   }
 
   private async taskRow(taskId: string): Promise<BenchTaskRecord> {
-    const task = await this.repos.benchTasks.byId(taskId);
+    const task = await this.deps.repos.benchTasks.byId(taskId);
     if (!task) throw notFound('runner task');
     return task;
   }
 
   /** The run's holder: the row of `sessions` its clips hang off (created with the run). */
   private async holder(run: BenchRunRecord): Promise<SessionRecord> {
-    const holder = await this.repos.sessions.holderOfRun(run.id);
+    const holder = await this.deps.repos.sessions.holderOfRun(run.id);
     if (!holder) throw conflict(`run ${run.id} has no clip store; it was created before runners existed`);
     return holder;
   }
@@ -283,7 +269,7 @@ export class RunnerTaskService {
     run: BenchRunRecord,
     videoId: string,
   ): Promise<CompletedTaskView> {
-    const video = await this.videos.viewOf(videoId);
+    const video = await this.deps.videos.viewOf(videoId);
     if (!video) throw notFound(`video ${videoId}`);
     return { task: taskView(await this.taskRow(task.id), run, this.leaseMs), video };
   }
@@ -294,7 +280,7 @@ export class RunnerTaskService {
     logs: readonly RunnerLogLine[],
   ): Promise<void> {
     if (logs.length === 0) return;
-    await this.repos.benchRuns.appendLogs(runnerLogRows(runId, task, logs, this.now()));
+    await this.deps.repos.benchRuns.appendLogs(runnerLogRows(runId, task, logs, this.now()));
   }
 }
 

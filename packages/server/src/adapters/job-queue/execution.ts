@@ -8,7 +8,7 @@
  */
 import type { JobHandler, JobOutcome, Logger } from '../../ports/job-queue.js';
 import { DependencyUnavailableJobError, PermanentJobError } from '../../ports/job-queue.js';
-import type { RunStats } from './run-stats.js';
+import { RunStats } from './run-stats.js';
 
 /** A job running in this process. */
 export interface RunningJob {
@@ -58,6 +58,42 @@ export interface JobExecutionContext {
   leaseMs: number;
   /** Called once the job left `running` (the adapter claims the next one). */
   onDone: () => void;
+}
+
+/**
+ * The jobs one process runs for its queue adapter: their handlers (given at start), the jobs
+ * running now and how past runs ended. The adapter claims each job and hands it here with its
+ * lease (`launch`); `onDone` tells the adapter that a slot is free.
+ */
+export class JobExecution implements JobExecutionContext {
+  handlers: ReadonlyMap<string, JobHandler<unknown>> = new Map();
+  readonly running = new Map<string, RunningJob>();
+  readonly runStats = new RunStats();
+  private logger: Logger | null = null;
+
+  constructor(
+    readonly leaseMs: number,
+    readonly onDone: () => void,
+  ) {}
+
+  get log(): Logger {
+    if (!this.logger) throw new Error('job queue not started');
+    return this.logger;
+  }
+
+  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void {
+    this.handlers = handlers;
+    this.logger = log;
+  }
+
+  /** True while fewer than `concurrency` jobs run here. */
+  hasFreeSlot(concurrency: number): boolean {
+    return this.running.size < concurrency;
+  }
+
+  launch(job: ClaimedJobRun, lease: JobLease): void {
+    launchJob(this, job, lease);
+  }
 }
 
 /** Aborts a running job once, remembering why. */

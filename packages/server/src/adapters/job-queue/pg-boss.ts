@@ -42,10 +42,10 @@ import type {
   JobQueueStats,
   Logger,
 } from '../../ports/job-queue.js';
-import { abortJob, launchJob } from './execution.js';
-import type { JobLease, RunningJob } from './execution.js';
-import { ClaimPump, drainRunning } from './pump.js';
-import { DutyTimers, RunStats } from './run-stats.js';
+import { abortJob } from './execution.js';
+import type { ClaimedJobRun, JobLease } from './execution.js';
+import { ClaimingJobQueue, drainRunning } from './pump.js';
+import { DutyTimers } from './run-stats.js';
 
 export interface PgBossJobQueueOptions {
   /** The PostgreSQL URL (pg-boss and the listener connection open their own connections). */
@@ -69,8 +69,8 @@ interface StoredJob {
   s: string | null;
 }
 
-interface ClaimedJob {
-  id: string;
+/** A claimed job: its row's fields, and what the execution needs (selected so by the claim). */
+interface ClaimedJob extends ClaimedJobRun {
   name: string;
   data: StoredJob;
   retry_count: number;
@@ -93,25 +93,15 @@ const NOW_MS = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigin
 /** The longest pg-boss allows (< 24 h); leases, not pg-boss's expiry, bound a job's run. */
 const PGBOSS_EXPIRE_SECONDS = 23 * 3600;
 
-export class PgBossJobQueue implements JobQueue {
+export class PgBossJobQueue extends ClaimingJobQueue<ClaimedJob> implements JobQueue {
   private readonly workerId = randomUUID();
   /** The listener connection's application_name (tests cut it off to play a dead process). */
   readonly listenerName = `vesta-jobs-${this.workerId.slice(0, 8)}`;
-  private readonly leaseMs: number;
   private readonly pollMs: number;
-  private readonly running = new Map<string, RunningJob>();
-  private readonly runStats = new RunStats();
   private readonly duties = new DutyTimers(() => this.isLeader());
   private readonly queues = new Map<string, Promise<void>>();
-  private handlers: ReadonlyMap<string, JobHandler<unknown>> = new Map();
   private log: Logger | null = null;
-  private started = false;
-  private stopping = false;
   private closed = false;
-  private readonly pumper = new ClaimPump(
-    () => this.pump(),
-    (e: unknown) => this.log?.error({ err: e }, 'job claim failed'),
-  );
   private pollTimer: NodeJS.Timeout | null = null;
   private reapTimer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
@@ -129,7 +119,7 @@ export class PgBossJobQueue implements JobQueue {
     private readonly lockKey: string,
     private readonly options: PgBossJobQueueOptions,
   ) {
-    this.leaseMs = options.leaseMs ?? 30_000;
+    super(options.leaseMs ?? 30_000, options.concurrency);
     this.pollMs = options.pollMs ?? 1000;
   }
 
@@ -235,7 +225,7 @@ export class PgBossJobQueue implements JobQueue {
   private onNotice(payload: string): void {
     if (payload.startsWith('c:')) {
       const subject = payload.slice(2);
-      for (const r of this.running.values()) if (r.subject === subject) abortJob(r, 'cancelled');
+      for (const r of this.execution.running.values()) if (r.subject === subject) abortJob(r, 'cancelled');
       return;
     }
     this.wake();
@@ -297,7 +287,7 @@ export class PgBossJobQueue implements JobQueue {
     // The executor is the caller's Kysely transaction on this database.
     const executor = (options.executor as Db | undefined) ?? this.db;
     const id = randomUUID();
-    const maxAttempts = options.maxAttempts ?? this.handlers.get(type)?.maxAttempts ?? 3;
+    const maxAttempts = options.maxAttempts ?? this.execution.handlers.get(type)?.maxAttempts ?? 3;
     const data: StoredJob = { p: payload, k: options.fairnessKey ?? '', s: options.subject ?? null };
     await this.boss.send(type, data, {
       id,
@@ -327,7 +317,7 @@ export class PgBossJobQueue implements JobQueue {
       .where('subject', '=', subject)
       .returning('job_id')
       .execute();
-    for (const r of this.running.values()) if (r.subject === subject) abortJob(r, 'cancelled');
+    for (const r of this.execution.running.values()) if (r.subject === subject) abortJob(r, 'cancelled');
     if (leases.length > 0) {
       await sql`select pg_notify(${this.channel}, ${`c:${subject}`})`.execute(this.db);
       // Return once the aborted handlers stopped (they may read what the caller deletes next),
@@ -348,9 +338,7 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void {
-    if (this.started) throw new Error('job queue already started');
-    this.started = true;
-    this.handlers = handlers;
+    this.startExecution(handlers, log);
     this.log = log;
     this.pollTimer = setInterval(() => this.wake(), this.pollMs);
     this.reapTimer = setInterval(
@@ -374,7 +362,7 @@ export class PgBossJobQueue implements JobQueue {
     this.duties.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.reapTimer) clearInterval(this.reapTimer);
-    await drainRunning(this.running, graceMs, (r) => abortJob(r, 'shutdown'));
+    await drainRunning(this.execution.running, graceMs, (r) => abortJob(r, 'shutdown'));
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.listener;
@@ -398,7 +386,7 @@ export class PgBossJobQueue implements JobQueue {
       group by name, state`.execute(this.db);
     return {
       depth: rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.count) })),
-      runs: this.runStats.snapshot(),
+      runs: this.execution.runStats.snapshot(),
     };
   }
 
@@ -438,8 +426,8 @@ export class PgBossJobQueue implements JobQueue {
    * noted. Concurrent claims in other processes skip the rows
    * this one locks, so a job is never claimed twice.
    */
-  private async claim(): Promise<ClaimedJob | undefined> {
-    const types = [...this.handlers.keys()];
+  protected async claim(): Promise<ClaimedJob | undefined> {
+    const types = [...this.execution.handlers.keys()];
     if (types.length === 0) return undefined;
     const job = this.job();
     const { rows } = await sql<ClaimedJob>`
@@ -496,49 +484,20 @@ export class PgBossJobQueue implements JobQueue {
         returning fairness_key
       )
       select c.id::text as id, c.name, c.data, c.retry_count, c.retry_limit,
+        c.name as type, c.data->>'s' as subject, c.data->'p' as payload,
+        c.retry_count + 1 as attempt, c.retry_count >= c.retry_limit as "lastAttempt",
         (select count(*) from lease) + (select count(*) from served) as written
       from claimed c`.execute(this.db);
     return rows[0];
   }
 
-  private wake(): void {
-    if (!this.started || this.stopping) return;
-    this.pumper.wake();
+  protected launch(job: ClaimedJob): void {
+    this.execution.launch(job, this.lease(job));
   }
 
-  private async pump(): Promise<void> {
-    while (!this.stopping && this.running.size < this.options.concurrency) {
-      const job = await this.claim();
-      if (!job) return;
-      if (this.stopping) {
-        // Claimed while stopping: hand it straight back.
-        await this.putBack(job);
-        return;
-      }
-      this.launch(job);
-    }
-  }
-
-  private launch(job: ClaimedJob): void {
-    launchJob(
-      {
-        handlers: this.handlers,
-        running: this.running,
-        runStats: this.runStats,
-        log: this.log as Logger,
-        leaseMs: this.leaseMs,
-        onDone: () => this.wake(),
-      },
-      {
-        id: job.id,
-        type: job.name,
-        subject: job.data.s,
-        payload: job.data.p,
-        attempt: job.retry_count + 1,
-        lastAttempt: job.retry_count >= job.retry_limit,
-      },
-      this.lease(job),
-    );
+  /** Claimed while stopping: hand it straight back. */
+  protected override claimedWhileStopping(job: ClaimedJob): Promise<boolean> {
+    return this.putBack(job);
   }
 
   /** The claimed job's storage: its lease row (`job_leases`) fences every write. */

@@ -1,3 +1,6 @@
+import type { JobHandler, Logger } from '../../ports/job-queue.js';
+import { JobExecution } from './execution.js';
+
 /**
  * Runs a claim loop one at a time for a queue adapter: a wake-up while the loop runs is not lost
  * but folded into one more pass once it ends, so a burst of enqueues or notices costs at most one
@@ -27,6 +30,67 @@ export class ClaimPump {
           this.wake();
         }
       });
+  }
+}
+
+/**
+ * What both queue adapters share: the claim loop and the execution of what it claims. The adapter
+ * claims a job (its storage, its fairness) and builds its lease; this loop runs one pass at a time
+ * (`ClaimPump`), claims while the process has a free slot and is not stopping, and hands each job
+ * to the execution (`launch`). A job claimed as the stop began goes to `claimedWhileStopping`
+ * where the adapter has one (handed back), else it runs like any other (the stop's drain waits).
+ */
+export abstract class ClaimingJobQueue<J> {
+  protected started = false;
+  protected stopping = false;
+  protected readonly execution: JobExecution;
+  private readonly pumper: ClaimPump;
+
+  protected constructor(
+    protected readonly leaseMs: number,
+    private readonly concurrency: number,
+  ) {
+    this.execution = new JobExecution(leaseMs, () => this.wake());
+    this.pumper = new ClaimPump(
+      () => this.pump(),
+      (e: unknown) => {
+        if (this.started) this.execution.log.error({ err: e }, 'job claim failed');
+      },
+    );
+  }
+
+  /** The next job this process may run, claimed under a lease; undefined when none is claimable. */
+  protected abstract claim(): Promise<J | undefined>;
+
+  /** Hands a claimed job to the execution, with its lease. */
+  protected abstract launch(job: J): void;
+
+  /** Where a job claimed while the stop began goes back (none: it runs). */
+  protected claimedWhileStopping?(job: J): Promise<unknown>;
+
+  /** Starts the execution with its handlers and logger (once); claims follow each `wake`. */
+  protected startExecution(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void {
+    if (this.started) throw new Error('job queue already started');
+    this.started = true;
+    this.execution.start(handlers, log);
+  }
+
+  /** A job may have become claimable (an enqueue, a notice, a timer, a slot freed). */
+  protected wake(): void {
+    if (!this.started || this.stopping) return;
+    this.pumper.wake();
+  }
+
+  private async pump(): Promise<void> {
+    while (!this.stopping && this.execution.hasFreeSlot(this.concurrency)) {
+      const job = await this.claim();
+      if (!job) return;
+      if (this.claimedWhileStopping && this.stopping) {
+        await this.claimedWhileStopping(job);
+        return;
+      }
+      this.launch(job);
+    }
   }
 }
 

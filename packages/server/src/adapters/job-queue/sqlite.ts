@@ -17,10 +17,10 @@ import type {
   JobQueueStats,
   Logger,
 } from '../../ports/job-queue.js';
-import { abortJob, launchJob } from './execution.js';
-import type { JobLease, RunningJob } from './execution.js';
-import { ClaimPump, drainRunning } from './pump.js';
-import { DutyTimers, RunStats } from './run-stats.js';
+import { abortJob } from './execution.js';
+import type { JobLease } from './execution.js';
+import { ClaimingJobQueue, drainRunning } from './pump.js';
+import { DutyTimers } from './run-stats.js';
 
 export interface SqliteJobQueueOptions {
   concurrency: number;
@@ -35,25 +35,15 @@ export interface SqliteJobQueueOptions {
   claimOrder?: 'fair' | 'fifo';
 }
 
-export class SqliteJobQueue implements JobQueue {
+export class SqliteJobQueue extends ClaimingJobQueue<JobsTable> implements JobQueue {
   private readonly workerId = randomUUID();
-  private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly now: () => number;
-  private readonly running = new Map<string, RunningJob>();
-  private handlers: ReadonlyMap<string, JobHandler<unknown>> = new Map();
-  private started = false;
-  private stopping = false;
   private pollTimer: NodeJS.Timeout | null = null;
   private reapTimer: NodeJS.Timeout | null = null;
   /** The worker's logger, given at start (nothing is logged before). */
   private log: Logger | null = null;
-  private readonly pumper = new ClaimPump(
-    () => this.pump(),
-    (e: unknown) => this.logger().error({ err: e }, 'job claim failed'),
-  );
   private lastClaimedAt = 0;
-  private readonly runStats = new RunStats();
   /** One process: it runs every periodic duty. */
   private readonly duties = new DutyTimers(() => Promise.resolve(true));
 
@@ -61,7 +51,7 @@ export class SqliteJobQueue implements JobQueue {
     private readonly db: Db,
     private readonly options: SqliteJobQueueOptions,
   ) {
-    this.leaseMs = options.leaseMs ?? 30_000;
+    super(options.leaseMs ?? 30_000, options.concurrency);
     this.pollMs = options.pollMs ?? 1000;
     this.now = options.now ?? Date.now;
   }
@@ -79,7 +69,7 @@ export class SqliteJobQueue implements JobQueue {
         subject: options.subject ?? null,
         state: 'queued',
         attempts: 0,
-        max_attempts: options.maxAttempts ?? this.handlers.get(type)?.maxAttempts ?? 3,
+        max_attempts: options.maxAttempts ?? this.execution.handlers.get(type)?.maxAttempts ?? 3,
         run_at: options.runAt ?? t,
         lease_until: null,
         locked_by: null,
@@ -110,7 +100,7 @@ export class SqliteJobQueue implements JobQueue {
       .executeTakeFirst();
     let count = Number(res.numUpdatedRows);
     const stopping: Array<Promise<void>> = [];
-    for (const r of this.running.values()) {
+    for (const r of this.execution.running.values()) {
       if (r.subject === subject && r.abortReason === null) {
         abortJob(r, 'cancelled');
         stopping.push(r.done);
@@ -123,9 +113,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void {
-    if (this.started) throw new Error('job queue already started');
-    this.started = true;
-    this.handlers = handlers;
+    this.startExecution(handlers, log);
     this.log = log;
     this.pollTimer = setInterval(() => this.wake(), this.pollMs);
     this.reapTimer = setInterval(
@@ -152,7 +140,7 @@ export class SqliteJobQueue implements JobQueue {
       .execute();
     return {
       depth: rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.count) })),
-      runs: this.runStats.snapshot(),
+      runs: this.execution.runStats.snapshot(),
     };
   }
 
@@ -161,7 +149,7 @@ export class SqliteJobQueue implements JobQueue {
     this.duties.stop();
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.reapTimer) clearInterval(this.reapTimer);
-    await drainRunning(this.running, graceMs, (r) => abortJob(r, 'shutdown'));
+    await drainRunning(this.execution.running, graceMs, (r) => abortJob(r, 'shutdown'));
   }
 
   async checkReady(): Promise<void> {
@@ -206,8 +194,8 @@ export class SqliteJobQueue implements JobQueue {
    * range-scanning `jobs_fair_ready` and sorting the key's whole backlog: the next job is read in
    * `jobs_fair_next`'s order instead.)
    */
-  private async claim(): Promise<JobsTable | undefined> {
-    const types = [...this.handlers.keys()];
+  protected async claim(): Promise<JobsTable | undefined> {
+    const types = [...this.execution.handlers.keys()];
     if (types.length === 0) return undefined;
     if (this.options.claimOrder === 'fifo') return this.claimFifo(types);
     const t = this.now();
@@ -280,38 +268,11 @@ export class SqliteJobQueue implements JobQueue {
       .executeTakeFirst();
   }
 
-  private wake(): void {
-    if (!this.started || this.stopping) return;
-    this.pumper.wake();
-  }
-
-  private async pump(): Promise<void> {
-    while (!this.stopping && this.running.size < this.options.concurrency) {
-      const job = await this.claim();
-      if (!job) return;
-      this.launch(job);
-    }
-  }
-
-  private launch(job: JobsTable): void {
-    const context = {
-      handlers: this.handlers,
-      running: this.running,
-      runStats: this.runStats,
-      log: this.logger(),
-      leaseMs: this.leaseMs,
-      onDone: () => this.wake(),
-    };
-    launchJob(
-      context,
-      {
-        id: job.id,
-        type: job.type,
-        subject: job.subject,
-        payload: JSON.parse(job.payload) as unknown,
-        attempt: job.attempts,
-        lastAttempt: job.attempts >= job.max_attempts,
-      },
+  protected launch(job: JobsTable): void {
+    const payload = JSON.parse(job.payload) as unknown;
+    const lastAttempt = job.attempts >= job.max_attempts;
+    this.execution.launch(
+      { id: job.id, type: job.type, subject: job.subject, payload, attempt: job.attempts, lastAttempt },
       this.lease(job),
     );
   }

@@ -71,3 +71,15 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
 
 /** The errors every authenticated route can answer. */
 export const AUTH_ERRORS: ErrorCode[] = ['unauthorized'];
+
+/**
+ * The errors of a request about a resource its caller must own: its input refused (400), no key
+ * (401), someone else's (403), none such (404).
+ */
+export const OWNED_RESOURCE_ERRORS: ErrorCode[] = [
+  'validation_failed',
+  'invalid_field',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+];

@@ -1,4 +1,4 @@
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_RESOURCE_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -19,15 +19,7 @@ export function cancelBenchRunRoute(app: TypedApp, bench: BenchRunService): void
         params: BenchIdParams,
         response: {
           200: BenchRun,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'conflict',
-            'idempotency_mismatch',
-          ),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'conflict', 'idempotency_mismatch'),
         },
       },
     },

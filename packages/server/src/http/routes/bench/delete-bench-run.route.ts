@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_RESOURCE_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -20,14 +20,7 @@ export function deleteBenchRunRoute(app: TypedApp, bench: BenchRunService): void
         params: BenchIdParams,
         response: {
           204: Type.Null({ description: 'Deleted.' }),
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'conflict',
-          ),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'conflict'),
         },
       },
     },

@@ -1,4 +1,4 @@
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_RESOURCE_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_TAG, MODEL_RESOURCE, callerOf } from './context.js';
 import type { ModelBaselineService } from '../../../services/model-baseline.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -18,14 +18,7 @@ export function setModelBaselineRoute(app: TypedApp, baselines: ModelBaselineSer
         body: SetModelBaselineBody,
         response: {
           200: ModelBaseline,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'conflict',
-          ),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'conflict'),
         },
       },
     },

@@ -6,7 +6,7 @@ import type { RunnerTaskService } from '../../../services/runner-task.service.js
 import type { ServerConfig } from '../../../config.js';
 import type { TypedApp } from '../../app-deps.js';
 import { publicBaseOf } from '../../public-base.js';
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_RESOURCE_ERRORS, errorResponses } from '../../schemas/common.js';
 import { UploadUrlResponse, Video } from '../../schemas/sessions.js';
 import { userOf } from '../sessions/session-routes.js';
 import { Type } from 'typebox';
@@ -42,14 +42,7 @@ export function runnerTaskRoutes(app: TypedApp, runners: RunnerTaskService, conf
         body: HeartbeatBody,
         response: {
           200: HeartbeatResponse,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'conflict',
-          ),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'conflict'),
         },
       },
     },
@@ -72,15 +65,7 @@ export function runnerTaskRoutes(app: TypedApp, runners: RunnerTaskService, conf
         body: RunnerUploadUrlBody,
         response: {
           201: UploadUrlResponse,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'conflict',
-            'idempotency_mismatch',
-          ),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'conflict', 'idempotency_mismatch'),
         },
       },
     },
@@ -151,15 +136,7 @@ export function runnerTaskRoutes(app: TypedApp, runners: RunnerTaskService, conf
         body: FailBody,
         response: {
           200: FailResponse,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'conflict',
-            'idempotency_mismatch',
-          ),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'conflict', 'idempotency_mismatch'),
         },
       },
     },
