@@ -7,20 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionKind } from '../db/schema.js';
 import type { RankSessionView, ScoreSessionView, VideoView } from '../domain/views/score-rank.js';
-import {
-  AppError,
-  conflict,
-  forbidden,
-  isUpstreamFailure,
-  notFound,
-  upstreamUnavailable,
-} from '../errors.js';
+import { isUpstreamFailure, notFound, upstreamUnavailable } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Logger } from '../ports/logger.js';
 import type { Repositories, SessionRecord } from '../repositories/index.js';
 import type { VideoService } from './video.service.js';
-import { ownRow } from './ownership.js';
+import { currentSession } from './ownership.js';
 
 export class SessionService {
   constructor(
@@ -49,13 +42,7 @@ export class SessionService {
    * (or is another kind), 403 when it is someone else's, 409 when it was reset.
    */
   async requireCurrent(userId: string, kind: SessionKind, runId: string): Promise<SessionRecord> {
-    const row = ownRow(await this.repos.sessions.ownedBy(runId, userId, kind), {
-      none: () => new AppError('not_found', `${kind} run ${runId} not found`),
-      other: () => forbidden(`${kind} run ${runId} belongs to another user`),
-    });
-    if (row.active !== 1)
-      throw conflict(`${kind} run ${runId} was reset; GET /api/v1/${kind} for the current run id`);
-    return row;
+    return currentSession(await this.repos.sessions.ownedBy(runId, userId, kind), kind, runId);
   }
 
   /** Retires the current session (if any) and returns a new, empty one. */

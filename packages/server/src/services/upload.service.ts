@@ -5,6 +5,7 @@
  * route is `upload-receiver.service.ts`; an S3 store's presigned PUT goes straight to the bucket.
  */
 import { randomUUID } from 'node:crypto';
+import type { SessionKind } from '../db/schema.js';
 import { VIDEO_CONTENT_TYPES } from '../domain/views/score-rank.js';
 import type {
   UploadUrlInput,
@@ -16,6 +17,7 @@ import { AppError, conflict, isUpstreamFailure, upstreamUnavailable, validationF
 import type { BlobStore } from '../ports/blob-store.js';
 import type { Repositories, SessionRecord } from '../repositories/index.js';
 import type { ClipIntakeService } from './clip-intake.service.js';
+import { currentSession } from './ownership.js';
 import type { VideoService } from './video.service.js';
 
 export interface UploadServiceOptions {
@@ -156,11 +158,13 @@ export class UploadService {
   }
 
   /**
-   * Confirms an upload: the clip is verified (`ClipIntakeService.verify`), then one transaction
-   * queues its evaluation on the session kind's dimensions and, for Rank, locks the session to the
-   * clip's prompt. Confirming again returns the same video.
+   * Confirms an upload to the caller's current session `runId` of `kind` (404/403/409 as
+   * `SessionService.requireCurrent`): the clip is verified (`ClipIntakeService.verify`), then one
+   * transaction queues its evaluation on the session kind's dimensions and, for Rank, locks the
+   * session to the clip's prompt. Confirming again returns the same video.
    */
-  async confirm(session: SessionRecord, videoId: string): Promise<VideoView> {
+  async confirm(userId: string, kind: SessionKind, runId: string, videoId: string): Promise<VideoView> {
+    const session = currentSession(await this.repos.sessions.ownedBy(runId, userId, kind), kind, runId);
     const video = await this.repos.uploads.inSession(videoId, session.id);
     if (!video) throw new AppError('not_found', `video ${videoId} not found in run ${session.id}`);
     const verdict = await this.intake.verify(video);

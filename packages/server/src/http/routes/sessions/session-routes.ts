@@ -71,6 +71,5 @@ export async function confirmUpload(
   runId: string,
   videoId: string,
 ): Promise<VideoView> {
-  const session = await deps.services.sessions.requireCurrent(userOf(request).id, kind, runId);
-  return deps.services.uploads.confirm(session, videoId);
+  return deps.services.uploads.confirm(userOf(request).id, kind, runId, videoId);
 }
