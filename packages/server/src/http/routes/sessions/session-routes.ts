@@ -22,30 +22,19 @@ export function userOf(request: FastifyRequest): AuthenticatedUser {
   return request.user;
 }
 
-/** The caller's Score session (created if absent), or a fresh one after a reset. */
-export async function viewScoreSession(
+/** The caller's Score or Rank session (created if absent), or a fresh one after a reset. */
+export async function viewSession(
   deps: AppDeps,
+  kind: 'score' | 'rank',
   request: FastifyRequest,
   reset: boolean,
-): Promise<ScoreSessionView> {
+): Promise<ScoreSessionView | RankSessionView> {
   const { sessions } = deps.services;
   const userId = userOf(request).id;
-  return sessions.viewScore(
-    reset ? await sessions.reset(userId, 'score', request.log) : await sessions.getOrCreate(userId, 'score'),
-  );
-}
-
-/** The caller's Rank session (created if absent), or a fresh one after a reset. */
-export async function viewRankSession(
-  deps: AppDeps,
-  request: FastifyRequest,
-  reset: boolean,
-): Promise<RankSessionView> {
-  const { sessions } = deps.services;
-  const userId = userOf(request).id;
-  return sessions.viewRank(
-    reset ? await sessions.reset(userId, 'rank', request.log) : await sessions.getOrCreate(userId, 'rank'),
-  );
+  const session = reset
+    ? await sessions.reset(userId, kind, request.log)
+    : await sessions.getOrCreate(userId, kind);
+  return kind === 'score' ? sessions.viewScore(session) : sessions.viewRank(session);
 }
 
 export async function createUploadUrl(
