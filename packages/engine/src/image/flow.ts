@@ -11,7 +11,7 @@
  *   4. the flow is smoothed with a 3×3 box to suppress outliers.
  * λ damps the update where the window has no texture, so flat regions keep the coarse estimate.
  */
-import { boxMean, gradients } from './filter.js';
+import { boxMean, boxMean2, gradients } from './filter.js';
 import { reduce } from './resize.js';
 import { scratchF32 } from './scratch.js';
 import type { GreyImage } from './types.js';
@@ -157,14 +157,18 @@ function levelTensor(img: TensorCarrier, radius: number): LevelTensor {
   const gy = new Float32Array(n);
   gradients(data, w, h, gx, gy);
   const tmp = scratchF32('levelTensor.tmp', n);
+  const tmp2 = scratchF32('levelTensor.tmp2', n);
   const prod = scratchF32('levelTensor.prod', n);
+  const prod2 = scratchF32('levelTensor.prod2', n);
   const axx = new Float32Array(n);
   const axy = new Float32Array(n);
   const ayy = new Float32Array(n);
-  for (let i = 0; i < n; i++) prod[i] = gx[i]! * gx[i]!;
-  boxMean(prod, w, h, radius, axx, tmp);
-  for (let i = 0; i < n; i++) prod[i] = gx[i]! * gy[i]!;
-  boxMean(prod, w, h, radius, axy, tmp);
+  for (let i = 0; i < n; i++) {
+    const x = gx[i]!;
+    prod[i] = x * x;
+    prod2[i] = x * gy[i]!;
+  }
+  boxMean2(prod, prod2, w, h, radius, axx, axy, tmp, tmp2);
   for (let i = 0; i < n; i++) prod[i] = gy[i]! * gy[i]!;
   boxMean(prod, w, h, radius, ayy, tmp);
   const tensor: LevelTensor = { radius, gx, gy, axx, axy, ayy, mean: mean(data) };
@@ -185,6 +189,7 @@ function refineLevel(
   const a1 = i1.data;
   const { gx, gy, axx, axy, ayy, mean: mean0 } = levelTensor(i0, o.radius);
   const tmp = scratchF32('refineLevel.tmp', n);
+  const tmp2 = scratchF32('refineLevel.tmp2', n);
   const prod = scratchF32('refineLevel.prod', n);
   const offset = (i1.tensor?.mean ?? mean(a1)) - mean0;
   const bx = scratchF32('refineLevel.bx', n);
@@ -222,8 +227,7 @@ function refineLevel(
         prod2[i] = gy[i]! * d;
       }
     }
-    boxMean(prod, w, h, o.radius, bx, tmp);
-    boxMean(prod2, w, h, o.radius, by, tmp);
+    boxMean2(prod, prod2, w, h, o.radius, bx, by, tmp, tmp2);
     for (let i = 0; i < n; i++) {
       const sxx = axx[i]! + lambda;
       const syy = ayy[i]! + lambda;
@@ -240,8 +244,7 @@ function refineLevel(
     }
   }
   // Light smoothing of the field.
-  boxMean(u, w, h, 1, prod, tmp);
+  boxMean2(u, v, w, h, 1, prod, prod2, tmp, tmp2);
   u.set(prod);
-  boxMean(v, w, h, 1, prod, tmp);
-  v.set(prod);
+  v.set(prod2);
 }
