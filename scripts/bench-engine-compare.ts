@@ -1,0 +1,116 @@
+/**
+ * `npx tsx scripts/bench-engine-compare.ts <base-dir> [rounds]`: section 1 of `npm run bench:engine`
+ * (decode alone vs. scoring all seven model-free dimensions, 5 s 1280x720 clip, 2 worker threads)
+ * for another revision's engine and this tree's, side by side in one process, rounds interleaved
+ * (the order alternates), medians. Both engines run from source.
+ *
+ * The other revision's engine source goes into an ignored folder of this tree first, e.g.
+ *   mkdir -p tmp/engine-base && git archive main packages/engine/src | tar -x -C tmp/engine-base
+ *   npx tsx scripts/bench-engine-compare.ts tmp/engine-base 5
+ * CPU is from /proc/self/stat (all threads plus reaped FFmpeg children; Linux).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as TREE from '../packages/engine/src/index.js';
+
+type Engine = typeof TREE;
+
+const baseDir = process.argv[2];
+if (!baseDir) {
+  process.stderr.write('usage: npx tsx scripts/bench-engine-compare.ts <base-dir> [rounds]\n');
+  process.exit(2);
+}
+const rounds = Number(process.argv[3] ?? 5);
+const BASE = (await import(
+  pathToFileURL(path.resolve(baseDir, 'packages/engine/src/index.ts')).href
+)) as Engine;
+
+const dims = [
+  'subject_consistency',
+  'background_consistency',
+  'temporal_flickering',
+  'motion_smoothness',
+  'dynamic_degree',
+  'aesthetic_quality',
+  'imaging_quality',
+] as const;
+
+function cpuMs(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return ([11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0) * 1000) / 100;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Streams the frames the plan asks for and drops them (as `bench:engine` does). */
+async function decodeAlone(lib: Engine, clip: string): Promise<void> {
+  const decoder = lib.createDecoder({
+    ffmpegPath: lib.defaultFfmpegPath(),
+    ffprobePath: lib.defaultFfprobePath(),
+    limits: lib.resolveLimits({}),
+  });
+  const probe = await decoder.probe(clip);
+  const plan = lib.planEvaluation(
+    probe,
+    { dimensions: [...dims] },
+    { getDimension: lib.getDimension, getMethod: lib.getMethod, listDimensions: () => [] },
+    {},
+  );
+  for await (const group of decoder.frames(clip, probe, plan.outputs)) void group;
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-compare-'));
+const clip = path.join(dir, '5s.mp4');
+try {
+  execFileSync(TREE.defaultFfmpegPath(), [
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+    ...['-i', 'testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t', '-t', '5'],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', clip],
+  ]);
+  const sides = [
+    { name: `base (${baseDir})`, lib: BASE, engine: BASE.createEngine({ threads: 2 }) },
+    { name: 'this tree', lib: TREE, engine: TREE.createEngine({ threads: 2 }) },
+  ].map((s) => ({ ...s, dw: [] as number[], dc: [] as number[], sw: [] as number[], sc: [] as number[] }));
+  const loads = [os.loadavg()[0]!];
+  try {
+    for (const s of sides) await s.engine.evaluate(clip, { dimensions: [...dims] }); // warm-up
+    for (let r = 0; r < rounds; r++) {
+      for (const s of r % 2 === 0 ? sides : [...sides].reverse()) {
+        let c = cpuMs();
+        let t = performance.now();
+        await decodeAlone(s.lib, clip);
+        s.dw.push(performance.now() - t);
+        s.dc.push(cpuMs() - c);
+        c = cpuMs();
+        t = performance.now();
+        const result = await s.engine.evaluate(clip, { dimensions: [...dims] });
+        s.sw.push(performance.now() - t);
+        s.sc.push(cpuMs() - c);
+        if (result.failures.length > 0) throw new Error(JSON.stringify(result.failures));
+      }
+      loads.push(os.loadavg()[0]!);
+    }
+  } finally {
+    for (const s of sides) await s.engine.close();
+  }
+  const lines = [
+    '| engine | decode alone (wall / CPU) | score all 7 (wall / CPU) | ratio wall | ratio CPU |',
+    '|---|---|---|---|---|',
+    ...sides.map((s) => {
+      const [dw, dc, sw, sc] = [median(s.dw), median(s.dc), median(s.sw), median(s.sc)];
+      return `| ${s.name} | ${dw.toFixed(0)} / ${dc.toFixed(0)} ms | ${sw.toFixed(0)} / ${sc.toFixed(0)} ms | ${(sw / dw).toFixed(2)}× | ${(sc / dc).toFixed(2)}× |`;
+    }),
+    '',
+    `Medians of ${rounds} interleaved rounds; 1-minute load average after each round: ${loads.map((l) => l.toFixed(1)).join(', ')}.`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
