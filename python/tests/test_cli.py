@@ -128,6 +128,15 @@ class SameCommands(unittest.TestCase):
                 if args[:2] in (["bench", "get"], ["dimensions", "list"], ["rank", "current"], ["bench", "csv"]):
                     self.assertEqual(py, ts, args)
 
+    def test_bench_get_says_its_scores_read_no_prompt(self) -> None:
+        # #24 item 6: this server has no CLIP model; both CLIs say so beside the run's numbers.
+        env = {"VESTA_API_KEY": server.keys[0], "VESTA_BASE_URL": server.base_url}
+        for w in ("py", "ts"):
+            code, out, err = run_cli(w, ["bench", "get", run_id], env)
+            self.assertEqual(code, 0, f"{w}: {err}")
+            self.assertIn("Note: this run's scores do not read the prompts: temporal_style and overall_consistency "
+                          "need the model clip-vit-b32 — `vesta models pull clip-vit-b32`", out, w)
+
     def test_same_exit_codes_and_error_shape(self) -> None:
         env = {"VESTA_API_KEY": server.keys[1], "VESTA_BASE_URL": server.base_url}
         cases = [

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Dict, List, Literal, Optional, Tuple, Type, Un
 from ._exceptions import ApiError, AuthenticationError, BadRequestError, ConflictError, InternalServerError, NotFoundError, PermissionDeniedError, RateLimitError
 from ._object import ApiObject
 
-__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "AddedJudge", "AddedJudgeInvite", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Judge", "JudgeList", "JudgingAgreement", "JudgingAgreementDimensionsItem", "JudgingAgreementFitted", "JudgingCampaign", "JudgingCampaignItemsItem", "JudgingCampaignList", "JudgingCampaignProgress", "JudgingCampaignQuestion", "JudgingCampaignSource", "JudgingOffer", "JudgingOfferLeft", "JudgingOfferRight", "JudgingRatings", "JudgingRatingsItemsItem", "JudgingRatingsJudgesItem", "JudgingRatingsWinMatrixItem", "JudgingVote", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "NextJudgingPairs", "PromptNotice", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "JudgeNotInvitedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
+__all__ = ["API_VERSION", "ERROR_CLASSES", "ERROR_CLASS_NAMES", "ERROR_CODES", "ERROR_STATUSES", "ErrorCode", "OPERATIONS", "BenchStatus", "VideoState", "AcceptInviteResponse", "AcceptInviteResponseUser", "AddedJudge", "AddedJudgeInvite", "Auxiliary", "BenchComparison", "BenchComparisonComparisonsItem", "BenchComparisonComparisonsItemPromptsItem", "BenchComparisonComparisonsItemPromptsItemBaselineClipsItem", "BenchComparisonComparisonsItemPromptsItemCandidateClipsItem", "BenchComparisonComparisonsItemPromptsItemDimensionsItem", "BenchComparisonComparisonsItemRowsItem", "BenchComparisonComparisonsItemUnmatchedClips", "BenchComparisonCorrection", "BenchComparisonGate", "BenchComparisonGateRowsItem", "BenchComparisonNotComparableItem", "BenchComparisonRunsItem", "BenchLogLine", "BenchLogPage", "BenchRun", "BenchRunError", "BenchRunPage", "BenchRunProgress", "BenchScorecard", "BenchScorecardAggregatesItem", "BenchScorecardDimensionsItem", "BenchVideo", "BenchVideoError", "BenchVideoFailuresItem", "BenchVideoPage", "BenchVideoScoresItem", "ClaimResponse", "CompleteRunnerTaskResponse", "CreateApiKeyResponse", "CreateApiKeyResponseApiKey", "CreateInviteResponse", "CreateInviteResponseInvite", "Dimension", "DimensionFailure", "DimensionList", "DimensionMethodsItem", "DimensionMethodsItemRequires", "DimensionNormalisation", "DimensionPrompts", "DimensionPromptsPromptsItem", "DimensionRange", "DisableUserResponse", "FailResponse", "FramesUsed", "FramesUsedSampling", "GetCurrentSessionResponse", "GetCurrentSessionResponseUser", "GetSetupStateResponse", "HeartbeatResponse", "Judge", "JudgeList", "JudgingAgreement", "JudgingAgreementDimensionsItem", "JudgingAgreementFitted", "JudgingCampaign", "JudgingCampaignItemsItem", "JudgingCampaignList", "JudgingCampaignProgress", "JudgingCampaignQuestion", "JudgingCampaignSource", "JudgingOffer", "JudgingOfferLeft", "JudgingOfferRight", "JudgingRatings", "JudgingRatingsItemsItem", "JudgingRatingsJudgesItem", "JudgingRatingsWinMatrixItem", "JudgingVote", "Leaderboard", "LeaderboardEntry", "Lease", "ListApiKeysResponse", "ListApiKeysResponseItemsItem", "ListInvitesResponse", "ListInvitesResponseItemsItem", "ListUsersResponse", "ListUsersResponseItemsItem", "ListWebSessionsResponse", "ListWebSessionsResponseItemsItem", "Model", "ModelBaseline", "ModelList", "ModelRunnersItem", "NextJudgingPairs", "PromptNotice", "RankSession", "Runner", "RunnerList", "RunnerLogLine", "RunnerTask", "RunnerTaskError", "Score", "ScoreModelsItem", "ScoreSession", "SetupFirstAdminResponse", "SetupFirstAdminResponseUser", "SignInResponse", "SignInResponseUser", "UnscoredDimension", "UploadPutResponse", "UploadUrlResponse", "Video", "VideoError", "ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "RequestTimeoutError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "JudgeNotInvitedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError"]
 
 #: The error classes of the catalogue's codes, re-exported by the vesta package.
 ERROR_CLASS_NAMES = ("ValidationFailedError", "InvalidFieldError", "RankPromptMismatchError", "InvalidVideoError", "UnauthorizedError", "ForbiddenError", "NotFoundError", "RequestTimeoutError", "ConflictError", "IdempotencyMismatchError", "NoScoredClipsError", "JudgingClosedError", "PairNotOfferedError", "JudgeNotInvitedError", "AlreadyVotedError", "PayloadTooLargeError", "UriTooLongError", "UnsupportedMediaTypeError", "RangeNotSatisfiableError", "RateLimitedError", "HeadersTooLargeError", "InternalError", "UpstreamUnavailableError", )
@@ -724,7 +724,7 @@ class BenchRun(ApiObject):
     """A Bench run."""
 
     __slots__ = ()
-    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "dimensions", "model_id", "runner_id", "samples_per_prompt", "prompts_per_dimension", "suite_version", "status", "progress", "error", "created_at", "updated_at", "started_at", "finished_at", "scorecard", )
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("id", "name", "dimensions", "model_id", "runner_id", "samples_per_prompt", "prompts_per_dimension", "suite_version", "status", "progress", "error", "created_at", "updated_at", "started_at", "finished_at", "prompt_notice", "unscored_dimensions", "scorecard", )
 
     @property
     def id(self) -> str:
@@ -797,6 +797,17 @@ class BenchRun(ApiObject):
     def finished_at(self) -> Optional[str]:
         """When the run reached a terminal status."""
         return self._data["finished_at"]
+
+    @property
+    def prompt_notice(self) -> Optional[PromptNotice]:
+        """Set when none of the run's scores reads the prompts: no dimension of the run reads them, and those that would (overall_consistency, temporal_style) cannot be scored on this server because their models are missing. Null otherwise (also when such a dimension could be scored and was not chosen)."""
+        v = self._data["prompt_notice"]
+        return None if v is None else PromptNotice(v)
+
+    @property
+    def unscored_dimensions(self) -> List[UnscoredDimension]:
+        """The run's dimensions that could not be scored: those with no method on this server now (their models are missing), and, once the run has ended, those with no scored clip, with the failure its clips recorded. Each says why and, where models would fix it, the command that fetches them. Empty otherwise."""
+        return [UnscoredDimension(x) for x in self._data["unscored_dimensions"]]
 
     @property
     def scorecard(self) -> Optional[BenchScorecard]:
@@ -2507,6 +2518,37 @@ class ScoreSession(ApiObject):
     @property
     def videos(self) -> List[Video]:
         return [Video(x) for x in self._data["videos"]]
+
+
+class UnscoredDimension(ApiObject):
+    """A dimension the user asked for that could not be scored on this server, why, and the fix."""
+
+    __slots__ = ()
+    _FIELDS: ClassVar[Tuple[str, ...]] = ("dimension", "code", "detail", "models", "command", )
+
+    @property
+    def dimension(self) -> str:
+        return self._data["dimension"]
+
+    @property
+    def code(self) -> str:
+        """model_unavailable (its models are not on this server), method_unavailable (no method of it in this build), or the engine's code recorded on its clips' failures."""
+        return self._data["code"]
+
+    @property
+    def detail(self) -> str:
+        """In words, to show beside the numbers, e.g. 'overall_consistency was not scored: it needs the model clip-vit-b32, not on this server — `vesta models pull clip-vit-b32`'."""
+        return self._data["detail"]
+
+    @property
+    def models(self) -> List[str]:
+        """The model ids that would score it; empty when no model would."""
+        return list(self._data["models"])
+
+    @property
+    def command(self) -> Optional[str]:
+        """The command that fetches those models on the server; null when none would help."""
+        return self._data["command"]
 
 
 class UploadPutResponse(ApiObject):

@@ -215,7 +215,15 @@ def _render_run(r: Dict[str, Any]) -> str:
         "progress": f"{p['tasks_done']}/{p['tasks_total']} done, {p['tasks_generated']} generated, {p['tasks_failed']} failed",
         "error": f"{err['code']}: {err['detail']}" if err else None,
         "created_at": r["created_at"], "finished_at": r.get("finished_at"),
-    })
+    }) + _run_notes(r)
+
+
+def _run_notes(r: Dict[str, Any]) -> str:
+    """What the run says about the prompt and the dimensions it could not score (with the fix)."""
+    notes = [f"Not scored: {u['detail']}" for u in r.get("unscored_dimensions") or []]
+    if r.get("prompt_notice"):
+        notes.append(f"Note: {r['prompt_notice']['detail']}")
+    return "".join("\n" + n for n in notes)
 
 
 def _footer(page: Dict[str, Any]) -> str:

@@ -174,7 +174,14 @@ describe('vesta CLI against the real server', () => {
     expect(list.items.map((r) => r.id)).toContain(run.id);
     expect(JSON.parse((await vesta(['bench', 'get', run.id, '--json'])).stdout)).toMatchObject({
       id: run.id,
+      // #24 item 6: this server has no CLIP model, so the run's scores will read no prompt: said.
+      prompt_notice: { code: 'prompt_not_read', command: 'vesta models pull clip-vit-b32' },
+      unscored_dimensions: [],
     });
+    const shown = await vesta(['bench', 'get', run.id], { NO_COLOR: '1' });
+    expect(shown.stdout).toContain(
+      "Note: this run's scores do not read the prompts: temporal_style and overall_consistency need the model clip-vit-b32 — `vesta models pull clip-vit-b32`",
+    );
     // The run's clips are planned at creation and wait for a runner.
     const videos = JSON.parse((await vesta(['bench', 'videos', run.id, '--json'])).stdout) as {
       items: { state: string }[];

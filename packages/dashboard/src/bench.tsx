@@ -18,7 +18,7 @@ import {
   useDimensions,
   vesta,
 } from './api';
-import { DataTable, ErrorAlert, StateBadge, stateWords } from './ui';
+import { DataTable, ErrorAlert, PromptNotice, StateBadge, UnscoredNotice, stateWords } from './ui';
 import { BarChart } from './chart';
 import { ClipPlayer } from './sessions';
 import { ComparisonView, NotComparable } from './bench-compare';
@@ -600,6 +600,8 @@ export function BenchRunPage() {
           Each score with its 95 % interval (a bootstrap over prompts, seeded from the run id){' '}
           {card?.final ? '— final.' : '— from the clips scored so far; it moves until the run ends.'}
         </p>
+        <UnscoredNotice unscored={r.unscored_dimensions} />
+        <PromptNotice notice={r.prompt_notice} />
         <dl className="totals run-totals" data-testid="run-totals">
           {(['Quality', 'Semantic', 'Total'] as const).map((name) => {
             const a = card?.aggregates.find((x) => x.name === name);

@@ -5,7 +5,7 @@ import type { ScoreSession, VideoSummary } from '@vesta/sdk';
 import { useMemo, useRef, useState } from 'react';
 import type { DragEvent } from 'react';
 import { formatMethod, formatScore, livePoll, useDimensionName, vesta } from './api';
-import { DataTable, ErrorAlert, ScoreMatrix, StateBadge } from './ui';
+import { DataTable, ErrorAlert, PromptNotice, ScoreMatrix, StateBadge } from './ui';
 import { BarChart } from './chart';
 
 const FINAL = new Set(['scored', 'failed']);
@@ -240,17 +240,6 @@ async function trackUpload<T>(
     }
     throw error;
   }
-}
-
-/** Scores that read nothing of the prompt (their models are not on the server): said beside them. */
-function PromptNotice({ notice }: { notice: { detail: string; command: string } | null | undefined }) {
-  if (!notice) return null;
-  const [before] = notice.detail.split(' — ');
-  return (
-    <p className="notice" role="note" data-testid="prompt-notice">
-      <strong>Note:</strong> {before} — run <code>{notice.command}</code> on the server.
-    </p>
-  );
 }
 
 /** A "Remove" button that asks first (one clip of a Score session, or a Rank candidate). */

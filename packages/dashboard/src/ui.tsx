@@ -186,3 +186,47 @@ export function ScoreMatrix(props: {
     </div>
   );
 }
+
+/** Scores that read nothing of the prompt (their models are not on the server): said beside them. */
+export function PromptNotice({ notice }: { notice: { detail: string; command: string } | null | undefined }) {
+  if (!notice) return null;
+  const [before] = notice.detail.split(' — ');
+  return (
+    <p className="notice" role="note" data-testid="prompt-notice">
+      <strong>Note:</strong> {before} — run <code>{notice.command}</code> on the server.
+    </p>
+  );
+}
+
+/**
+ * Dimensions the user asked for that could not be scored on this server (its models are missing,
+ * or its clips' scoring failed), each with why and the command that fixes it.
+ */
+export function UnscoredNotice({
+  unscored,
+}: {
+  unscored: ReadonlyArray<{ dimension: string; detail: string; command: string | null }>;
+}) {
+  if (unscored.length === 0) return null;
+  return (
+    <div className="notice" role="note" data-testid="unscored-notice">
+      <strong>Not scored:</strong>
+      <ul>
+        {unscored.map((u) => {
+          const [before] = u.detail.split(' — ');
+          return (
+            <li key={u.dimension}>
+              {before}
+              {u.command !== null && (
+                <>
+                  {' '}
+                  — run <code>{u.command}</code> on the server.
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -333,9 +333,34 @@ describe.skipIf(!haveChromium && !inCi)(
         (p) => p.getByTestId('against-baseline').getByTestId('forest-dimensions').waitFor(),
         '.card:has([data-testid="run-scores"]), [data-testid="against-baseline"]',
       );
+      // #24 item 6: this server has no CLIP model, so the run's scores read no prompt: said beside
+      // them, with the command, as the API says.
+      const v2Run = (await callApi(base, key, 'GET', `/api/v1/bench/${v2}`)).json();
+      expect(v2Run.prompt_notice).toMatchObject({ command: 'vesta models pull clip-vit-b32' });
+      const promptNote = await page.locator('.card:has([data-testid="run-scores"])').getByTestId('prompt-notice').textContent();
+      expect(promptNote).toContain("this run's scores do not read the prompts");
+      expect(promptNote).toContain('run vesta models pull clip-vit-b32 on the server');
       // The baseline's own page says it is the baseline.
       await page.goto(`${base}/dashboard/bench/${v1}`);
       await page.getByTestId('against-baseline').getByText('This run is the baseline').waitFor();
+      // A dimension the run asked for that this server cannot score now (its model gone since the
+      // run was made: the run row holds it as created then) is named with why and the command.
+      await server.deps.db
+        .updateTable('bench_runs')
+        .set({ dimensions: JSON.stringify([...(v2Run.dimensions as string[]), 'overall_consistency']) })
+        .where('id', '=', v1)
+        .execute();
+      await page.reload();
+      const unscored = await page.getByTestId('unscored-notice').textContent();
+      expect(unscored).toContain('overall_consistency was not scored: it needs the model clip-vit-b32, not on this server');
+      expect(unscored).toContain('run vesta models pull clip-vit-b32 on the server');
+      await snapBoth(
+        page,
+        phone,
+        "06-run-page-unscored",
+        (p) => p.getByTestId("unscored-notice").waitFor(),
+        ".card:has([data-testid=\"run-scores\"])",
+      );
       await context.close();
       await phoneContext.close();
     }, 600_000);

@@ -385,6 +385,48 @@ describe('Score with the S3 blob store', () => {
   });
 });
 
+describe('Removing a clip with the S3 blob store', () => {
+  it('the store unreachable: 503 upstream_unavailable with Retry-After and nothing removed; the retry after recovery removes it', async () => {
+    if (externalS3) return; // an external endpoint cannot be stopped from here
+    const { runId } = await session('score');
+    const bytes = readFileSync(clip('zeroscope-v2__toad-karate.mp4'));
+    const ticket = await put('score', runId, bytes, { prompt: 'a toad doing karate' });
+    expect((await confirm('score', runId, ticket.videoId)).status).toBe(200);
+    const scored = await waitFor(
+      () => videoOf('score', ticket.videoId),
+      (v) => v?.state === 'scored' || v?.state === 'failed',
+      120_000,
+    );
+    expect(scored?.state).toBe('scored');
+    const objectKey = `videos/${ticket.videoId}`;
+    const scoreRows = () =>
+      server.deps.db.selectFrom('scores').select('dimension').where('video_id', '=', ticket.videoId).execute();
+    const scoresBefore = (await scoreRows()).length;
+    expect(scoresBefore).toBeGreaterThan(0);
+
+    await s3.stopServer();
+    try {
+      const res = await api('DELETE', `/api/v1/score/${runId}/videos/${ticket.videoId}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      const body = (await res.json()) as { code: string; detail: string };
+      expect(body.code).toBe('upstream_unavailable');
+      // Nothing removed: the clip is still listed, scored, with its scores.
+      expect((await videoOf('score', ticket.videoId))?.state).toBe('scored');
+      expect((await scoreRows()).length).toBe(scoresBefore);
+    } finally {
+      await s3.startServer();
+    }
+    // Its bytes are still in the bucket; the retry removes the clip, its scores and its bytes.
+    expect(await s3.keys()).toContain(objectKey);
+    const again = await api('DELETE', `/api/v1/score/${runId}/videos/${ticket.videoId}`);
+    expect(again.status, await again.clone().text()).toBe(204);
+    expect(await videoOf('score', ticket.videoId)).toBeUndefined();
+    expect(await scoreRows()).toEqual([]);
+    expect(await s3.keys()).not.toContain(objectKey);
+  });
+});
+
 describe('Rank with the S3 blob store', () => {
   it('ranks clips uploaded straight to the bucket', async () => {
     const { runId } = await session('rank');

@@ -61,7 +61,14 @@ function renderRun(run: BenchRun, style: Style): string {
     },
     style,
   );
-  return run.scorecard ? `${fields}\n\n${renderScorecard(run.scorecard, style)}` : fields;
+  // Where the numbers are: the dimensions asked for that could not be scored, and scores that read
+  // no prompt, each with the command that fixes it.
+  const notes = [
+    ...run.unscored_dimensions.map((u) => style.yellow(`Not scored: ${u.detail}`)),
+    ...(run.prompt_notice ? [style.yellow(`Note: ${run.prompt_notice.detail}`)] : []),
+  ];
+  const head = notes.length > 0 ? `${fields}\n${notes.join('\n')}` : fields;
+  return run.scorecard ? `${head}\n\n${renderScorecard(run.scorecard, style)}` : head;
 }
 
 interface PageFlags {

@@ -1433,6 +1433,10 @@ export interface components {
             started_at: string | null;
             /** @description When the run reached a terminal status. */
             finished_at: string | null;
+            /** @description Set when none of the run's scores reads the prompts: no dimension of the run reads them, and those that would (overall_consistency, temporal_style) cannot be scored on this server because their models are missing. Null otherwise (also when such a dimension could be scored and was not chosen). */
+            prompt_notice: components["schemas"]["PromptNotice"] | null;
+            /** @description The run's dimensions that could not be scored: those with no method on this server now (their models are missing), and, once the run has ended, those with no scored clip, with the failure its clips recorded. Each says why and, where models would fix it, the command that fetches them. Empty otherwise. */
+            unscored_dimensions: components["schemas"]["UnscoredDimension"][];
             /** @description The final scorecard with its 95 % intervals, once the run has ended (stored then; null while it runs: GET /api/v1/bench/{id}/scorecard has the scores so far). */
             scorecard: components["schemas"]["BenchScorecard"] | null;
         };
@@ -2153,6 +2157,18 @@ export interface components {
         SetModelBaselineBody: {
             /** @description A completed run of this model, of the caller's. */
             run_id: string;
+        };
+        /** @description A dimension the user asked for that could not be scored on this server, why, and the fix. */
+        UnscoredDimension: {
+            dimension: string;
+            /** @description model_unavailable (its models are not on this server), method_unavailable (no method of it in this build), or the engine's code recorded on its clips' failures. */
+            code: string;
+            /** @description In words, to show beside the numbers, e.g. 'overall_consistency was not scored: it needs the model clip-vit-b32, not on this server — `vesta models pull clip-vit-b32`'. */
+            detail: string;
+            /** @description The model ids that would score it; empty when no model would. */
+            models: string[];
+            /** @description The command that fetches those models on the server; null when none would help. */
+            command: string | null;
         };
         UploadPutResponse: {
             videoId: string;

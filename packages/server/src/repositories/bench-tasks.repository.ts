@@ -160,6 +160,31 @@ export class BenchTaskRepository {
       .execute();
   }
 
+  /**
+   * The failures recorded on the run's evaluated clips for `dimensions`, one row per dimension and
+   * code (one detail of them): why a dimension a run asked for has no score.
+   */
+  async failedDimensionsOf(
+    runId: string,
+    dimensions: readonly string[],
+  ): Promise<Array<{ dimension: string; code: string; detail: string }>> {
+    if (dimensions.length === 0) return [];
+    return this.db
+      .selectFrom('bench_tasks')
+      .innerJoin('score_failures', 'score_failures.video_id', 'bench_tasks.video_id')
+      .select((eb) => [
+        'score_failures.dimension',
+        'score_failures.code',
+        eb.fn.min('score_failures.detail').as('detail'),
+      ])
+      .where('bench_tasks.run_id', '=', runId)
+      .where('score_failures.dimension', 'in', dimensions)
+      .groupBy(['score_failures.dimension', 'score_failures.code'])
+      .orderBy('score_failures.dimension')
+      .orderBy('score_failures.code')
+      .execute();
+  }
+
   // ---- a clip's evaluation settles -------------------------------------------------------------
 
   /**

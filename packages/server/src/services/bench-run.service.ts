@@ -28,9 +28,11 @@ import type { BenchProgressService } from './bench-progress.service.js';
 import { scorecardCsv } from './bench-scorecard.js';
 import { keptScorecardView, scorecardView, storedScorecardView } from './bench-scorecard.service.js';
 import type { BenchScorecardService } from './bench-scorecard.service.js';
-import { NO_TASKS, byVideo, logView, pageOf, progressOf, runView, taskVideoView } from './bench-views.js';
+import { NO_TASKS, byVideo, logView, pageOf, parseJson, progressOf, runView, taskVideoView } from './bench-views.js';
+import type { RunNotices } from './bench-views.js';
 import { resolveModelKey } from './model-keys.js';
 import { ownRow } from './ownership.js';
+import { promptNotice, unscorableNow, unscoredByFailure } from './prompt-notice.js';
 
 /** VBench samples 5 clips per prompt. */
 export const DEFAULT_SAMPLES_PER_PROMPT = 5;
@@ -173,7 +175,7 @@ export class BenchRunService {
       });
     });
     this.onTasksAvailable();
-    return runView(row, progressOf({ ...row, n_pending: tasks.length }));
+    return runView(row, progressOf({ ...row, n_pending: tasks.length }), null, await this.notices(row, null));
   }
 
   /** Known, usable on Bench, with a method available on this server; VBench's order, no repeats. */
@@ -202,11 +204,12 @@ export class BenchRunService {
     const total = await this.repos.benchRuns.countOf(userId);
     const rows = await this.repos.benchRuns.pageOf(userId, limit, (page - 1) * limit);
     // A page shows the scorecards runs already store; none is computed here.
-    return pageOf(
-      rows.map((r) => runView(r, progressOf(r), storedScorecardView(r))),
-      total,
-      { page, limit },
-    );
+    const views: BenchRunView[] = [];
+    for (const r of rows) {
+      const card = storedScorecardView(r);
+      views.push(runView(r, progressOf(r), card, await this.notices(r, card)));
+    }
+    return pageOf(views, total, { page, limit });
   }
 
   /**
@@ -227,7 +230,42 @@ export class BenchRunService {
     const kept = keptScorecardView(head);
     if (kept) return runView(head, progressOf(head), kept);
     const row = await this.owned(userId, id);
-    return runView(row, progressOf(row), await this.scorecards.finalView(row));
+    const card = await this.scorecards.finalView(row);
+    return runView(row, progressOf(row), card, await this.notices(row, card));
+  }
+
+  /**
+   * What the run says about the prompt and about its dimensions that could not be scored (issue
+   * #24 item 6): a dimension with no method on this server now (its models are missing), and,
+   * once the run has ended, one with no scored clip whose clips' failures say why (the one query
+   * made only then). No query for a run still going.
+   */
+  private async notices(row: BenchRunRecord, card: BenchScorecardView | null): Promise<RunNotices> {
+    const registry = this.registry();
+    const requested = parseJson<string[]>(row.dimensions, []);
+    const unscored = requested.flatMap((d) => {
+      const u = unscorableNow(registry, d);
+      return u ? [u] : [];
+    });
+    const withoutScore = (card?.dimensions ?? [])
+      .filter((d) => d.clips === 0 && !unscored.some((u) => u.dimension === d.dimension))
+      .map((d) => d.dimension);
+    if (withoutScore.length > 0) {
+      const failed = await this.repos.benchTasks.failedDimensionsOf(row.id, withoutScore);
+      for (const dimension of withoutScore) {
+        const first = failed.find((f) => f.dimension === dimension);
+        if (first) unscored.push(unscoredByFailure(registry, dimension, first));
+      }
+      unscored.sort((a, b) => requested.indexOf(a.dimension) - requested.indexOf(b.dimension));
+    }
+    const scored = card
+      ? card.dimensions.filter((d) => d.clips > 0).map((d) => d.dimension)
+      : requested.filter((d) => !unscored.some((u) => u.dimension === d));
+    return {
+      // A Bench run's clips are made from the suite's prompts: the run always has prompts.
+      prompt_notice: promptNotice(registry, 'bench', row.suite_version ?? 'suite', scored),
+      unscored_dimensions: unscored,
+    };
   }
 
   /** The scorecard with intervals: stored once the run has ended, else from the clips scored so far. */

@@ -62,10 +62,17 @@ export const NO_TASKS = {
   n_cancelled: 0,
 } as const satisfies Partial<BenchRunRecord>;
 
+/** What a run says about its dimensions that read no prompt or could not be scored (`prompt-notice.ts`). */
+export interface RunNotices {
+  prompt_notice: BenchRunView['prompt_notice'];
+  unscored_dimensions: BenchRunView['unscored_dimensions'];
+}
+
 export function runView(
   row: BenchRunHead,
   progress: BenchProgress = progressOf(row),
   scorecard: BenchScorecardView | null = null,
+  notices: RunNotices = { prompt_notice: null, unscored_dimensions: [] },
 ): BenchRunView {
   return {
     id: row.id,
@@ -83,6 +90,9 @@ export function runView(
     updated_at: iso(row.updated_at),
     started_at: isoOrNull(row.started_at),
     finished_at: isoOrNull(row.finished_at),
+    // Before `scorecard`: the run route splices a stored scorecard's JSON in as the last field.
+    prompt_notice: notices.prompt_notice,
+    unscored_dimensions: notices.unscored_dimensions,
     scorecard,
   };
 }

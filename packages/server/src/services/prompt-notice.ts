@@ -5,18 +5,20 @@
  * notice says so where the numbers are, naming the dimensions left out and the command that fetches
  * the model they need.
  */
-import type { DimensionInfo } from '@vesta/engine';
-import type { PromptNoticeView } from '../domain/views/score-rank.js';
+import { getMethod } from '@vesta/engine';
+import type { DimensionId, DimensionInfo, MethodInfo } from '@vesta/engine';
+import type { PromptNoticeView, UnscoredDimensionView } from '../domain/views/score-rank.js';
 
 /** The dimensions of `workflow` that read the prompt, each with the lightest set of models that scores it. */
 function promptReaders(
   dimensions: readonly DimensionInfo[],
-  workflow: 'score' | 'rank',
+  workflow: 'score' | 'rank' | 'bench',
 ): Array<{ id: string; models: string[] }> {
   return dimensions
     .filter((d) => d.workflows.includes(workflow))
     .flatMap((d) => {
-      const reading = d.methods.filter((m) => m.requires.prompt);
+      // Methods this build ships: a model fetched for one that it does not would change nothing.
+      const reading = d.methods.filter((m) => m.requires.prompt && getMethod(d.id, m.id) !== undefined);
       if (reading.length === 0) return [];
       // The method with the fewest models; on a tie the later one (the registry lists VBench's own
       // method first and the lighter substitutes after it).
@@ -33,23 +35,99 @@ function promptReaders(
  */
 export function promptNotice(
   dimensions: readonly DimensionInfo[],
-  workflow: 'score' | 'rank',
+  workflow: 'score' | 'rank' | 'bench',
   prompt: string | null,
   scoredDimensions: readonly string[],
 ): PromptNoticeView | null {
   if (prompt === null || prompt.trim() === '' || scoredDimensions.length === 0) return null;
   const readers = promptReaders(dimensions, workflow);
   if (readers.length === 0 || readers.some((r) => scoredDimensions.includes(r.id))) return null;
+  // A Bench run scores the dimensions its owner chose: a prompt reader this server can score now
+  // was left out by choice, and no model to fetch would change that.
+  if (workflow === 'bench' && readers.some((r) => dimensions.find((d) => d.id === r.id)?.defaultMethod))
+    return null;
   const models = [...new Set(readers.flatMap((r) => r.models))];
   const ids = readers.map((r) => r.id);
   const what =
-    workflow === 'rank' ? 'this ranking does not read the prompt' : 'these scores do not read the prompt';
+    workflow === 'rank'
+      ? 'this ranking does not read the prompt'
+      : workflow === 'bench'
+        ? "this run's scores do not read the prompts"
+        : 'these scores do not read the prompt';
   const needs = `${list(ids)} ${ids.length === 1 ? 'needs' : 'need'} ${models.length === 1 ? 'the model' : 'the models'} ${list(models)}`;
   const command = `vesta models pull ${models.join(' ')}`;
   return {
     code: 'prompt_not_read',
     detail: `${what}: ${needs} — \`${command}\``,
     dimensions: ids,
+    models,
+    command,
+  };
+}
+
+/**
+ * The models that would make `info` scorable on this server: those missing for the method,
+ * implemented by this build, that needs the fewest (on a tie the later, as above); empty when no
+ * model would help (the dimension is scorable, or no method this build ships takes models).
+ */
+function missingModels(info: DimensionInfo): string[] {
+  const fixable = info.methods.filter(
+    (m: MethodInfo) =>
+      !m.available && m.requires.models.length > 0 && getMethod(info.id, m.id) !== undefined,
+  );
+  if (fixable.length === 0) return [];
+  const lightest = fixable.reduce((best, m) =>
+    m.requires.models.length <= best.requires.models.length ? m : best,
+  );
+  return lightest.requires.models;
+}
+
+/**
+ * A dimension a user asked for that cannot be scored on this server as it is now (no method
+ * available: its models are not pulled), with why and the command that fixes it; null when it can
+ * be scored (or is not a known dimension).
+ */
+export function unscorableNow(
+  dimensions: readonly DimensionInfo[],
+  dimension: string,
+): UnscoredDimensionView | null {
+  const info = dimensions.find((d) => d.id === dimension);
+  if (!info || info.defaultMethod !== null) return null;
+  const models = missingModels(info);
+  if (models.length === 0)
+    return {
+      dimension,
+      code: 'method_unavailable',
+      detail: `${dimension} cannot be scored: no method of it is available in this build`,
+      models: [],
+      command: null,
+    };
+  const command = `vesta models pull ${models.join(' ')}`;
+  return {
+    dimension,
+    code: 'model_unavailable',
+    detail: `${dimension} was not scored: it needs ${models.length === 1 ? 'the model' : 'the models'} ${list(models)}, not on this server — \`${command}\``,
+    models,
+    command,
+  };
+}
+
+/**
+ * A dimension a user asked for whose clips all failed to be scored, explained by the failures the
+ * engine recorded (`code`, `detail`); the fixing command when its models are still missing now.
+ */
+export function unscoredByFailure(
+  dimensions: readonly DimensionInfo[],
+  dimension: DimensionId | string,
+  failure: { code: string; detail: string },
+): UnscoredDimensionView {
+  const info = dimensions.find((d) => d.id === dimension);
+  const models = info && info.defaultMethod === null ? missingModels(info) : [];
+  const command = models.length > 0 ? `vesta models pull ${models.join(' ')}` : null;
+  return {
+    dimension,
+    code: failure.code,
+    detail: `${dimension} was not scored (${failure.code}): ${failure.detail}${command ? ` — \`${command}\`` : ''}`,
     models,
     command,
   };

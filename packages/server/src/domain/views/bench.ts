@@ -4,6 +4,7 @@
  */
 import type { BenchLogLevel, BenchLogSource, BenchTaskState } from '../../db/schema-bench.js';
 import type { BenchStatus } from '../bench-state.js';
+import type { PromptNoticeView, UnscoredDimensionView } from './score-rank.js';
 
 export interface BenchProgress {
   /** Clips the run will generate (prompt × sample); 0 until the run's tasks are planned. */
@@ -36,6 +37,10 @@ export interface BenchRunView {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Set when none of the run's scores reads the prompts because their models are not on the server. */
+  prompt_notice: PromptNoticeView | null;
+  /** The run's dimensions that could not be scored on this server, why, and the fixing command. */
+  unscored_dimensions: UnscoredDimensionView[];
   scorecard: BenchScorecardView | null;
 }
 

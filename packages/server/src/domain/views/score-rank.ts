@@ -70,6 +70,18 @@ export interface PromptNoticeView {
   command: string;
 }
 
+/** A dimension a user asked for that could not be scored on this server, why, and the fix. */
+export interface UnscoredDimensionView {
+  dimension: string;
+  /** model_unavailable, method_unavailable, or the engine's code of the clips' failures. */
+  code: string;
+  detail: string;
+  /** Models that would score it (empty when none would). */
+  models: string[];
+  /** The command that fetches them, or null. */
+  command: string | null;
+}
+
 export interface VideoView {
   videoId: string;
   fileName: string;

@@ -126,6 +126,30 @@ export const PromptNotice = Type.Object(
   },
 );
 
+export const UnscoredDimension = Type.Object(
+  {
+    dimension: Type.String(),
+    code: Type.String({
+      description:
+        "model_unavailable (its models are not on this server), method_unavailable (no method of it in this build), or the engine's code recorded on its clips' failures.",
+    }),
+    detail: Type.String({
+      description:
+        "In words, to show beside the numbers, e.g. 'overall_consistency was not scored: it needs the model clip-vit-b32, not on this server — `vesta models pull clip-vit-b32`'.",
+    }),
+    models: Type.Array(Type.String(), {
+      description: 'The model ids that would score it; empty when no model would.',
+    }),
+    command: Type.Union([Type.String(), Type.Null()], {
+      description: 'The command that fetches those models on the server; null when none would help.',
+    }),
+  },
+  {
+    title: 'UnscoredDimension',
+    description: 'A dimension the user asked for that could not be scored on this server, why, and the fix.',
+  },
+);
+
 export const Video = Type.Object(
   {
     videoId: Type.String(),

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validationFailed } from '../../../errors.js';
 import { BENCH_STATUSES } from '../../../domain/bench-state.js';
 import { BENCH_TASK_STATES } from '../../../domain/clip-lifecycle.js';
+import { PromptNotice, UnscoredDimension } from '../../schemas/sessions.js';
 
 export const RUN_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
 export const VIDEO_PAGE = { defaultLimit: 20, maxLimit: 100 } as const;
@@ -232,6 +233,14 @@ export const BenchRun = Type.Object(
     started_at: Type.Union([Timestamp, Type.Null()], { description: 'When the run left queued.' }),
     finished_at: Type.Union([Timestamp, Type.Null()], {
       description: 'When the run reached a terminal status.',
+    }),
+    prompt_notice: Type.Union([PromptNotice, Type.Null()], {
+      description:
+        "Set when none of the run's scores reads the prompts: no dimension of the run reads them, and those that would (overall_consistency, temporal_style) cannot be scored on this server because their models are missing. Null otherwise (also when such a dimension could be scored and was not chosen).",
+    }),
+    unscored_dimensions: Type.Array(UnscoredDimension, {
+      description:
+        "The run's dimensions that could not be scored: those with no method on this server now (their models are missing), and, once the run has ended, those with no scored clip, with the failure its clips recorded. Each says why and, where models would fix it, the command that fetches them. Empty otherwise.",
     }),
     scorecard: Type.Union([BenchScorecard, Type.Null()], {
       description:
