@@ -315,9 +315,14 @@ describe.skipIf(!haveChromium && !inCi)(
       const scoreRows = await page.getByTestId('run-scores').locator('tbody tr').allTextContents();
       expect(scoreRows.length).toBe(3);
       for (const d of card.dimensions as Json[]) {
-        const row = scoreRows.find((t) => t.includes(d.score.toFixed(4)));
-        expect(row, d.dimension).toBeDefined();
-        expect(row).toContain(`${d.ci95_low.toFixed(4)} – ${d.ci95_high.toFixed(4)}`);
+        // The row with both the score and its interval (a score of 1.0000 also reads as another
+        // row's upper bound).
+        const interval = `${d.ci95_low.toFixed(4)} – ${d.ci95_high.toFixed(4)}`;
+        const row = scoreRows.find((t) => t.includes(d.score.toFixed(4)) && t.includes(interval));
+        expect(
+          row,
+          `${d.dimension}: ${d.score.toFixed(4)}, ${interval} in ${scoreRows.join(' | ')}`,
+        ).toBeDefined();
       }
       await page
         .getByRole('img', { name: /Per-dimension means of checkpoint v2, with 95 % intervals/ })
@@ -337,7 +342,10 @@ describe.skipIf(!haveChromium && !inCi)(
       // them, with the command, as the API says.
       const v2Run = (await callApi(base, key, 'GET', `/api/v1/bench/${v2}`)).json();
       expect(v2Run.prompt_notice).toMatchObject({ command: 'vesta models pull clip-vit-b32' });
-      const promptNote = await page.locator('.card:has([data-testid="run-scores"])').getByTestId('prompt-notice').textContent();
+      const promptNote = await page
+        .locator('.card:has([data-testid="run-scores"])')
+        .getByTestId('prompt-notice')
+        .textContent();
       expect(promptNote).toContain("this run's scores do not read the prompts");
       expect(promptNote).toContain('run vesta models pull clip-vit-b32 on the server');
       // The baseline's own page says it is the baseline.
@@ -352,14 +360,16 @@ describe.skipIf(!haveChromium && !inCi)(
         .execute();
       await page.reload();
       const unscored = await page.getByTestId('unscored-notice').textContent();
-      expect(unscored).toContain('overall_consistency was not scored: it needs the model clip-vit-b32, not on this server');
+      expect(unscored).toContain(
+        'overall_consistency was not scored: it needs the model clip-vit-b32, not on this server',
+      );
       expect(unscored).toContain('run vesta models pull clip-vit-b32 on the server');
       await snapBoth(
         page,
         phone,
-        "06-run-page-unscored",
-        (p) => p.getByTestId("unscored-notice").waitFor(),
-        ".card:has([data-testid=\"run-scores\"])",
+        '06-run-page-unscored',
+        (p) => p.getByTestId('unscored-notice').waitFor(),
+        '.card:has([data-testid="run-scores"])',
       );
       await context.close();
       await phoneContext.close();

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -102,4 +102,62 @@ export function snapshotter(OUT: string) {
       await settle(page);
     }
   };
+}
+
+/**
+ * The page's address opened on an emulated phone (390×844, a mobile browser's viewport handling and
+ * touch, signed in as `context` is), then: how far the page itself scrolls sideways (0 when wide
+ * tables scroll inside their card), what sticks out past the screen's edge outside a scroller, and
+ * each scroll region's own width against what it holds. A phone screenshot is written to `file`.
+ */
+export async function onPhone(
+  browser: Browser,
+  context: BrowserContext,
+  url: string,
+  ready: (p: Page) => Promise<unknown>,
+  file: string,
+): Promise<{
+  overflow: number;
+  wide: string[];
+  regions: Array<{ name: string; width: number; scrolls: boolean }>;
+}> {
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    bypassCSP: true,
+    storageState: await context.storageState(),
+  });
+  try {
+    const page = await phone.newPage();
+    await page.goto(url);
+    await ready(page);
+    await settle(page);
+    await page.screenshot({ path: file, fullPage: true });
+    return await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const wide = Array.from(document.querySelectorAll('body *'))
+        .filter((e) => e.getBoundingClientRect().right > width + 1)
+        .filter((e) => {
+          for (let p = e.parentElement; p && p !== document.body; p = p.parentElement)
+            if (getComputedStyle(p).overflowX !== 'visible') return false;
+          return true;
+        })
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${Array.from(e.classList).join('.')}`);
+      const regions = Array.from(document.querySelectorAll('.table-wrap')).map((r) => ({
+        name: r.getAttribute('aria-label') ?? '',
+        width: Math.round(r.getBoundingClientRect().width),
+        scrolls: r.scrollWidth > r.clientWidth,
+      }));
+      return {
+        overflow: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - width,
+        wide,
+        regions,
+      };
+    });
+  } finally {
+    await phone.close();
+  }
 }

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clip, startCoreServer } from '../../server/test/helpers/core-app.js';
 import type { CoreTestServer } from '../../server/test/helpers/core-app.js';
-import { snapshotter } from './browser.js';
+import { onPhone, snapshotter } from './browser.js';
 
 const chromiumPath = '/usr/bin/chromium';
 const haveChromium = existsSync(chromiumPath);
@@ -104,6 +104,28 @@ describe.skipIf(!haveChromium && !inCi)('removing one clip in the dashboard', ()
       /^Note: this ranking does not read the prompt: .*overall_consistency.* — run vesta models pull clip-vit-b32 on the server\.$/,
     );
     await snap(page, '02-rank-two-candidates');
+    // On a phone (a mobile browser's viewport, not a narrowed desktop window) the page does not
+    // scroll sideways: the leaderboard and the per-dimension table scroll inside their card.
+    for (const [url, name, ready] of [
+      [
+        `${server.base}/dashboard/score`,
+        'phone-score',
+        (p: Page) => p.getByTestId('video-card').first().waitFor(),
+      ],
+      [
+        page.url(),
+        'phone-rank',
+        (p: Page) => p.getByTestId('leaderboard').locator('tbody tr strong').nth(1).waitFor(),
+      ],
+    ] as const) {
+      const phone = await onPhone(browser, ctx, url, ready, path.join(OUT, `${name}.png`));
+      expect(
+        phone.overflow,
+        `${name}: the page scrolls sideways (${phone.wide.join(', ')})`,
+      ).toBeLessThanOrEqual(0);
+      for (const r of phone.regions)
+        expect(r.width, `${name}: scroll region ${r.name} wider than the screen`).toBeLessThanOrEqual(390);
+    }
     await page.getByRole('button', { name: `Remove candidate ${A}` }).click();
     await board.locator('tbody tr').filter({ hasText: A }).waitFor({ state: 'detached' });
     expect(await board.locator('tbody tr').count()).toBe(1);

@@ -173,8 +173,16 @@ describe('Bench runs: prompt notice and the dimensions that could not be scored'
     const { run, runnerId } = await benchRun(['subject_consistency']);
     const runId = run.id as string;
     const dims = JSON.stringify(['subject_consistency', 'overall_consistency']);
-    await server.deps.db.updateTable('bench_runs').set({ dimensions: dims }).where('id', '=', runId).execute();
-    await server.deps.db.updateTable('bench_tasks').set({ dimensions: dims }).where('run_id', '=', runId).execute();
+    await server.deps.db
+      .updateTable('bench_runs')
+      .set({ dimensions: dims })
+      .where('id', '=', runId)
+      .execute();
+    await server.deps.db
+      .updateTable('bench_tasks')
+      .set({ dimensions: dims })
+      .where('run_id', '=', runId)
+      .execute();
     const gone = {
       dimension: 'overall_consistency',
       code: 'model_unavailable',
@@ -212,7 +220,9 @@ describe('Bench runs: prompt notice and the dimensions that could not be scored'
     const engine = server.deps.engine;
     const real = engine.dimensions.bind(engine);
     engine.dimensions = () =>
-      real().map((d): DimensionInfo => (d.id === 'overall_consistency' ? { ...d, defaultMethod: 'clip' } : d));
+      real().map((d): DimensionInfo =>
+        d.id === 'overall_consistency' ? { ...d, defaultMethod: 'clip' } : d,
+      );
     try {
       const later = await call('GET', `/api/v1/bench/${runId}`);
       expect(later.unscored_dimensions).toHaveLength(1);
@@ -246,6 +256,9 @@ describe('Bench runs: prompt notice and the dimensions that could not be scored'
     const dims = server.deps.engine.dimensions();
     expect(unscorableNow(dims, 'subject_consistency')).toBeNull();
     expect(unscorableNow(dims, 'no_such_dimension')).toBeNull();
-    expect(unscorableNow(dims, 'scene')).toMatchObject({ code: 'model_unavailable', models: ['clip-vit-b32'] });
+    expect(unscorableNow(dims, 'scene')).toMatchObject({
+      code: 'model_unavailable',
+      models: ['clip-vit-b32'],
+    });
   });
 });

@@ -400,7 +400,11 @@ describe('Removing a clip with the S3 blob store', () => {
     expect(scored?.state).toBe('scored');
     const objectKey = `videos/${ticket.videoId}`;
     const scoreRows = () =>
-      server.deps.db.selectFrom('scores').select('dimension').where('video_id', '=', ticket.videoId).execute();
+      server.deps.db
+        .selectFrom('scores')
+        .select('dimension')
+        .where('video_id', '=', ticket.videoId)
+        .execute();
     const scoresBefore = (await scoreRows()).length;
     expect(scoresBefore).toBeGreaterThan(0);
 

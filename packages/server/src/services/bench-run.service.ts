@@ -28,7 +28,16 @@ import type { BenchProgressService } from './bench-progress.service.js';
 import { scorecardCsv } from './bench-scorecard.js';
 import { keptScorecardView, scorecardView, storedScorecardView } from './bench-scorecard.service.js';
 import type { BenchScorecardService } from './bench-scorecard.service.js';
-import { NO_TASKS, byVideo, logView, pageOf, parseJson, progressOf, runView, taskVideoView } from './bench-views.js';
+import {
+  NO_TASKS,
+  byVideo,
+  logView,
+  pageOf,
+  parseJson,
+  progressOf,
+  runView,
+  taskVideoView,
+} from './bench-views.js';
 import type { RunNotices } from './bench-views.js';
 import { resolveModelKey } from './model-keys.js';
 import { ownRow } from './ownership.js';

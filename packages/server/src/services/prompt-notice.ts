@@ -6,7 +6,7 @@
  * the model they need.
  */
 import { getMethod } from '@vesta/engine';
-import type { DimensionId, DimensionInfo, MethodInfo } from '@vesta/engine';
+import type { DimensionInfo, MethodInfo } from '@vesta/engine';
 import type { PromptNoticeView, UnscoredDimensionView } from '../domain/views/score-rank.js';
 
 /** The dimensions of `workflow` that read the prompt, each with the lightest set of models that scores it. */
@@ -72,8 +72,7 @@ export function promptNotice(
  */
 function missingModels(info: DimensionInfo): string[] {
   const fixable = info.methods.filter(
-    (m: MethodInfo) =>
-      !m.available && m.requires.models.length > 0 && getMethod(info.id, m.id) !== undefined,
+    (m: MethodInfo) => !m.available && m.requires.models.length > 0 && getMethod(info.id, m.id) !== undefined,
   );
   if (fixable.length === 0) return [];
   const lightest = fixable.reduce((best, m) =>
@@ -118,7 +117,7 @@ export function unscorableNow(
  */
 export function unscoredByFailure(
   dimensions: readonly DimensionInfo[],
-  dimension: DimensionId | string,
+  dimension: string,
   failure: { code: string; detail: string },
 ): UnscoredDimensionView {
   const info = dimensions.find((d) => d.id === dimension);
