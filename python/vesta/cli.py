@@ -220,7 +220,8 @@ def _render_run(r: Dict[str, Any]) -> str:
 
 def _run_notes(r: Dict[str, Any]) -> str:
     """What the run says about the prompt and the dimensions it could not score (with the fix)."""
-    notes = [f"Not scored: {u['detail']}" for u in r.get("unscored_dimensions") or []]
+    unscored: List[Dict[str, Any]] = r.get("unscored_dimensions") or []
+    notes = [f"Not scored: {u['detail']}" for u in unscored]
     if r.get("prompt_notice"):
         notes.append(f"Note: {r['prompt_notice']['detail']}")
     return "".join("\n" + n for n in notes)

@@ -214,9 +214,10 @@ export class BenchRunService {
     const rows = await this.repos.benchRuns.pageOf(userId, limit, (page - 1) * limit);
     // A page shows the scorecards runs already store; none is computed here.
     const views: BenchRunView[] = [];
+    const registry = this.registry();
     for (const r of rows) {
       const card = storedScorecardView(r);
-      views.push(runView(r, progressOf(r), card, await this.notices(r, card)));
+      views.push(runView(r, progressOf(r), card, await this.notices(r, card, registry)));
     }
     return pageOf(views, total, { page, limit });
   }
@@ -249,8 +250,11 @@ export class BenchRunService {
    * once the run has ended, one with no scored clip whose clips' failures say why (the one query
    * made only then). No query for a run still going.
    */
-  private async notices(row: BenchRunRecord, card: BenchScorecardView | null): Promise<RunNotices> {
-    const registry = this.registry();
+  private async notices(
+    row: BenchRunRecord,
+    card: BenchScorecardView | null,
+    registry: readonly DimensionInfo[] = this.registry(),
+  ): Promise<RunNotices> {
     const requested = parseJson<string[]>(row.dimensions, []);
     const unscored = requested.flatMap((d) => {
       const u = unscorableNow(registry, d);
