@@ -23,7 +23,7 @@ import type {
 import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import type { BenchRunRecord, BenchTaskRecord, Repositories } from '../repositories/index.js';
+import type { BenchRunHead, BenchRunRecord, BenchTaskRecord, Repositories } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
 import { scorecardCsv } from './bench-scorecard.js';
 import { keptScorecardView, scorecardView, storedScorecardView } from './bench-scorecard.service.js';
@@ -236,9 +236,10 @@ export class BenchRunService {
       none: () => notFound('bench run'),
       other: () => forbidden('this bench run belongs to another user'),
     });
-    if (!isTerminalBenchStatus(head.status)) return runView(head, progressOf(head), null);
+    if (!isTerminalBenchStatus(head.status))
+      return runView(head, progressOf(head), null, await this.notices(head, null));
     const kept = keptScorecardView(head);
-    if (kept) return runView(head, progressOf(head), kept);
+    if (kept) return runView(head, progressOf(head), kept, await this.notices(head, kept));
     const row = await this.owned(userId, id);
     const card = await this.scorecards.finalView(row);
     return runView(row, progressOf(row), card, await this.notices(row, card));
@@ -251,7 +252,7 @@ export class BenchRunService {
    * made only then). No query for a run still going.
    */
   private async notices(
-    row: BenchRunRecord,
+    row: BenchRunHead,
     card: BenchScorecardView | null,
     registry: readonly DimensionInfo[] = this.registry(),
   ): Promise<RunNotices> {
