@@ -38,7 +38,7 @@ class Kept<T> {
   }
 }
 
-export class JudgingResults {
+export class JudgingResultsService {
   private readonly keptRatings = new Kept<JudgingRatingsView>();
   private readonly keptAgreement = new Kept<JudgingAgreementView>();
 

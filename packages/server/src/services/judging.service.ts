@@ -4,10 +4,10 @@
  *
  * - `judging-access.ts`: who may do what (the owner by an owner-scoped read, a judge through their
  *   judge row) and the pieces the parts share;
- * - `judging-campaigns.service.ts`: making a campaign from Rank candidates or Bench runs, reading,
+ * - `judging-campaign.service.ts`: making a campaign from Rank candidates or Bench runs, reading,
  *   closing, revealing and deleting it;
- * - `judging-judges.service.ts`: the owner's judges (adding by email or user name, invites, removal);
- * - `judging-offers.service.ts` with `judging-selection.ts`: pairs offered to a judge (the least
+ * - `judging-judge.service.ts`: the owner's judges (adding by email or user name, invites, removal);
+ * - `judging-offer.service.ts` with `judging-selection.ts`: pairs offered to a judge (the least
  *   certain first, each once per judge, up to the target votes) and their votes;
  * - `judging-results.service.ts` with `judging-export.ts`: ratings, agreement and the export.
  *
@@ -28,12 +28,12 @@ import type {
 } from '../domain/views/judging.js';
 import type { Repositories } from '../repositories/index.js';
 import { JudgingAccess } from './judging-access.js';
-import { JudgingCampaigns } from './judging-campaigns.service.js';
+import { JudgingCampaignService } from './judging-campaign.service.js';
 import type { ExportedVote } from './judging-export.js';
-import { JudgingJudges } from './judging-judges.service.js';
-import type { AddedJudge, JudgeInviter } from './judging-judges.service.js';
-import { JudgingOffers } from './judging-offers.service.js';
-import { JudgingResults } from './judging-results.service.js';
+import { JudgingJudgeService } from './judging-judge.service.js';
+import type { AddedJudge, JudgeInviter } from './judging-judge.service.js';
+import { JudgingOfferService } from './judging-offer.service.js';
+import { JudgingResultsService } from './judging-results.service.js';
 import { PairSelection } from './judging-selection.js';
 
 export { clipContentPath } from './judging-access.js';
@@ -42,26 +42,26 @@ export {
   DEFAULT_VOTES_PER_PAIR,
   MAX_PAIRS,
   MAX_RANK_CANDIDATES,
-} from './judging-campaigns.service.js';
+} from './judging-campaign.service.js';
 export { EXPORT_COLUMNS, votesCsv, votesJsonl } from './judging-export.js';
 export type { ExportedVote } from './judging-export.js';
-export type { AddedJudge, JudgeInviter } from './judging-judges.service.js';
-export { MAX_OPEN_OFFERS, outcomeOf } from './judging-offers.service.js';
+export type { AddedJudge, JudgeInviter } from './judging-judge.service.js';
+export { MAX_OPEN_OFFERS, outcomeOf } from './judging-offer.service.js';
 export { SELECTION_REFRESH_MS } from './judging-selection.js';
 
 export class JudgingService {
-  private readonly campaigns: JudgingCampaigns;
-  private readonly judges: JudgingJudges;
-  private readonly offers: JudgingOffers;
-  private readonly results: JudgingResults;
+  private readonly campaigns: JudgingCampaignService;
+  private readonly judges: JudgingJudgeService;
+  private readonly offers: JudgingOfferService;
+  private readonly results: JudgingResultsService;
 
   constructor(repos: Repositories, inviter: JudgeInviter, now: () => number = Date.now) {
     const access = new JudgingAccess(repos);
-    this.campaigns = new JudgingCampaigns(repos, access, now);
-    this.judges = new JudgingJudges(repos, access, inviter, now);
-    this.results = new JudgingResults(repos, access);
+    this.campaigns = new JudgingCampaignService(repos, access, now);
+    this.judges = new JudgingJudgeService(repos, access, inviter, now);
+    this.results = new JudgingResultsService(repos, access);
     const selection = new PairSelection(repos, (id) => this.results.countedVotes(id), now);
-    this.offers = new JudgingOffers(repos, access, selection, now);
+    this.offers = new JudgingOfferService(repos, access, selection, now);
   }
 
   create(ownerId: string, input: CreateJudgingCampaignInput): Promise<JudgingCampaignView> {

@@ -32,7 +32,7 @@ export interface JudgeInviter {
   hasPendingInvite(email: string): Promise<boolean>;
 }
 
-export class JudgingJudges {
+export class JudgingJudgeService {
   constructor(
     private readonly repos: Repositories,
     private readonly access: JudgingAccess,

@@ -51,7 +51,7 @@ interface Plan {
   pairs: NewPair[];
 }
 
-export class JudgingCampaigns {
+export class JudgingCampaignService {
   constructor(
     private readonly repos: Repositories,
     private readonly access: JudgingAccess,

@@ -34,7 +34,7 @@ export const MAX_OPEN_OFFERS = 3;
 
 class PairTaken extends Error {}
 
-export class JudgingOffers {
+export class JudgingOfferService {
   constructor(
     private readonly repos: Repositories,
     private readonly access: JudgingAccess,
