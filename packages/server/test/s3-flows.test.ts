@@ -429,6 +429,29 @@ describe('Removing a clip with the S3 blob store', () => {
     expect(await scoreRows()).toEqual([]);
     expect(await s3.keys()).not.toContain(objectKey);
   });
+  it('a clip still being scored keeps its scoring when the store cannot delete it (503), and is scored after recovery', async () => {
+    if (externalS3) return; // an external endpoint cannot be stopped from here
+    const { runId } = await session('score');
+    const bytes = readFileSync(clip('show-1__toad-karate.mp4'));
+    const ticket = await put('score', runId, bytes, { prompt: 'a toad doing karate' });
+    expect((await confirm('score', runId, ticket.videoId)).status).toBe(200);
+    await s3.stopServer();
+    try {
+      const res = await api('DELETE', `/api/v1/score/${runId}/videos/${ticket.videoId}`);
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { code: string }).code).toBe('upstream_unavailable');
+    } finally {
+      await s3.startServer();
+    }
+    // The refused removal changed nothing: its evaluation was not cancelled, so the clip settles
+    // (a removal that cancelled the job first left it queued or scoring for good).
+    const settled = await waitFor(
+      () => videoOf('score', ticket.videoId),
+      (v) => v?.state === 'scored' || v?.state === 'failed',
+      45_000,
+    );
+    expect(settled?.state).toBe('scored');
+  });
 });
 
 describe('Rank with the S3 blob store', () => {

@@ -77,7 +77,9 @@ export class SessionService {
    * session as `requireCurrent`. Any state may be removed: a clip being scored has its job
    * cancelled (a result that still arrives is dropped, as after a reset), one being uploaded has its
    * PUT refused at the end (and its bytes thrown away). The bytes go first: a blob store that cannot
-   * delete them answers 503 and nothing is removed, so a retry finishes the job; then the row with
+   * delete them answers 503 and nothing is removed or cancelled, so a retry finishes the job; then
+   * the scoring job is cancelled (an evaluation that starts in between fails on the missing bytes,
+   * and its result is dropped with the row); then the row with
    * its scores and failures, in one transaction that also unlocks a Rank session's prompt when no
    * stored candidate is left.
    */
@@ -85,13 +87,14 @@ export class SessionService {
     const session = await this.requireCurrent(userId, kind, runId);
     const video = await this.repos.videos.byId(videoId);
     if (!video || video.session_id !== session.id) throw notFound(`video ${videoId} in ${kind} run ${runId}`);
-    await this.jobs.cancelBySubject(`video:${videoId}`);
     try {
       await this.blobs.delete(video.blob_key);
     } catch (e) {
       if (isUpstreamFailure(e)) throw upstreamUnavailable('the blob store cannot delete the clip', e);
       throw e;
     }
+    // Only once the bytes are gone: a refused removal leaves the clip's scoring running.
+    await this.jobs.cancelBySubject(`video:${videoId}`);
     await this.repos.transaction(async (tx) => {
       if (!(await tx.videos.deleteOne(videoId))) return;
       if (kind === 'rank') await tx.sessions.unlockPromptIfNoCandidate(session.id);
