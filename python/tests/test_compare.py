@@ -113,6 +113,11 @@ class CompareAndGate(unittest.TestCase):
         self.assertEqual(len(c.prompts[0].baseline_clips), 1)
         self.assertEqual(len(c.prompts[0].candidate_clips), 1)
         self.assertEqual(self.client.bench.compare([self.base, self.worse]).to_dict(), cmp.to_dict())
+        # prompt_limit keeps the largest drops only; the rows do not change.
+        top = self.client.bench.compare([self.base, self.worse], prompt_limit=2).comparisons[0]
+        self.assertEqual([p.to_dict() for p in top.prompts], [p.to_dict() for p in c.prompts[:2]])
+        self.assertEqual([r.to_dict() for r in top.rows], [r.to_dict() for r in c.rows])
+        self.assertEqual(self.client.bench.compare([self.base, self.worse], prompt_limit=0).comparisons[0].prompts, [])
 
     def test_the_gate_fires_on_the_regression_and_passes_a_run_like_the_baseline(self) -> None:
         gated = self.client.bench.compare([self.base, self.worse], fail_on_regression=0.01, dimensions=[DIM])

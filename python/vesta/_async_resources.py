@@ -310,15 +310,19 @@ class AsyncBenchResource(AsyncResource):
 
     async def compare(
         self, runs: Sequence[str], *, dimensions: Optional[Sequence[str]] = None,
-        fail_on_regression: Optional[float] = None, timeout: Optional[TimeoutTypes] = None,
-        max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None,
+        fail_on_regression: Optional[float] = None, prompt_limit: Optional[int] = None,
+        timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
     ) -> g.BenchComparison:
         """Compares runs with the first (the baseline): per compared dimension and Quality/Semantic/Total
         the delta with its 95 % interval and a permutation p-value (paired when the runs share a prompt
         suite version), per-prompt deltas largest drop first. ``fail_on_regression`` (DELTA ≥ 0, two
         runs) adds the regression gate: ``result.gate.verdict`` is ``"pass"``, ``"regression"`` or
-        ``"not_comparable"``."""
-        return await self._run(p.bench_compare(self._cfg, _o(timeout, max_retries, extra_headers), runs, dimensions, fail_on_regression))
+        ``"not_comparable"``. ``prompt_limit`` keeps at most that many per-prompt rows per comparison (the
+        largest drops; ``0`` for none)."""
+        return await self._run(p.bench_compare(
+            self._cfg, _o(timeout, max_retries, extra_headers), runs, dimensions, fail_on_regression, prompt_limit,
+        ))
 
     async def csv(
         self, run_id: str, *, timeout: Optional[TimeoutTypes] = None, max_retries: Optional[int] = None,

@@ -272,13 +272,15 @@ def bench_wait(cfg: Config, o: CallOptions, run_id: str, timeout: Optional[float
 
 def bench_compare(
     cfg: Config, o: CallOptions, runs: Sequence[str], dimensions: Optional[Sequence[str]],
-    fail_on_regression: Optional[float],
+    fail_on_regression: Optional[float], prompt_limit: Optional[int] = None,
 ) -> Plan[g.BenchComparison]:
     query: Dict[str, QueryValue] = {"runs": ",".join(runs)}
     if dimensions:
         query["dimensions"] = ",".join(dimensions)
     if fail_on_regression is not None:
         query["fail_on_regression"] = repr(float(fail_on_regression))
+    if prompt_limit is not None:
+        query["prompt_limit"] = prompt_limit
     return (yield from get_object(cfg, g.BenchComparison, "/api/v1/bench/compare", o, query))
 
 

@@ -59,8 +59,9 @@ function useBaselines(models: string[]) {
 /** A run's Total against its model's baseline, from the server's comparison (shared dimensions only). */
 function DeltaToBaseline({ run, baselineId }: { run: BenchRun; baselineId: string }) {
   const cmp = useQuery({
-    queryKey: ['bench', 'compare', `${baselineId},${run.id}`],
-    queryFn: () => vesta.bench.compare([baselineId, run.id]),
+    queryKey: ['bench', 'compare', `${baselineId},${run.id}`, 'total'],
+    // Only the Total is shown here: no per-prompt rows (a 1,000-clip run's are ~180 kB).
+    queryFn: () => vesta.bench.compare([baselineId, run.id], { promptLimit: 0 }),
     staleTime: Infinity,
     retry: false,
   });

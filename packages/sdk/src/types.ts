@@ -106,6 +106,11 @@ export interface BenchCompareOptions {
    * worse than the baseline by more than DELTA with 97.5 % one-sided confidence (Holm over the rows).
    */
   failOnRegression?: number;
+  /**
+   * At most this many per-prompt rows in each comparison (the largest drops; all when left out).
+   * `0` leaves them out, e.g. for a list that shows only the Total against a baseline.
+   */
+  promptLimit?: number;
 }
 
 /** Sent as `model_id` etc.; kept in step with the generated request type by the compiler. */

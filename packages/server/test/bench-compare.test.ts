@@ -307,6 +307,26 @@ describe('GET /api/v1/bench/compare', () => {
     expect(body.runs[1].label).toBe('generating: 8 of 24 clips scored');
   });
 
+  it('prompt_limit keeps the largest drops only; rows, intervals and gate unchanged', async () => {
+    const q = 'runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0.01';
+    const full = (await compare(q)).json();
+    expect(full.comparisons[0].prompts.length).toBeGreaterThan(2);
+    const two = (await compare(`${q}&prompt_limit=2`)).json();
+    expect(two.comparisons[0].prompts).toEqual(full.comparisons[0].prompts.slice(0, 2));
+    const none = (await compare(`${q}&prompt_limit=0`)).json();
+    expect(none.comparisons[0].prompts).toEqual([]);
+    for (const cut of [two, none]) {
+      expect(cut.comparisons[0].rows).toEqual(full.comparisons[0].rows);
+      expect(cut.gate).toEqual(full.gate);
+    }
+    for (const bad of ['-1', '1.5', 'all', '100001']) {
+      const res = await compare(`${q}&prompt_limit=${bad}`);
+      expect(res.status, `prompt_limit=${bad}`).toBe(400);
+      expect(res.json().code).toBe('validation_failed');
+      expect(res.json().detail).toContain('prompt_limit');
+    }
+  });
+
   it('gates: a regression beyond DELTA, none within it, on the named rows', async () => {
     const gated = (await compare('runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0.01')).json().gate;
     expect(gated.verdict).toBe('regression');

@@ -4285,6 +4285,8 @@ export interface operations {
                 dimensions?: string;
                 /** @description DELTA ≥ 0: adds the regression gate (exactly 2 runs). A gated row regressed when the candidate is worse than the baseline by more than DELTA (in the row's own units) with 97.5 % one-sided confidence, family-wise over the gated rows by Holm: the one-sided sign-flip (paired) or relabelling (unpaired) permutation test of "candidate − baseline ≥ −DELTA", Holm-adjusted p < 0.025. Negative or not a number is 400 validation_failed. */
                 fail_on_regression?: number;
+                /** @description At most this many per-prompt rows in each comparison's `prompts` (the largest drops; default: every prompt). `0` leaves them out — what a list that shows only the Total against a baseline asks for; the rows, intervals and gate are the same whatever the limit. Not an integer in 0–100000 is 400 validation_failed. */
+                prompt_limit?: number;
             };
             header?: never;
             path?: never;

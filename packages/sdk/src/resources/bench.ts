@@ -178,6 +178,7 @@ export class BenchResource {
           runs: runs.join(','),
           dimensions: options.dimensions?.join(','),
           fail_on_regression: options.failOnRegression,
+          prompt_limit: options.promptLimit,
         },
       },
       opts,

@@ -36,7 +36,11 @@ function runLabel(run: BenchRunHead, scored: number): string {
   return run.status === 'completed' ? 'completed' : `${run.status}: ${scored} of ${total} clips scored`;
 }
 
-function pairView(c: PairComparison, runs: Map<string, BenchRunHead>): PairComparisonView {
+function pairView(
+  c: PairComparison,
+  runs: Map<string, BenchRunHead>,
+  promptLimit: number | undefined,
+): PairComparisonView {
   const a = runs.get(c.baselineId)!;
   const b = runs.get(c.candidateId)!;
   return {
@@ -67,7 +71,7 @@ function pairView(c: PairComparison, runs: Map<string, BenchRunHead>): PairCompa
       prompts: r.prompts,
       partial: r.partial,
     })),
-    prompts: c.prompts.map((p) => ({
+    prompts: (promptLimit === undefined ? c.prompts : c.prompts.slice(0, promptLimit)).map((p) => ({
       prompt_id: p.promptId,
       prompt: p.prompt,
       clip_group: p.group,
@@ -225,7 +229,7 @@ export class BenchComparisonService {
       comparable: result.dimensions.length > 0,
       dimensions: result.dimensions,
       not_comparable: result.notComparable,
-      comparisons: result.comparisons.map((c) => pairView(c, records)),
+      comparisons: result.comparisons.map((c) => pairView(c, records, input.prompt_limit)),
       gate:
         margin === undefined
           ? null

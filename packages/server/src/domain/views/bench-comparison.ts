@@ -96,6 +96,8 @@ export interface CompareInput {
   runs: string[];
   dimensions?: string[] | undefined;
   fail_on_regression?: number | undefined;
+  /** At most this many per-prompt rows per comparison (largest drops); all when absent. */
+  prompt_limit?: number | undefined;
 }
 
 export interface ModelBaselineView {

@@ -27,12 +27,13 @@ export function compareBenchRunsRoute(app: TypedApp, comparisons: BenchCompariso
       },
     },
     async (request) => {
-      const { runs, dimensions, fail_on_regression } = request.query;
+      const { runs, dimensions, fail_on_regression, prompt_limit } = request.query;
       const ids = items(runs);
       return comparisons.compare(callerOf(request).id, {
         runs: ids,
         dimensions: dimensions === undefined || dimensions.trim() === '' ? undefined : items(dimensions),
         fail_on_regression,
+        prompt_limit,
       });
     },
   );
