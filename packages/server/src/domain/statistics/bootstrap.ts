@@ -71,6 +71,8 @@ export function bootstrapRatioMeans(table: ClusterTable, options: BootstrapOptio
   // same numbers bit for bit), over flat arrays: the hot path of every scorecard and comparison
   // (10,000 replicates). The cells are walked variable by variable (each variable's cells in
   // cluster order, as `weightedSums` adds them), so each replicate's sums stay in registers.
+  // Written out rather than passed to `bootstrapReplicates` as its statistic: measured, the
+  // closure over these arrays made 10,000 replicates ~30 % slower (same numbers).
   const { resamples } = options;
   if (!Number.isInteger(resamples) || resamples < 1)
     throw new RangeError('resamples must be a whole number ≥ 1');
