@@ -1,11 +1,9 @@
 /** Judging itself (issue #23): the pairs offered to a judge, votes, and the clips' bytes. */
-import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { AppError } from '../../../errors.js';
-import { VIDEO_CONTENT_TYPES } from '../../../domain/views/score-rank.js';
 import type { JudgingService } from '../../../services/judging.service.js';
 import type { AppDeps, TypedApp } from '../../app-deps.js';
-import { parseRange } from '../../byte-range.js';
+import { clipBytesResponse, sendClipBytes } from '../../clip-bytes.js';
 import { errorResponses } from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
 import {
@@ -18,16 +16,6 @@ import {
   NextJudgingPairs,
   NextPairsQuery,
 } from './schemas.js';
-
-const binary = (description: string) => ({
-  description,
-  content: Object.fromEntries(
-    VIDEO_CONTENT_TYPES.map((t) => [
-      t,
-      { schema: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }) },
-    ]),
-  ),
-});
 
 export function judgingRoutes(app: TypedApp, judging: JudgingService, deps: AppDeps): void {
   app.get(
@@ -100,8 +88,8 @@ export function judgingRoutes(app: TypedApp, judging: JudgingService, deps: AppD
           range: Type.Optional(Type.String({ description: 'One byte range, e.g. `bytes=0-1048575`.' })),
         }),
         response: {
-          200: binary('The whole clip.'),
-          206: binary('The asked-for range (`Content-Range: bytes START-END/SIZE`).'),
+          200: clipBytesResponse('The whole clip.'),
+          206: clipBytesResponse('The asked-for range (`Content-Range: bytes START-END/SIZE`).'),
           ...errorResponses(
             'validation_failed',
             'unauthorized',
@@ -121,30 +109,13 @@ export function judgingRoutes(app: TypedApp, judging: JudgingService, deps: AppD
           throw new AppError('not_found', `clip '${clipId}' of judging campaign '${id}' not found`);
         throw e;
       });
-      const size = clip.sizeBytes;
-      const range = parseRange(request.headers.range, size);
-      if (range.kind === 'unsatisfiable')
-        throw new AppError(
-          'range_not_satisfiable',
-          `the range starts past the end of the clip (${size} bytes)`,
-          {
-            headers: { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' },
-          },
-        );
-      reply
-        .type(clip.contentType)
-        .header('Accept-Ranges', 'bytes')
-        .header('Cache-Control', 'private, max-age=300')
-        .header('X-Content-Type-Options', 'nosniff');
-      if (range.kind === 'whole') {
-        reply.header('Content-Length', String(size));
-        return reply.send(deps.blobs.read(clip.blobKey));
-      }
-      reply
-        .code(206)
-        .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('Content-Length', String(range.end - range.start + 1));
-      return reply.send(deps.blobs.read(clip.blobKey, { start: range.start, end: range.end }));
+      return sendClipBytes(
+        reply,
+        deps.blobs,
+        clip,
+        request.headers.range,
+        (size) => `the range starts past the end of the clip (${size} bytes)`,
+      );
     },
   );
 }

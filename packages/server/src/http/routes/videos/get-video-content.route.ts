@@ -4,13 +4,10 @@
  * seek. Read through the BlobStore port only (`stat`, `read(key, range)`), so it serves from any
  * blob store. Another user's clip answers exactly as a missing id.
  */
-import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import { AppError } from '../../../errors.js';
 import type { RouteModule } from '../../app-deps.js';
-import { parseRange } from '../../byte-range.js';
+import { clipBytesResponse, sendClipBytes } from '../../clip-bytes.js';
 import { errorResponses } from '../../schemas/common.js';
-import { VIDEO_CONTENT_TYPES } from '../../../domain/views/score-rank.js';
 import { userOf } from '../sessions/session-routes.js';
 
 const VideoIdParams = Type.Object(
@@ -23,16 +20,6 @@ const VideoIdParams = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const binary = (description: string) => ({
-  description,
-  content: Object.fromEntries(
-    VIDEO_CONTENT_TYPES.map((t) => [
-      t,
-      { schema: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }) },
-    ]),
-  ),
-});
 
 export const getVideoContentRoute: RouteModule = (app, { deps }) => {
   app.get(
@@ -58,8 +45,8 @@ export const getVideoContentRoute: RouteModule = (app, { deps }) => {
           ),
         }),
         response: {
-          200: binary('The whole clip.'),
-          206: binary('The asked-for range of the clip (`Content-Range: bytes START-END/SIZE`).'),
+          200: clipBytesResponse('The whole clip.'),
+          206: clipBytesResponse('The asked-for range of the clip (`Content-Range: bytes START-END/SIZE`).'),
           ...errorResponses(
             'validation_failed',
             'unauthorized',
@@ -72,29 +59,14 @@ export const getVideoContentRoute: RouteModule = (app, { deps }) => {
     },
     async (request, reply) => {
       const clip = await deps.services.videos.storedClip(userOf(request).id, request.params.videoId);
-      const size = clip.sizeBytes;
-      const range = parseRange(request.headers.range, size);
-      if (range.kind === 'unsatisfiable')
-        throw new AppError(
-          'range_not_satisfiable',
+      return sendClipBytes(
+        reply,
+        deps.blobs,
+        clip,
+        request.headers.range,
+        (size) =>
           `the range ${JSON.stringify(request.headers.range)} starts past the end of the clip (${size} bytes)`,
-          { headers: { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' } },
-        );
-      // The bytes never change under a clip id; only its owner's browser keeps them a while.
-      reply
-        .type(clip.contentType)
-        .header('Accept-Ranges', 'bytes')
-        .header('Cache-Control', 'private, max-age=300')
-        .header('X-Content-Type-Options', 'nosniff');
-      if (range.kind === 'whole') {
-        reply.header('Content-Length', String(size));
-        return reply.send(deps.blobs.read(clip.blobKey));
-      }
-      reply
-        .code(206)
-        .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('Content-Length', String(range.end - range.start + 1));
-      return reply.send(deps.blobs.read(clip.blobKey, { start: range.start, end: range.end }));
+      );
     },
   );
 };
