@@ -163,7 +163,16 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
       );
     },
     dimensions() {
-      return catalog.listDimensions(catalogOptions);
+      // The registry asks about each model-backed method (~27 questions, 14 models): one checker
+      // answers them all from what the store last saw installed while its lock file is unchanged
+      // (no file read per question). Pull failures are asked live, as for an evaluation.
+      if (options.modelAvailable || !store) return catalog.listDimensions(catalogOptions);
+      const available = store.availabilityChecker();
+      return catalog.listDimensions({
+        modelAvailable: (id: string) =>
+          failedPulls.recent(id) === undefined &&
+          available(id, modelPrecision(store, id, inference.precision)),
+      });
     },
     async checkReady(): Promise<void> {
       await Promise.all([

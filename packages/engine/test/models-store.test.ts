@@ -446,3 +446,43 @@ describe('model store: list and remove', () => {
     await expect(s.remove('nope')).rejects.toBeInstanceOf(EngineError);
   });
 });
+
+describe('model store: availability checker', () => {
+  it('keeps installed answers while the lock file is unchanged; a write by any store on the cache shows at once', async () => {
+    // The server's store (offline, no local directory: a model is available only once installed)
+    // and another store on the same cache, as `vesta models pull/remove/verify` in another process.
+    const serving = store({ offline: true });
+    const cli = store();
+    const available = (): boolean => {
+      const answer = serving.availabilityChecker()('tiny-clip', 'fp32');
+      expect(answer).toBe(serving.isAvailableSync('tiny-clip', 'fp32'));
+      return answer;
+    };
+    expect(available()).toBe(false);
+    const installed = await cli.ensure('tiny-clip');
+    expect(available()).toBe(true);
+    await cli.remove('tiny-clip');
+    expect(available()).toBe(false);
+    await cli.ensure('tiny-clip');
+    expect(available()).toBe(true);
+
+    // verify deletes a corrupt file.
+    const text = readFileSync(installed.files.text!);
+    text[10] = text[10]! ^ 0x01;
+    writeFileSync(installed.files.text!, text);
+    expect((await cli.verify(['tiny-clip']))[0]!.ok).toBe(false);
+    expect(available()).toBe(false);
+    await cli.ensure('tiny-clip');
+    expect(available()).toBe(true);
+
+    // ensure deletes a file that no longer matches its hash; its re-fetch fails: the deletion shows.
+    const vision = readFileSync(installed.files.vision!);
+    vision[100] = vision[100]! ^ 0xff; // same size: still reads as installed until a store looks
+    writeFileSync(installed.files.vision!, vision);
+    expect(available()).toBe(true);
+    server.status(CLIP_VISION, 404);
+    await expect(cli.ensure('tiny-clip')).rejects.toBeInstanceOf(ModelStoreError);
+    expect(existsSync(installed.files.vision!)).toBe(false);
+    expect(available()).toBe(false);
+  });
+});

@@ -135,6 +135,16 @@ export interface ModelStore {
   isInstalledSync(modelId: string, precision?: Precision): boolean;
   /** Installed, or fetchable because the store is online (or the local directory has it). */
   isAvailableSync(modelId: string, precision?: Precision): boolean;
+  /**
+   * A checker that answers as `isAvailableSync`, for many models asked in a row (the dimension
+   * registry asks ~27 times). Whether a model is installed is read once per state of the lock file
+   * and kept while the lock file is unchanged: every install or removal through a store (this
+   * process's or another's: `vesta models pull/remove/verify`, a pull on first use) ends with an
+   * atomic rename of `models.lock.json`. The rest (the local directory, sources remembered as
+   * unreachable) is read on each call, as `isAvailableSync` does. A model file deleted by hand,
+   * outside a store, is seen at the next install or removal (or restart).
+   */
+  availabilityChecker(): (modelId: string, precision?: Precision) => boolean;
   /** Sources skipped for now because they could not be reached moments ago (any process). */
   unreachableSources(): UnreachableSource[];
 }
@@ -199,6 +209,8 @@ export class FsModelStore implements ModelStore {
   private readonly lockFile: ModelLockFile;
   private readonly unreachable: UnreachableMemory;
   private readonly inflight = new Map<string, Promise<InstalledModel>>();
+  /** `isInstalledSync`'s answers for one state of the lock file (see `availabilityChecker`). */
+  private installedMemo: { stamp: string; answers: Map<string, boolean> } | null = null;
 
   constructor(options: ModelStoreOptions) {
     this.cacheDir = options.cacheDir;
@@ -413,6 +425,7 @@ export class FsModelStore implements ModelStore {
     const revision = entry.revision ?? locked?.revision ?? null;
     const missing: ManifestFile[] = [];
     const reverified: Record<string, LockedFile> = {};
+    const removed: string[] = [];
     for (const file of filesFor(entry, precision)) {
       const path = join(this.modelDir(entry.id), file.path);
       const st = await statOrNull(path);
@@ -441,12 +454,16 @@ export class FsModelStore implements ModelStore {
       } else {
         await rm(path, { force: true });
         missing.push(file);
+        removed.push(file.path);
       }
     }
-    if (Object.keys(reverified).length > 0) {
+    // A removed file is written down too: the lock file's rename is what tells availability
+    // checkers (`availabilityChecker`, any process) that what is installed changed.
+    if (Object.keys(reverified).length > 0 || removed.length > 0) {
       await this.lockFile.update((d) => {
         const m = (d.models[entry.id] ??= { revision, files: {} });
         Object.assign(m.files, reverified);
+        for (const path of removed) delete m.files[path]?.verifiedMtimeMs;
       });
     }
     return { missing, revision };
@@ -778,9 +795,48 @@ export class FsModelStore implements ModelStore {
   }
 
   isAvailableSync(modelId: string, precision?: Precision): boolean {
+    return this.availableGiven(modelId, precision, (id, p) => this.isInstalledSync(id, p));
+  }
+
+  availabilityChecker(): (modelId: string, precision?: Precision) => boolean {
+    // The stamp is read before any answer is computed: an answer is never older than its stamp.
+    const stamp = this.lockFileStamp();
+    if (stamp === null || this.installedMemo?.stamp !== stamp)
+      this.installedMemo = stamp === null ? null : { stamp, answers: new Map() };
+    const answers = this.installedMemo?.answers ?? new Map<string, boolean>();
+    const installed = (modelId: string, precision?: Precision): boolean => {
+      const key = `${modelId}@${precision ?? ''}`;
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        answer = this.isInstalledSync(modelId, precision);
+        answers.set(key, answer);
+      }
+      return answer;
+    };
+    return (modelId, precision) => this.availableGiven(modelId, precision, installed);
+  }
+
+  /**
+   * Identifies the lock file's current contents without reading them: a write replaces the file
+   * by a rename (a new inode, new change and modification times). One stat, no throw when absent.
+   */
+  private lockFileStamp(): string | null {
+    try {
+      const st = statSync(this.lockFile.path, { throwIfNoEntry: false });
+      return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'absent';
+    } catch {
+      return null; // unreadable: nothing is kept
+    }
+  }
+
+  private availableGiven(
+    modelId: string,
+    precision: Precision | undefined,
+    installed: (modelId: string, precision?: Precision) => boolean,
+  ): boolean {
     const entry = this.manifest.find((m) => m.id === modelId);
     if (!entry) return false;
-    if (this.isInstalledSync(modelId, precision)) return true;
+    if (installed(modelId, precision)) return true;
     const p = precision ?? entry.precisions[0] ?? 'fp32';
     const localDir = this.localDir;
     const inLocalDir = (): boolean =>
@@ -788,10 +844,10 @@ export class FsModelStore implements ModelStore {
       filesFor(entry, p).every((f) => statSyncOrNull(join(localDir, entry.source.repo, f.path)) !== null);
     if (this.offline) return inLocalDir();
     // Online, but every remote source of the model was unreachable moments ago: not available now.
+    // Only the sources' origins are looked at: the revision (in the path) does not matter here.
     const files = filesFor(entry, p);
-    const revision = entry.revision ?? this.locked(entry, this.lockFile.readSync().models)?.revision ?? null;
     const remote =
-      files.length > 0 ? this.sources(entry, files[0]!, revision).filter((s) => s.kind !== 'local') : [];
+      files.length > 0 ? this.sources(entry, files[0]!, null).filter((s) => s.kind !== 'local') : [];
     if (remote.length > 0 && remote.every((s) => this.unreachable.recall(s.location) !== undefined))
       return inLocalDir();
     return true;
