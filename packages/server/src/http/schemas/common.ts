@@ -83,3 +83,9 @@ export const OWNED_RESOURCE_ERRORS: ErrorCode[] = [
   'forbidden',
   'not_found',
 ];
+
+/**
+ * The errors of a read of a resource its caller must own (no body): a malformed id (400), no key
+ * (401), someone else's (403), none such (404).
+ */
+export const OWNED_READ_ERRORS: ErrorCode[] = ['validation_failed', 'unauthorized', 'forbidden', 'not_found'];

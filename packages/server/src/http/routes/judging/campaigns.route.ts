@@ -2,12 +2,12 @@
 import { Type } from 'typebox';
 import type { JudgingService } from '../../../services/judging.service.js';
 import type { TypedApp } from '../../app-deps.js';
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_RESOURCE_ERRORS, OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
 import {
   CampaignIdParams,
+  campaignRoute,
   CreateJudgingCampaignBody,
-  JUDGING_RESOURCE,
   JUDGING_TAG,
   JudgingCampaign,
   JudgingCampaignList,
@@ -15,6 +15,24 @@ import {
 
 const BLIND =
   'A judge (a user the owner added) sees the campaign blinded: its name, question, status and progress, but no source, items, model, run, file or score name until the campaign is closed or revealed (`namesVisible`). Anyone else gets 403.';
+
+/** The owner's one-step changes of a campaign (`POST …/{id}/close`, `…/reveal`), each answering it. */
+const OWNER_ACTIONS = [
+  {
+    action: 'close',
+    operationId: 'closeJudgingCampaign',
+    summary: 'Close a judging campaign (owner)',
+    description:
+      'No more pairs, votes or judges (each then answers 409 `judging_closed`); the names become visible to the judges. Closing a closed campaign answers it unchanged. Votes and ratings stay readable. Honours `Idempotency-Key`.',
+  },
+  {
+    action: 'reveal',
+    operationId: 'revealJudgingCampaign',
+    summary: 'Reveal the names to the judges (owner)',
+    description:
+      "Judges may see the campaign's source, items and ratings from now on; judging goes on (votes cast after this are no longer blind). Revealing again answers the campaign unchanged. Honours `Idempotency-Key`.",
+  },
+] as const;
 
 export function campaignRoutes(app: TypedApp, judging: JudgingService): void {
   app.post(
@@ -32,15 +50,7 @@ export function campaignRoutes(app: TypedApp, judging: JudgingService): void {
         body: CreateJudgingCampaignBody,
         response: {
           201: JudgingCampaign,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'idempotency_mismatch',
-            'conflict',
-          ),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'idempotency_mismatch', 'conflict'),
         },
       },
     },
@@ -63,96 +73,54 @@ export function campaignRoutes(app: TypedApp, judging: JudgingService): void {
 
   app.get(
     '/api/v1/judging/campaigns/:id',
-    {
-      config: { resource: JUDGING_RESOURCE },
-      schema: {
-        operationId: 'getJudgingCampaign',
-        tags: [JUDGING_TAG],
-        summary: 'A judging campaign',
-        description: `The campaign with its progress. ${BLIND} A judge the owner removed gets 403.`,
-        params: CampaignIdParams,
-        response: {
-          200: JudgingCampaign,
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
-        },
+    campaignRoute({
+      operationId: 'getJudgingCampaign',
+      summary: 'A judging campaign',
+      description: `The campaign with its progress. ${BLIND} A judge the owner removed gets 403.`,
+      params: CampaignIdParams,
+      response: {
+        200: JudgingCampaign,
+        ...errorResponses(...OWNED_READ_ERRORS),
       },
-    },
+    }),
     async (request) => judging.get(userOf(request).id, request.params.id),
   );
 
-  app.post(
-    '/api/v1/judging/campaigns/:id/close',
-    {
-      config: { resource: JUDGING_RESOURCE, idempotent: true, noBody: true },
-      schema: {
-        operationId: 'closeJudgingCampaign',
-        tags: [JUDGING_TAG],
-        summary: 'Close a judging campaign (owner)',
-        description:
-          'No more pairs, votes or judges (each then answers 409 `judging_closed`); the names become visible to the judges. Closing a closed campaign answers it unchanged. Votes and ratings stay readable. Honours `Idempotency-Key`.',
-        params: CampaignIdParams,
-        response: {
-          200: JudgingCampaign,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'idempotency_mismatch',
-            'conflict',
-          ),
+  for (const { action, operationId, summary, description } of OWNER_ACTIONS)
+    app.post(
+      `/api/v1/judging/campaigns/:id/${action}`,
+      campaignRoute(
+        {
+          operationId,
+          summary,
+          description,
+          params: CampaignIdParams,
+          response: {
+            200: JudgingCampaign,
+            ...errorResponses(...OWNED_RESOURCE_ERRORS, 'idempotency_mismatch', 'conflict'),
+          },
         },
-      },
-    },
-    async (request) => judging.close(userOf(request).id, request.params.id),
-  );
-
-  app.post(
-    '/api/v1/judging/campaigns/:id/reveal',
-    {
-      config: { resource: JUDGING_RESOURCE, idempotent: true, noBody: true },
-      schema: {
-        operationId: 'revealJudgingCampaign',
-        tags: [JUDGING_TAG],
-        summary: 'Reveal the names to the judges (owner)',
-        description:
-          "Judges may see the campaign's source, items and ratings from now on; judging goes on (votes cast after this are no longer blind). Revealing again answers the campaign unchanged. Honours `Idempotency-Key`.",
-        params: CampaignIdParams,
-        response: {
-          200: JudgingCampaign,
-          ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
-            'idempotency_mismatch',
-            'conflict',
-          ),
-        },
-      },
-    },
-    async (request) => judging.reveal(userOf(request).id, request.params.id),
-  );
+        { idempotent: true, noBody: true },
+      ),
+      async (request) => judging[action](userOf(request).id, request.params.id),
+    );
 
   app.delete(
     '/api/v1/judging/campaigns/:id',
-    {
-      config: { resource: JUDGING_RESOURCE, noBody: true },
-      schema: {
+    campaignRoute(
+      {
         operationId: 'deleteJudgingCampaign',
-        tags: [JUDGING_TAG],
         summary: 'Delete a judging campaign (owner)',
         description:
           'Deletes the campaign with its pairs, judges and votes (export them first to keep them). The clips themselves are untouched.',
         params: CampaignIdParams,
         response: {
           204: Type.Null({ description: 'Deleted.' }),
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS),
         },
       },
-    },
+      { noBody: true },
+    ),
     async (request, reply) => {
       await judging.delete(userOf(request).id, request.params.id);
       return reply.code(204).send(null);

@@ -3,14 +3,13 @@ import { Type } from 'typebox';
 import type { JudgingService } from '../../../services/judging.service.js';
 import type { AppDeps, TypedApp } from '../../app-deps.js';
 import { publicBaseOf } from '../../public-base.js';
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_RESOURCE_ERRORS, OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
 import {
   AddedJudge,
   AddJudgeBody,
   CampaignIdParams,
-  JUDGING_RESOURCE,
-  JUDGING_TAG,
+  campaignRoute,
   JudgeIdParams,
   JudgeList,
 } from './schemas.js';
@@ -18,31 +17,25 @@ import {
 export function judgeRoutes(app: TypedApp, judging: JudgingService, deps: AppDeps): void {
   app.get(
     '/api/v1/judging/campaigns/:id/judges',
-    {
-      config: { resource: JUDGING_RESOURCE },
-      schema: {
-        operationId: 'listJudgingJudges',
-        tags: [JUDGING_TAG],
-        summary: "A campaign's judges (owner)",
-        description:
-          'Every judge ever added, removed ones included, with their pseudonym, account, status and vote count. Judges themselves get 403: they never see who else judges.',
-        params: CampaignIdParams,
-        response: {
-          200: JudgeList,
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
-        },
+    campaignRoute({
+      operationId: 'listJudgingJudges',
+      summary: "A campaign's judges (owner)",
+      description:
+        'Every judge ever added, removed ones included, with their pseudonym, account, status and vote count. Judges themselves get 403: they never see who else judges.',
+      params: CampaignIdParams,
+      response: {
+        200: JudgeList,
+        ...errorResponses(...OWNED_READ_ERRORS),
       },
-    },
+    }),
     async (request) => ({ items: await judging.listJudges(userOf(request).id, request.params.id) }),
   );
 
   app.post(
     '/api/v1/judging/campaigns/:id/judges',
-    {
-      config: { resource: JUDGING_RESOURCE, idempotent: true },
-      schema: {
+    campaignRoute(
+      {
         operationId: 'addJudgingJudge',
-        tags: [JUDGING_TAG],
         summary: 'Add a judge (owner)',
         description:
           "Adds a user of this server as a judge, by `email` or `userName` (exactly one; both or neither is 400 `validation_failed`). An unknown `userName` is 404. An email with no account becomes an `invited` judge, `active` once the account is made: when the caller is an admin an invite is made for it through the dashboard's invite flow (`invite.url`, shown once). Only an admin can invite new users, so a non-admin owner may add such an email only while an admin's invite to it is pending (`invite` is null; the judge is bound when it is accepted); otherwise it is 409 `judge_not_invited`, and nothing is added: ask an admin to invite that email, then add it again. " +
@@ -52,11 +45,7 @@ export function judgeRoutes(app: TypedApp, judging: JudgingService, deps: AppDep
         response: {
           201: AddedJudge,
           ...errorResponses(
-            'validation_failed',
-            'invalid_field',
-            'unauthorized',
-            'forbidden',
-            'not_found',
+            ...OWNED_RESOURCE_ERRORS,
             'judging_closed',
             'judge_not_invited',
             'idempotency_mismatch',
@@ -64,7 +53,8 @@ export function judgeRoutes(app: TypedApp, judging: JudgingService, deps: AppDep
           ),
         },
       },
-    },
+      { idempotent: true },
+    ),
     async (request, reply) => {
       const added = await judging.addJudge(userOf(request).id, request.params.id, request.body);
       const invite =
@@ -81,21 +71,20 @@ export function judgeRoutes(app: TypedApp, judging: JudgingService, deps: AppDep
 
   app.delete(
     '/api/v1/judging/campaigns/:id/judges/:judgeId',
-    {
-      config: { resource: JUDGING_RESOURCE, noBody: true },
-      schema: {
+    campaignRoute(
+      {
         operationId: 'removeJudgingJudge',
-        tags: [JUDGING_TAG],
         summary: 'Remove a judge (owner)',
         description:
           'The judge loses access at once (403 on every route of the campaign) and their open offers are withdrawn. Their votes are kept (votes are append-only; the export lists them with `judge_removed`) but no longer count in the ratings or the agreement; adding the judge again makes them count again. An unknown judge id is 404.',
         params: JudgeIdParams,
         response: {
           204: Type.Null({ description: 'Removed.' }),
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS),
         },
       },
-    },
+      { noBody: true },
+    ),
     async (request, reply) => {
       await judging.removeJudge(userOf(request).id, request.params.id, request.params.judgeId);
       return reply.code(204).send(null);

@@ -1,9 +1,18 @@
 /** Schemas of the judging campaigns (issue #23): campaigns, judges, offered pairs, votes. */
 import { Type } from 'typebox';
+import type { FastifyContextConfig, FastifySchema } from 'fastify';
 
 export const JUDGING_TAG = 'Judging';
 /** The resource kind the `{id}` of a judging route names (for the ownership walker). */
 export const JUDGING_RESOURCE = 'judging-campaign';
+
+/**
+ * The options of a route about one campaign (`{id}`): the ownership walker's resource kind, the
+ * Judging tag, and the route's own config and schema.
+ */
+export function campaignRoute<S extends FastifySchema>(schema: S, config: FastifyContextConfig = {}) {
+  return { config: { resource: JUDGING_RESOURCE, ...config }, schema: { tags: [JUDGING_TAG], ...schema } };
+}
 
 const Iso = (description: string) => Type.String({ format: 'date-time', description });
 const NullableIso = (description: string) =>

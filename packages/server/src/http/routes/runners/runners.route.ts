@@ -8,7 +8,7 @@ import type { RunnerService } from '../../../services/runner.service.js';
 import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner.service.js';
 import type { RunnerClaimService } from '../../../services/runner-claim.service.js';
 import type { TypedApp } from '../../app-deps.js';
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_READ_ERRORS, OWNED_RESOURCE_ERRORS, errorResponses } from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
 import {
   ClaimBody,
@@ -90,7 +90,7 @@ export function runnerRoutes(app: TypedApp, runners: RunnerService, claims: Runn
         params: RunnerIdParams,
         response: {
           200: Runner,
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_READ_ERRORS),
         },
       },
     },
@@ -110,7 +110,7 @@ export function runnerRoutes(app: TypedApp, runners: RunnerService, claims: Runn
         params: RunnerIdParams,
         response: {
           204: Type.Null({ description: 'Deregistered.' }),
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS),
         },
       },
     },
@@ -141,7 +141,7 @@ export function runnerRoutes(app: TypedApp, runners: RunnerService, claims: Runn
           204: Type.Null({
             description: 'No task arrived before the wait ended (or the server is shutting down).',
           }),
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_RESOURCE_ERRORS),
         },
       },
     },
