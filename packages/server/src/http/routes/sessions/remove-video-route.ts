@@ -5,19 +5,17 @@
  */
 import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
-import { AUTH_ERRORS, SessionVideoParams, errorResponses } from '../../schemas/common.js';
-import { userOf } from './session-routes.js';
+import { SessionVideoParams, errorResponses } from '../../schemas/common.js';
+import { SESSION_CLIP_ERRORS, sessionRoute, userOf } from './session-routes.js';
 
 const WORKFLOWS = {
   score: {
     operationId: 'removeScoreVideo',
-    tag: 'Score',
     summary: 'Remove one clip from the Score session',
     extra: '',
   },
   rank: {
     operationId: 'removeRankVideo',
-    tag: 'Rank',
     summary: 'Remove one candidate from the Rank session',
     extra:
       ' The leaderboard (GET /api/v1/rank/{id}/ranked) no longer lists it and the other candidates are ranked again without it. When no stored candidate is left, the prompt lock is lifted (`promptLocked` false): the next confirmed candidate locks the session to its prompt.',
@@ -25,15 +23,14 @@ const WORKFLOWS = {
 } as const;
 
 export function removeVideoRoute(kind: keyof typeof WORKFLOWS): RouteModule {
-  const { operationId, tag, summary, extra } = WORKFLOWS[kind];
+  const { operationId, summary, extra } = WORKFLOWS[kind];
   return (app, { deps }) => {
     app.delete(
       `/api/v1/${kind}/:id/videos/:videoId`,
-      {
-        config: { resource: `${kind}-session`, noBody: true },
-        schema: {
+      sessionRoute(
+        kind,
+        {
           operationId,
-          tags: [tag],
           summary,
           description:
             "Owner-only. Removes the clip with its scores, per-dimension failures and stored bytes; the session keeps its run id and its other clips. A clip in any state may be removed: one being scored has its scoring job cancelled (a result still arriving is dropped), one being uploaded has its PUT answered 404 and its bytes thrown away. Another user's session: 403 forbidden. An unknown run id, or a videoId that is not a clip of this session (removed already, another session's or another user's): 404 not_found. A session that was reset: 409 conflict. The blob store unable to delete the bytes: 503 upstream_unavailable and nothing is removed (retry). Not an Idempotency-Key operation: repeating it answers 404." +
@@ -41,17 +38,11 @@ export function removeVideoRoute(kind: keyof typeof WORKFLOWS): RouteModule {
           params: SessionVideoParams,
           response: {
             204: Type.Null({ description: 'Removed.' }),
-            ...errorResponses(
-              ...AUTH_ERRORS,
-              'validation_failed',
-              'invalid_field',
-              'forbidden',
-              'not_found',
-              'conflict',
-            ),
+            ...errorResponses(...SESSION_CLIP_ERRORS),
           },
         },
-      },
+        { noBody: true },
+      ),
       async (request, reply) => {
         await deps.services.sessions.removeVideo(
           userOf(request).id,

@@ -3,11 +3,12 @@
  * `routes/score/` and `routes/rank/` registers one of these with its own path, schema and
  * operationId.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { SessionKind } from '../../../db/schema.js';
 import { AppError } from '../../../errors.js';
 import type { AppDeps } from '../../app-deps.js';
 import { publicBaseOf } from '../../public-base.js';
+import { OWNED_RESOURCE_ERRORS } from '../../schemas/common.js';
 import type { AuthenticatedUser } from '../../request-context.js';
 import type {
   RankSessionView,
@@ -16,6 +17,23 @@ import type {
   UploadUrlView,
   VideoView,
 } from '../../../domain/views/score-rank.js';
+
+const TAG_OF = { score: 'Score', rank: 'Rank' } as const;
+
+/**
+ * The options of a route about the caller's Score or Rank session named by `{id}` (its run id):
+ * the ownership walker's resource kind, the workflow's tag, and the route's own config and schema.
+ */
+export function sessionRoute<S extends FastifySchema>(
+  kind: keyof typeof TAG_OF,
+  schema: S,
+  config: FastifyContextConfig = {},
+) {
+  return { config: { resource: `${kind}-session`, ...config }, schema: { tags: [TAG_OF[kind]], ...schema } };
+}
+
+/** The errors of a request about a clip of the caller's session; a session reset since is 409. */
+export const SESSION_CLIP_ERRORS = [...OWNED_RESOURCE_ERRORS, 'conflict'] as const;
 
 export function userOf(request: FastifyRequest): AuthenticatedUser {
   if (!request.user) throw new AppError('unauthorized', 'missing X-API-Key header');
