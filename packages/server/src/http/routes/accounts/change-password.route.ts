@@ -2,28 +2,24 @@
 import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
-import { SESSION_ERRORS, SESSION_SECURITY, accountOf } from './context.js';
+import { SESSION_ERRORS, accountOf, sessionOnly } from './context.js';
 import { ACCOUNT_TAG, ChangePasswordBody } from './schemas.js';
 
 export const changePasswordRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/account/password',
-    {
-      config: { auth: 'web-session' },
-      schema: {
-        operationId: 'changePassword',
-        tags: [ACCOUNT_TAG],
-        security: SESSION_SECURITY,
-        summary: 'Change your password',
-        description:
-          'Needs the current password (a wrong one is 403 `forbidden`). Every other session of the account is signed out. Session cookie and X-CSRF-Token only.',
-        body: ChangePasswordBody,
-        response: {
-          204: Type.Null({ description: 'Changed.' }),
-          ...errorResponses('validation_failed', 'invalid_field', ...SESSION_ERRORS),
-        },
+    sessionOnly({
+      operationId: 'changePassword',
+      tags: [ACCOUNT_TAG],
+      summary: 'Change your password',
+      description:
+        'Needs the current password (a wrong one is 403 `forbidden`). Every other session of the account is signed out. Session cookie and X-CSRF-Token only.',
+      body: ChangePasswordBody,
+      response: {
+        204: Type.Null({ description: 'Changed.' }),
+        ...errorResponses('validation_failed', 'invalid_field', ...SESSION_ERRORS),
       },
-    },
+    }),
     async (request, reply) => {
       const account = accountOf(request);
       await deps.services.accounts.changePassword(account.id, account.webSessionId, request.body);

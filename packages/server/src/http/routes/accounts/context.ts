@@ -4,7 +4,7 @@
  * routes. Every account route except the public ones (`auth: false`, `sameOrigin: true`) accepts
  * only a signed-in dashboard session, never an `X-API-Key`.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { AppError, forbidden } from '../../../errors.js';
 import { WEB_SESSION_COOKIE } from '../../../services/account.service.js';
 import type { WebSessionAccount, SignedIn } from '../../../services/account.service.js';
@@ -14,6 +14,19 @@ import type { AppDeps, TypedApp } from '../../app-deps.js';
 export const SESSION_SECURITY = [{ DashboardSession: [] }];
 
 export const SESSION_ERRORS = ['unauthorized', 'forbidden'] as const;
+
+/** The options of a session-only route: its auth config and its OpenAPI security, with its own. */
+export function sessionOnly<S extends FastifySchema>(schema: S, config: FastifyContextConfig = {}) {
+  return {
+    config: { auth: 'web-session' as const, ...config },
+    schema: { security: SESSION_SECURITY, ...schema },
+  };
+}
+
+/** The options of a session-only route for admins: anyone else is 403 `forbidden` before the handler. */
+export function adminOnly<S extends FastifySchema>(schema: S, config: FastifyContextConfig = {}) {
+  return { ...sessionOnly(schema, { admin: true, ...config }), preHandler: requireAdmin };
+}
 
 export function accountOf(request: FastifyRequest): WebSessionAccount {
   if (!request.account) throw new AppError('unauthorized', 'sign in to the dashboard first');

@@ -1,19 +1,16 @@
 /** POST /api/v1/users/:id/disable: disable a user (admin). */
 import type { RouteModule } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
-import { SESSION_ERRORS, SESSION_SECURITY, accountOf, requireAdmin } from './context.js';
+import { SESSION_ERRORS, accountOf, adminOnly } from './context.js';
 import { ACCOUNT_TAG, IdParams, User } from './schemas.js';
 
 export const disableUserRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/users/:id/disable',
-    {
-      config: { auth: 'web-session', admin: true, noBody: true },
-      preHandler: requireAdmin,
-      schema: {
+    adminOnly(
+      {
         operationId: 'disableUser',
         tags: [ACCOUNT_TAG],
-        security: SESSION_SECURITY,
         summary: 'Disable a user (admin)',
         description:
           'The user can no longer sign in; every session and API key of theirs is revoked at once (other processes within 5 s). Disabling yourself is 409 `conflict`.',
@@ -23,7 +20,8 @@ export const disableUserRoute: RouteModule = (app, { deps }) => {
           ...errorResponses('invalid_field', 'not_found', 'conflict', ...SESSION_ERRORS),
         },
       },
-    },
+      { noBody: true },
+    ),
     async (request) => deps.services.users.disableUser(accountOf(request).id, request.params.id),
   );
 };

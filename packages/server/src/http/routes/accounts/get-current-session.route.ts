@@ -3,24 +3,20 @@ import { csrfTokenFor } from '../../../services/account.service.js';
 import type { RouteModule } from '../../app-deps.js';
 import { webSessionTokenOf } from '../../auth.js';
 import { errorResponses } from '../../schemas/common.js';
-import { SESSION_ERRORS, SESSION_SECURITY, accountOf, noStore } from './context.js';
+import { SESSION_ERRORS, accountOf, noStore, sessionOnly } from './context.js';
 import { ACCOUNT_TAG, SignedIn as SignedInSchema } from './schemas.js';
 
 export const getCurrentSessionRoute: RouteModule = (app) => {
   app.get(
     '/api/v1/auth/session',
-    {
-      config: { auth: 'web-session' },
-      schema: {
-        operationId: 'getCurrentSession',
-        tags: [ACCOUNT_TAG],
-        security: SESSION_SECURITY,
-        summary: 'The signed-in account and its CSRF token',
-        description:
-          'Session cookie only (an X-API-Key is 401). 401 `unauthorized` when not signed in or the session expired.',
-        response: { 200: SignedInSchema, ...errorResponses(...SESSION_ERRORS) },
-      },
-    },
+    sessionOnly({
+      operationId: 'getCurrentSession',
+      tags: [ACCOUNT_TAG],
+      summary: 'The signed-in account and its CSRF token',
+      description:
+        'Session cookie only (an X-API-Key is 401). 401 `unauthorized` when not signed in or the session expired.',
+      response: { 200: SignedInSchema, ...errorResponses(...SESSION_ERRORS) },
+    }),
     async (request, reply) => {
       const account = accountOf(request);
       noStore(reply);

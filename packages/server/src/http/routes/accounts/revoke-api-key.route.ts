@@ -2,18 +2,16 @@
 import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
-import { SESSION_ERRORS, SESSION_SECURITY, accountOf } from './context.js';
+import { SESSION_ERRORS, accountOf, sessionOnly } from './context.js';
 import { IdParams, KEYS_TAG } from './schemas.js';
 
 export const revokeApiKeyRoute: RouteModule = (app, { deps }) => {
   app.delete(
     '/api/v1/api-keys/:id',
-    {
-      config: { auth: 'web-session', noBody: true },
-      schema: {
+    sessionOnly(
+      {
         operationId: 'revokeApiKey',
         tags: [KEYS_TAG],
-        security: SESSION_SECURITY,
         summary: 'Revoke an API key',
         description:
           "The key answers 401 `unauthorized` from now on. Another user's key is 403 `forbidden`; an unknown or already revoked one 404 `not_found`. Session cookie and X-CSRF-Token only.",
@@ -23,7 +21,8 @@ export const revokeApiKeyRoute: RouteModule = (app, { deps }) => {
           ...errorResponses('invalid_field', 'not_found', ...SESSION_ERRORS),
         },
       },
-    },
+      { noBody: true },
+    ),
     async (request, reply) => {
       await deps.services.apiKeys.revokeOwn(accountOf(request).id, request.params.id);
       return reply.code(204).send(null);
