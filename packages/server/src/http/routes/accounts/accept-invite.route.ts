@@ -1,18 +1,16 @@
 /** POST /api/v1/auth/accept-invite: create an account from an invite link. */
 import type { RouteModule } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
-import { clientOf, signedInReply } from './context.js';
+import { clientOf, signedInReply, signedOutRoute } from './context.js';
 import { AcceptInviteBody, ACCOUNT_TAG, SignedIn as SignedInSchema } from './schemas.js';
 
 export const acceptInviteRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/auth/accept-invite',
-    {
-      config: { auth: false, sameOrigin: true },
-      schema: {
+    signedOutRoute(
+      {
         operationId: 'acceptInvite',
         tags: [ACCOUNT_TAG],
-        security: [],
         summary: 'Create an account from an invite link',
         description:
           'Creates the invited account (the invite names its email and role) with this password and signs it in. ' +
@@ -23,7 +21,8 @@ export const acceptInviteRoute: RouteModule = (app, { deps }) => {
           ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'forbidden', 'conflict'),
         },
       },
-    },
+      { sameOrigin: true },
+    ),
     async (request, reply) => {
       const signed = await deps.services.accounts.acceptInvite(request.body, clientOf(request));
       return reply.code(201).send(signedInReply(app, reply, deps, signed));

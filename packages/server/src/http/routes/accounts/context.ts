@@ -15,6 +15,14 @@ export const SESSION_SECURITY = [{ DashboardSession: [] }];
 
 export const SESSION_ERRORS = ['unauthorized', 'forbidden'] as const;
 
+/**
+ * The options of a route for a caller not signed in (no key, no session; no OpenAPI security),
+ * with its own config (`sameOrigin` for the sign-in forms).
+ */
+export function signedOutRoute<S extends FastifySchema>(schema: S, config: FastifyContextConfig = {}) {
+  return { config: { auth: false, ...config }, schema: { security: [], ...schema } };
+}
+
 /** The options of a session-only route: its auth config and its OpenAPI security, with its own. */
 export function sessionOnly<S extends FastifySchema>(schema: S, config: FastifyContextConfig = {}) {
   return {

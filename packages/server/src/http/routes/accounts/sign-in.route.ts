@@ -1,18 +1,16 @@
 /** POST /api/v1/auth/sign-in: sign in to the dashboard. */
 import type { RouteModule } from '../../app-deps.js';
 import { errorResponses } from '../../schemas/common.js';
-import { clientOf, signedInReply } from './context.js';
+import { clientOf, signedInReply, signedOutRoute } from './context.js';
 import { ACCOUNT_TAG, SignedIn as SignedInSchema, SignInBody } from './schemas.js';
 
 export const signInRoute: RouteModule = (app, { deps }) => {
   app.post(
     '/api/v1/auth/sign-in',
-    {
-      config: { auth: false, sameOrigin: true },
-      schema: {
+    signedOutRoute(
+      {
         operationId: 'signIn',
         tags: [ACCOUNT_TAG],
-        security: [],
         summary: 'Sign in to the dashboard',
         description:
           'Checks the email and password and sets the session cookie. A wrong email, a wrong password and a disabled account all answer the same 401 `unauthorized` ("wrong email or password"). ' +
@@ -29,7 +27,8 @@ export const signInRoute: RouteModule = (app, { deps }) => {
           ),
         },
       },
-    },
+      { sameOrigin: true },
+    ),
     async (request, reply) =>
       signedInReply(app, reply, deps, await deps.services.accounts.signIn(request.body, clientOf(request))),
   );
