@@ -190,6 +190,63 @@ describe('GET /api/v1/bench/{id} of an ended run', () => {
   });
 });
 
+describe('GET /api/v1/bench (the runs list)', () => {
+  it('shows each run as GET /bench/{id} does; a stored scorecard already parsed is not read again', async () => {
+    const list = async () => {
+      const res = await call('GET', '/api/v1/bench?limit=100', alice.key);
+      expect(res.status).toBe(200);
+      return res.json().items as Json[];
+    };
+    const runs = server.deps.repos.benchRuns;
+    const whole = vi.spyOn(runs, 'byIds');
+    try {
+      // The list shows scorecards already stored (it computes none): GET each run first, which stores them.
+      const runIds = (await list()).map((r) => r.id as string);
+      expect(runIds.length).toBeGreaterThan(2);
+      const got = new Map<string, Json>();
+      for (const id of runIds) got.set(id, (await call('GET', `/api/v1/bench/${id}`, alice.key)).json());
+      const items = await list();
+      for (const item of items) expect(item).toEqual(got.get(item.id as string));
+      expect(items.find((r) => r.id === 'bench_cmp_worse')!.scorecard).not.toBeNull();
+      expect(items.find((r) => r.id === 'bench_cmp_running')!.scorecard).toBeNull();
+
+      // Every stored scorecard on the page is kept now: the next page reads no row whole.
+      whole.mockClear();
+      expect(await list()).toEqual(items);
+      expect(whole.mock.calls.flatMap(([ids]) => [...ids])).toEqual([]);
+
+      // A row whose stamps moved (its scorecard changed by hand) is read whole and shown as stored.
+      const row = await server.deps.db
+        .selectFrom('bench_runs')
+        .select(['scorecard', 'updated_at'])
+        .where('id', '=', 'bench_cmp_worse')
+        .executeTakeFirstOrThrow();
+      const stored = JSON.parse(row.scorecard!) as Json;
+      stored.card.dimensions[0].score = 0.321;
+      await server.deps.db
+        .updateTable('bench_runs')
+        .set({ scorecard: JSON.stringify(stored), updated_at: row.updated_at + 1 })
+        .where('id', '=', 'bench_cmp_worse')
+        .execute();
+      try {
+        whole.mockClear();
+        const changed = (await list()).find((r) => r.id === 'bench_cmp_worse')!;
+        expect(whole.mock.calls.flatMap(([ids]) => [...ids])).toEqual(['bench_cmp_worse']);
+        expect(changed.scorecard.dimensions[0].score).toBe(0.321);
+      } finally {
+        await server.deps.db
+          .updateTable('bench_runs')
+          .set({ scorecard: row.scorecard, updated_at: row.updated_at })
+          .where('id', '=', 'bench_cmp_worse')
+          .execute();
+      }
+      expect(await list()).toEqual(items);
+    } finally {
+      whole.mockRestore();
+    }
+  });
+});
+
 describe('GET /api/v1/bench/compare', () => {
   it('compares paired runs: deltas, intervals and p-values equal to the pure comparison, the same on every call', async () => {
     const first = await compare('runs=bench_cmp_base,bench_cmp_worse');

@@ -3,6 +3,7 @@
  * `bench-tasks.repository.ts`). A run's progress is the per-state task counters on its row, kept by
  * triggers on `bench_tasks` (migration `0004-bench-progress`), so reading it costs one row.
  */
+import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { ownedRead } from './owned.js';
@@ -123,17 +124,32 @@ export class BenchRunRepository {
     return Number(row.n);
   }
 
-  /** A page of the user's runs, newest first. */
-  async pageOf(userId: string, limit: number, offset: number): Promise<BenchRunRecord[]> {
-    return this.db
+  /**
+   * A page of the user's runs, newest first, without their stored scorecards: `has_scorecard` says
+   * whether the row holds one (a null test, which reads none of the stored text).
+   */
+  async headPageOf(
+    userId: string,
+    limit: number,
+    offset: number,
+  ): Promise<Array<BenchRunHead & { has_scorecard: boolean }>> {
+    const rows = await this.db
       .selectFrom('bench_runs')
-      .selectAll()
+      .select(HEAD_COLUMNS)
+      .select(sql<number>`case when scorecard is null then 0 else 1 end`.as('has_scorecard'))
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
       .offset(offset)
       .execute();
+    return rows.map((r) => ({ ...r, has_scorecard: Number(r.has_scorecard) === 1 }));
+  }
+
+  /** The runs `ids`, whole (stored scorecards included), in no particular order. */
+  async byIds(ids: readonly string[]): Promise<BenchRunRecord[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('bench_runs').selectAll().where('id', 'in', ids).execute();
   }
 
   /** Moves the run to `change.status` if it is still in `from` (compare-and-set); false otherwise. */

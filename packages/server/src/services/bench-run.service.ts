@@ -211,13 +211,19 @@ export class BenchRunService {
 
   async list(userId: string, { page, limit }: PageRequest): Promise<PageOf<BenchRunView>> {
     const total = await this.repos.benchRuns.countOf(userId);
-    const rows = await this.repos.benchRuns.pageOf(userId, limit, (page - 1) * limit);
-    // A page shows the scorecards runs already store; none is computed here.
+    // A page shows the scorecards runs already store; none is computed here. The rows are read
+    // without them: a stored scorecard already parsed is kept (`keptScorecardView`), and only the
+    // rows that hold one not kept yet (met for the first time) are read whole.
+    const heads = await this.repos.benchRuns.headPageOf(userId, limit, (page - 1) * limit);
+    const unkept = heads.filter((h) => h.has_scorecard && !keptScorecardView(h)).map((h) => h.id);
+    const whole = new Map((await this.repos.benchRuns.byIds(unkept)).map((r) => [r.id, r]));
     const views: BenchRunView[] = [];
     const registry = this.registry();
-    for (const r of rows) {
-      const card = storedScorecardView(r);
-      views.push(runView(r, progressOf(r), card, await this.notices(r, card, registry)));
+    for (const { has_scorecard, ...head } of heads) {
+      const full = whole.get(head.id);
+      const row: BenchRunHead = full ?? head;
+      const card = full ? storedScorecardView(full) : has_scorecard ? keptScorecardView(head) : null;
+      views.push(runView(row, progressOf(row), card, await this.notices(row, card, registry)));
     }
     return pageOf(views, total, { page, limit });
   }
