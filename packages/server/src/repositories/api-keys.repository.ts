@@ -77,7 +77,6 @@ export class ApiKeyRepository {
       .execute();
   }
 
-  /** The owner of a key row that is not revoked. */
   /** The key row `keyId` that is not revoked, as user `owner` may see it (`Owned`: its prefix). */
   async activeOwnedBy(keyId: string, owner: string): Promise<Owned<{ prefix: string }>> {
     const row = await this.db
