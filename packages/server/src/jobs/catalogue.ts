@@ -2,7 +2,7 @@
  * The typed job catalogue: every job type the worker runs. `buildJobHandlers` checks at start that
  * each type has exactly one handler and that no handler is for an unknown type.
  */
-import type { JobHandler } from '../ports/job-queue.js';
+import type { EnqueueOptions, JobHandler, JobLane, QueueExecutor } from '../ports/job-queue.js';
 import type { EvaluateVideoPayload } from './evaluate-video.js';
 
 /** Scores one uploaded clip (`jobs/evaluate-video.ts`). */
@@ -13,6 +13,22 @@ export type JobType = (typeof JOB_TYPES)[number];
 /** Each job type's payload: what its enqueuer passes (typed with this) and its handler's `parse` gives back. */
 export interface JobPayloads {
   [EVALUATE_VIDEO_JOB]: EvaluateVideoPayload;
+}
+
+/**
+ * The `evaluate-video` job of a confirmed clip, as `JobQueue.enqueue` takes it, joining the
+ * caller's transaction (`executor`): one job per clip (its subject), fair between users.
+ */
+export function evaluationJob(
+  video: { id: string; user_id: string },
+  lane: JobLane,
+  executor: QueueExecutor,
+): [typeof EVALUATE_VIDEO_JOB, JobPayloads[typeof EVALUATE_VIDEO_JOB], EnqueueOptions] {
+  return [
+    EVALUATE_VIDEO_JOB,
+    { videoId: video.id },
+    { subject: `video:${video.id}`, executor, fairnessKey: video.user_id, lane },
+  ];
 }
 
 export interface JobDefinition<P = unknown> {

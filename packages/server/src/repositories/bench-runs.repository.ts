@@ -1,6 +1,7 @@
 /**
  * Bench runs and their logs: the root of the Bench run aggregate (its tasks are
- * `bench-tasks.repository.ts`). A run's progress is the per-state task counters on its row, kept by
+ * `bench-tasks.repository.ts`; its status moves, with the clip moves that drive them, are
+ * `bench-lifecycle.repository.ts`). A run's progress is the per-state task counters on its row, kept by
  * triggers on `bench_tasks` (migration `0004-bench-progress`), so reading it costs one row.
  */
 import { sql } from 'kysely';
@@ -53,16 +54,6 @@ export type ModelBaselineRecord = Selectable<ModelBaselinesTable>;
 export type BenchLogRecord = Selectable<BenchLogsTable>;
 /** A log line to append (its `seq` is given by the database). */
 export type NewBenchLog = Omit<BenchLogRecord, 'seq'>;
-
-/** What a status move writes besides the status. */
-export interface RunStatusChange {
-  status: BenchStatus;
-  updated_at: number;
-  started_at?: number;
-  finished_at?: number;
-  error_code?: string;
-  error_detail?: string;
-}
 
 export class BenchRunRepository {
   /** The run by id: serves every poll of a run, so compiled once (on first use, per executor). */
@@ -152,17 +143,6 @@ export class BenchRunRepository {
     return this.db.selectFrom('bench_runs').selectAll().where('id', 'in', ids).execute();
   }
 
-  /** Moves the run to `change.status` if it is still in `from` (compare-and-set); false otherwise. */
-  async moveStatus(id: string, from: BenchStatus, change: RunStatusChange): Promise<boolean> {
-    const result = await this.db
-      .updateTable('bench_runs')
-      .set(change)
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }
-
   /** Stores a finished run's scorecard (JSON); a run that is not finished is left as it is. */
   async storeScorecard(id: string, scorecard: string): Promise<void> {
     await this.db
@@ -215,13 +195,9 @@ export class BenchRunRepository {
 
   // ---- the log -------------------------------------------------------------------------------
 
+  /** A line of the run's log; the lines of its moves and its clips' are `bench-lifecycle.repository.ts`'s. */
   async appendLog(line: NewBenchLog): Promise<void> {
     await this.db.insertInto('bench_logs').values(line).execute();
-  }
-
-  async appendLogs(lines: readonly NewBenchLog[]): Promise<void> {
-    if (lines.length === 0) return;
-    await this.db.insertInto('bench_logs').values(lines).execute();
   }
 
   async deleteLog(runId: string): Promise<void> {

@@ -1,6 +1,8 @@
 /**
- * A Bench run's generation tasks (one clip each: prompt × sample) and the clips minted for them.
- * Part of the Bench run aggregate with `bench-runs.repository.ts`. Inserting, deleting or moving a
+ * A Bench run's generation tasks (one clip each: prompt × sample): planning, pages, claims and
+ * leases, and the clips minted for them. Part of the Bench run aggregate with
+ * `bench-runs.repository.ts`; a delivered clip's and a settled clip's moves, with the run's, are
+ * `bench-lifecycle.repository.ts`. Inserting, deleting or moving a
  * task updates its run's progress counters in the same statement (triggers, migration 0004). Every
  * move of a leased task is a compare-and-set on its state and lease id (the fencing token). Every
  * state change is a move of `domain/clip-lifecycle.ts` (`TASK_MOVES`): its sources are the
@@ -9,9 +11,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connection.js';
 import { dialectOf } from '../db/dialect.js';
-import type { BenchRunsTable, BenchTasksTable } from '../db/schema-bench.js';
-import { ownedRead } from './owned.js';
-import type { Owned } from './owned.js';
+import type { BenchTasksTable } from '../db/schema-bench.js';
 import { TASK_MOVES, UNFINISHED_TASK_STATES } from '../domain/clip-lifecycle.js';
 import type { BenchTaskState } from '../domain/clip-lifecycle.js';
 
@@ -62,21 +62,6 @@ export class BenchTaskRepository {
     return this.db.selectFrom('bench_tasks').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The task `id` with its run, as user `owner` may see them (`Owned`: the run's owner). */
-  async ownedWithRun(
-    id: string,
-    owner: string,
-  ): Promise<Owned<{ task: BenchTaskRecord; run: Selectable<BenchRunsTable> }>> {
-    const task = await this.byId(id);
-    if (!task) return { kind: 'none' };
-    const run = await this.db
-      .selectFrom('bench_runs')
-      .selectAll()
-      .where('id', '=', task.run_id)
-      .executeTakeFirst();
-    return ownedRead(run && { task, run }, (r) => r.run.user_id, owner);
-  }
-
   async stateOf(id: string): Promise<BenchTaskState | undefined> {
     const row = await this.db
       .selectFrom('bench_tasks')
@@ -118,16 +103,6 @@ export class BenchTaskRepository {
       .where('video_id', 'is not', null)
       .execute();
     return rows.flatMap((r) => (r.video_id === null ? [] : [r.video_id]));
-  }
-
-  /** Cancels the run's unfinished tasks (the run ended). */
-  async cancelUnfinished(runId: string, at: number): Promise<void> {
-    await this.db
-      .updateTable('bench_tasks')
-      .set({ state: TASK_MOVES.cancel.to[0], lease_expires_at: null, updated_at: at })
-      .where('run_id', '=', runId)
-      .where('state', 'in', TASK_MOVES.cancel.from)
-      .execute();
   }
 
   async deleteOfRun(runId: string): Promise<void> {
@@ -183,31 +158,6 @@ export class BenchTaskRepository {
       .orderBy('score_failures.dimension')
       .orderBy('score_failures.code')
       .execute();
-  }
-
-  // ---- a clip's evaluation settles -------------------------------------------------------------
-
-  /**
-   * The clip's evaluation settled: its task becomes `done` (with the scoring's error, if any), if
-   * it is still settling. The task, or undefined when the clip has none settling (not a Bench clip).
-   */
-  async settleClip(
-    videoId: string,
-    at: number,
-    error: { code: string; detail: string } | null,
-  ): Promise<Pick<BenchTaskRecord, 'id' | 'run_id' | 'seq' | 'sample_index' | 'prompt_id'> | undefined> {
-    return this.db
-      .updateTable('bench_tasks')
-      .set({
-        state: TASK_MOVES.settle.to[0],
-        updated_at: at,
-        error_code: error?.code ?? null,
-        error_detail: error?.detail ?? null,
-      })
-      .where('video_id', '=', videoId)
-      .where('state', 'in', TASK_MOVES.settle.from)
-      .returning(['id', 'run_id', 'seq', 'sample_index', 'prompt_id'])
-      .executeTakeFirst();
   }
 
   // ---- claims and leases ---------------------------------------------------------------------
@@ -283,28 +233,6 @@ export class BenchTaskRepository {
       .where('state', '=', 'claimed')
       .executeTakeFirst();
     return renewed.numUpdatedRows > 0n;
-  }
-
-  /**
-   * The leased task delivered its clip: `evaluating` with it, if the lease is still current.
-   * False when the lease ended meanwhile.
-   */
-  async moveToEvaluating(taskId: string, leaseId: string, videoId: string, at: number): Promise<boolean> {
-    const moved = await this.db
-      .updateTable('bench_tasks')
-      .set({
-        state: TASK_MOVES.deliver.to[0],
-        video_id: videoId,
-        lease_expires_at: null,
-        error_code: null,
-        error_detail: null,
-        updated_at: at,
-      })
-      .where('id', '=', taskId)
-      .where('lease_id', '=', leaseId)
-      .where('state', 'in', TASK_MOVES.deliver.from)
-      .executeTakeFirst();
-    return moved.numUpdatedRows > 0n;
   }
 
   /** Ends the current attempt (back to `pending`, or `failed`) if the lease is still current. */

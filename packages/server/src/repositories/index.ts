@@ -15,6 +15,7 @@
 import type { Db } from '../db/connection.js';
 import type { QueueExecutor } from '../ports/job-queue.js';
 import { ApiKeyRepository } from './api-keys.repository.js';
+import { BenchLifecycleRepository } from './bench-lifecycle.repository.js';
 import { BenchRunRepository } from './bench-runs.repository.js';
 import { BenchTaskRepository } from './bench-tasks.repository.js';
 import { IdempotencyRecordRepository } from './idempotency-records.repository.js';
@@ -32,6 +33,7 @@ import { WebSessionRepository } from './web-sessions.repository.js';
 /** The repositories of one executor. */
 abstract class RepositorySet {
   readonly benchRuns: BenchRunRepository;
+  readonly benchLifecycle: BenchLifecycleRepository;
   readonly benchTasks: BenchTaskRepository;
   readonly runners: RunnerRepository;
   readonly models: ModelRepository;
@@ -47,6 +49,7 @@ abstract class RepositorySet {
 
   constructor(protected readonly executor: Db) {
     this.benchRuns = new BenchRunRepository(executor);
+    this.benchLifecycle = new BenchLifecycleRepository(executor);
     this.benchTasks = new BenchTaskRepository(executor);
     this.runners = new RunnerRepository(executor);
     this.models = new ModelRepository(executor);
@@ -90,6 +93,7 @@ export class TransactionRepositories extends RepositorySet {
 // only by `Repositories`, and their types travel with it.
 export type {
   ApiKeyRepository,
+  BenchLifecycleRepository,
   BenchRunRepository,
   BenchTaskRepository,
   IdempotencyRecordRepository,
@@ -104,6 +108,7 @@ export type {
   WebSessionRepository,
 };
 export type { ArrivedVideo } from './video-uploads.repository.js';
+export type { DeliveryOutcome, SettledTask } from './bench-lifecycle.repository.js';
 export type { Owned } from './owned.js';
 export type { ApiKeyRecord } from './api-keys.repository.js';
 export type {

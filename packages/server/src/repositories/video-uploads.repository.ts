@@ -9,25 +9,14 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connection.js';
 import type { Database } from '../db/schema.js';
 import { VIDEO_MOVES } from '../domain/clip-lifecycle.js';
+import { confirmVideo, markVideoArrived } from './clip-statements.js';
+import type { ArrivedVideo, ConfirmedVideo } from './clip-statements.js';
 import type { VideoRecord } from './videos.repository.js';
 
 /** The claim of a PUT on a video (who streams it, since when). */
 export type UploadClaim = Pick<VideoRecord, 'state' | 'upload_started_at' | 'upload_owner'>;
 
-/** What the confirm step writes when the clip passed its checks. */
-export interface ConfirmedVideo {
-  probe: string;
-  blob_version: string | null;
-  dimensions: string;
-  confirmed_at: number;
-}
-
-/** What a video becomes once its object arrived in the store. */
-export interface ArrivedVideo {
-  state: (typeof VIDEO_MOVES.arrive.to)[number];
-  size_bytes: number;
-  uploaded_at: number;
-}
+export type { ArrivedVideo, ConfirmedVideo };
 
 /** The claim condition: this process's claim (`owner`), or no owner where processes have no ids. */
 function ownedBy(owner: string | null) {
@@ -53,17 +42,6 @@ export class VideoUploadRepository {
       .selectAll()
       .where('id', '=', id)
       .where('session_id', '=', sessionId)
-      .executeTakeFirst();
-  }
-
-  /** The video `id` if it was minted for Bench task `taskId` (`bench_task_videos`). */
-  async mintedFor(id: string, taskId: string): Promise<VideoRecord | undefined> {
-    return this.db
-      .selectFrom('videos')
-      .innerJoin('bench_task_videos as m', 'm.video_id', 'videos.id')
-      .selectAll('videos')
-      .where('videos.id', '=', id)
-      .where('m.task_id', '=', taskId)
       .executeTakeFirst();
   }
 
@@ -219,13 +197,7 @@ export class VideoUploadRepository {
 
   /** Its object arrived in the store (no PUT through the service): `uploaded`, if nothing claimed it. */
   async markArrived(id: string, changes: ArrivedVideo): Promise<void> {
-    await this.db
-      .updateTable('videos')
-      .set(changes)
-      .where('id', '=', id)
-      .where('state', 'in', VIDEO_MOVES.arrive.from)
-      .where('upload_started_at', 'is', null)
-      .execute();
+    await markVideoArrived(this.db, id, changes);
   }
 
   /** Verification refused the upload: `failed` (no confirm time), if it is still `uploaded`. */
@@ -240,12 +212,6 @@ export class VideoUploadRepository {
 
   /** Confirmed: `queued` with its probe, version and dimensions, if still `uploaded`. False when another confirm won. */
   async confirm(id: string, confirmed: ConfirmedVideo): Promise<boolean> {
-    const moved = await this.db
-      .updateTable('videos')
-      .set({ state: VIDEO_MOVES.confirm.to[0], ...confirmed })
-      .where('id', '=', id)
-      .where('state', 'in', VIDEO_MOVES.confirm.from)
-      .executeTakeFirst();
-    return Number(moved.numUpdatedRows) > 0;
+    return confirmVideo(this.db, id, confirmed);
   }
 }

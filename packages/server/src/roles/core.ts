@@ -211,8 +211,10 @@ export async function openCore(config: ServerConfig, options: StartOptions = {})
       uploads,
       uploadReceiver,
       intake,
-      // A settled clip's run id goes to the Bench orchestrator.
-      evaluations: new ClipEvaluationService(repos, blobs, engine, bench.progress),
+      // A settled clip that ended its Bench run: the run's scorecard is stored.
+      evaluations: new ClipEvaluationService(repos, blobs, engine, (runId) =>
+        bench.scorecards.runEnded(runId),
+      ),
       judging,
     },
     bench,

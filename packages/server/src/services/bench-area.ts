@@ -1,6 +1,6 @@
 /**
  * The Bench area's services, built once by the composition root and shared by the Bench, runner
- * and discovery routes and by the worker (lease reaper, evaluation hook): one task notifier per
+ * and discovery routes and by the worker (lease reaper, a finished run's scorecard): one task notifier per
  * process, so that a claim long-polling in a request wakes when another request or the worker
  * makes a task claimable. Claims waiting in other API processes are woken through ClusterEvents.
  */
@@ -27,7 +27,7 @@ import type { VideoService } from './video.service.js';
 export interface BenchArea {
   /** Runs as their owner sees them: create, read, cancel, delete. */
   runs: BenchRunService;
-  /** Runs' status moves, driven by runners and the evaluator. */
+  /** Runs' status moves outside the clip path: claims, failed attempts, the lease reaper, cancels. */
   progress: BenchProgressService;
   /** Registered runners. */
   runners: RunnerService;
@@ -100,6 +100,7 @@ export function createBenchArea(deps: BenchAreaDeps): BenchArea {
     progress,
     uploads: deps.uploads,
     intake: deps.intake,
+    jobs: deps.jobs,
     videos: deps.videos,
     notifier,
     leaseSeconds: deps.leaseSeconds,

@@ -1,8 +1,8 @@
 /**
  * A clip's evaluation (the `evaluate-video` job): the engine scores the confirmed bytes, and one
- * transaction settles it — the video's scores (or its failure) are stored, its Bench task (if it
- * has one) becomes `done` and the run's log says what the evaluator found. The run id is then
- * handed to the orchestrator (`BenchProgressService.advance`), which moves the run on.
+ * transaction settles it — the video's scores (or its failure) are stored and, for a Bench clip,
+ * the run's repository marks its task `done`, logs what the evaluator found and moves the run on
+ * (`domain/bench-advance.ts`). A run that ended so gets its scorecard stored (`runEnded`).
  * Scores come only from `engine.evaluate` on the uploaded bytes; nothing else writes them.
  */
 import type { ClipProbe, DimensionFailure, DimensionScore, Engine, EvaluationResult } from '@vesta/engine';
@@ -10,18 +10,13 @@ import { EngineError } from '@vesta/engine';
 import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStore, LocalBlob } from '../ports/blob-store.js';
 import type { Logger } from '../ports/logger.js';
-import type {
-  BenchRunRecord,
-  Repositories,
-  ScoreRecord,
-  TransactionRepositories,
-} from '../repositories/index.js';
+import type { Repositories, ScoreRecord, TransactionRepositories } from '../repositories/index.js';
 
-/** Who moves a Bench run on once one of its clips settled. */
-export interface RunOrchestrator {
-  /** `run`: the run's row as the settling transaction left it. */
-  advance(run: BenchRunRecord): Promise<void>;
-}
+/**
+ * Told when a settled clip ended its Bench run: its scorecard is stored then (a failure leaves the
+ * run ended, and the scorecard to be computed on its first read).
+ */
+export type RunEnded = (runId: string) => Promise<void>;
 
 /** How an evaluation settled. */
 type Settlement =
@@ -33,7 +28,7 @@ export class ClipEvaluationService {
     private readonly repos: Repositories,
     private readonly blobs: BlobStore,
     private readonly engine: Engine,
-    private readonly runs: RunOrchestrator,
+    private readonly runEnded: RunEnded,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -112,13 +107,13 @@ export class ClipEvaluationService {
 
   /**
    * One transaction: the video settles (`scoring → scored | failed`, a compare-and-set; a video
-   * deleted by a reset or settled meanwhile keeps nothing), its Bench task becomes `done` and the
-   * run's log gets the evaluator's line. Then the run's row, as this transaction left it, goes to
-   * the orchestrator.
+   * deleted by a reset or settled meanwhile keeps nothing); for a Bench clip its task becomes
+   * `done`, the run's log gets the evaluator's line and the run moves on, as this transaction's
+   * counters allow.
    */
   private async settle(videoId: string, how: Settlement): Promise<void> {
     const t = this.now();
-    const run = await this.repos.transaction(async (tx) => {
+    const ended = await this.repos.transaction(async (tx) => {
       const error = 'error' in how ? how.error : noScores(how);
       const settled =
         'error' in how
@@ -131,12 +126,12 @@ export class ClipEvaluationService {
             });
       if (!settled) return null;
       if (!('error' in how)) await storeResults(tx, videoId, how, t);
-      const task = await tx.benchTasks.settleClip(videoId, t, error);
+      const task = await tx.benchLifecycle.settleTask(videoId, t, error);
       if (!task) return null;
       const what = `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}, video ${videoId})`;
       const scores = 'error' in how ? [] : [...how.scores].sort(byDimension);
       const failures = 'error' in how ? [] : [...how.failures].sort(byDimension);
-      await tx.benchRuns.appendLog({
+      await tx.benchLifecycle.appendLog({
         run_id: task.run_id,
         time: t,
         source: 'evaluator',
@@ -150,10 +145,10 @@ export class ClipEvaluationService {
                   ', ',
                 )}${failures.length > 0 ? `; not scored: ${failures.map((f) => `${f.dimension} (${f.code})`).join(', ')}` : ''}`,
       });
-      // The run's row with this clip counted (its counters are kept by the database).
-      return (await tx.benchRuns.byId(task.run_id)) ?? null;
+      // The run's counters count this clip (the database keeps them): the last one ends the run.
+      return (await tx.benchLifecycle.advance(task.run_id, t)) === null ? null : task.run_id;
     });
-    if (run !== null) await this.runs.advance(run);
+    if (ended !== null) await this.runEnded(ended).catch(() => undefined);
   }
 }
 

@@ -1,12 +1,14 @@
 /**
- * A clip's way in, in two steps shared by a Score/Rank confirm (`upload.service.ts`) and a runner's
- * `complete` (`runner-task.service.ts`):
+ * A clip's way in, in two steps:
  *
  * 1. `verify`: is the uploaded object a usable video? It is stat'ed, its first bytes sniffed and the
- *    engine probes it. Nothing is written: the verdict says what to write.
+ *    engine probes it. Nothing is written: the verdict says what to write. Shared by a Score/Rank
+ *    confirm (`upload.service.ts`) and a runner's `complete` (`runner-task.service.ts`).
  * 2. `queueEvaluation`, inside the caller's transaction: the video becomes `queued` with its probe
  *    and dimensions and its `evaluate-video` job is enqueued; the caller moves its own state (a
- *    Rank prompt lock, a Bench task) in the same transaction, so all of it commits or none does.
+ *    Rank prompt lock) in the same transaction, so all of it commits or none does. (A runner's
+ *    `complete` confirms the clip with its task's delivery in the Bench run's repository,
+ *    `BenchLifecycleRepository.deliver`, and enqueues the same job, `jobs/catalogue.ts`.)
  *
  * A refused clip (`refuse`) becomes `failed` and its bytes are deleted.
  */
@@ -15,8 +17,7 @@ import { EngineError } from '@vesta/engine';
 import type { SessionKind } from '../db/schema.js';
 import type { VideoContentType } from '../domain/views/score-rank.js';
 import { AppError, conflict, isUpstreamFailure, upstreamUnavailable } from '../errors.js';
-import { EVALUATE_VIDEO_JOB } from '../jobs/catalogue.js';
-import type { JobPayloads } from '../jobs/catalogue.js';
+import { evaluationJob } from '../jobs/catalogue.js';
 import { BlobChangedError } from '../ports/blob-store.js';
 import type { BlobStat, BlobStore } from '../ports/blob-store.js';
 import type { JobLane, JobQueue } from '../ports/job-queue.js';
@@ -138,13 +139,7 @@ export class ClipIntakeService {
       confirmed_at: this.now(),
     });
     if (!moved) return false;
-    const payload: JobPayloads[typeof EVALUATE_VIDEO_JOB] = { videoId: video.id };
-    await this.jobs.enqueue(EVALUATE_VIDEO_JOB, payload, {
-      subject: `video:${video.id}`,
-      executor: tx.queueExecutor,
-      fairnessKey: video.user_id,
-      lane: options.lane,
-    });
+    await this.jobs.enqueue(...evaluationJob(video, options.lane, tx.queueExecutor));
     return true;
   }
 

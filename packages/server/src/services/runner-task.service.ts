@@ -17,6 +17,8 @@ import type {
   RunnerTaskView,
 } from '../domain/views/runners.js';
 import type { UploadUrlInput, UploadUrlView } from '../domain/views/score-rank.js';
+import { evaluationJob } from '../jobs/catalogue.js';
+import type { JobQueue } from '../ports/job-queue.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { BenchRunRecord, BenchTaskRecord, Repositories, SessionRecord } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
@@ -34,6 +36,8 @@ export interface RunnerTaskServiceDeps {
   progress: BenchProgressService;
   uploads: UploadService;
   intake: ClipIntakeService;
+  /** The queue the clip's evaluation is enqueued on. */
+  jobs: JobQueue;
   videos: VideoService;
   notifier: TaskNotifier;
   leaseSeconds: number;
@@ -120,7 +124,7 @@ export class RunnerTaskService {
       throw conflict(`the task is ${task.state} with another clip; its lease ${leaseId} has ended`);
     }
     await this.appendRunnerLogs(run.id, task, logs);
-    const video = await this.deps.repos.uploads.mintedFor(videoId, task.id);
+    const video = await this.deps.repos.benchLifecycle.mintedClip(videoId, task.id);
     if (!video)
       throw validationFailed(
         `videoId ${videoId} was not minted for task ${task.id}; upload the clip with POST /api/v1/runner-tasks/${task.id}/upload-url`,
@@ -136,29 +140,45 @@ export class RunnerTaskService {
     }
     const dimensions = JSON.parse(task.dimensions) as string[];
     const t = this.now();
-    const after = await this.deps.repos.transaction(async (tx) => {
-      if (!(await tx.benchTasks.moveToEvaluating(task.id, leaseId, videoId, t)))
-        throw conflict(
-          `task ${task.id} is ${(await tx.benchTasks.stateOf(task.id)) ?? 'gone'}; lease ${leaseId} has ended`,
-        );
-      // (A clip confirmed before — by an older server's complete that failed after confirming —
-      // has its evaluation queued already.)
-      if (verdict.kind === 'verified')
-        await this.deps.intake.queueEvaluation(tx, video, verdict, { dimensions, lane: 'batch' });
-      await tx.benchRuns.appendLog({
+    // One transaction in the run's repository: the task delivered (a compare-and-set on the lease)
+    // with its clip confirmed, the clip's evaluation enqueued, the log line, and the run moved on
+    // (the last clip delivered: `evaluating`).
+    await this.deps.repos.transaction(async (tx) => {
+      const delivery = await tx.benchLifecycle.deliver({
+        taskId: task.id,
+        leaseId,
+        videoId,
+        at: t,
+        // (A clip confirmed before — by an older server's complete that failed after confirming —
+        // has its evaluation queued already.)
+        clip:
+          verdict.kind === 'verified'
+            ? {
+                arrived: verdict.arrived,
+                confirmed: {
+                  probe: JSON.stringify(verdict.probe),
+                  blob_version: verdict.version,
+                  dimensions: JSON.stringify(dimensions),
+                  confirmed_at: t,
+                },
+              }
+            : null,
+      });
+      if (!delivery.delivered)
+        throw conflict(`task ${task.id} is ${delivery.state ?? 'gone'}; lease ${leaseId} has ended`);
+      await tx.benchLifecycle.appendLog({
         run_id: run.id,
         time: t,
         source: 'server',
         level: 'info',
         message: `clip #${task.seq} (${task.prompt_id ?? 'prompt'}, sample ${task.sample_index}) uploaded as ${videoId}; evaluating ${dimensions.join(', ')}`,
       });
-      // The run's row with this delivery counted (its counters are kept by the database).
-      return tx.benchRuns.byId(run.id);
+      // A delivery never ends the run (its clip is still to be evaluated).
+      await tx.benchLifecycle.advance(run.id, t);
+      if (delivery.queued) await this.deps.jobs.enqueue(...evaluationJob(video, 'batch', tx.queueExecutor));
     });
     await this.deps.runners.touch(task.runner_id);
     this.deps.notifier.notify();
-    // The last clip delivered moves the run to `evaluating`.
-    await this.deps.progress.advance(after ?? run.id);
     return this.completed({ ...task, state: 'evaluating', video_id: videoId }, run, videoId);
   }
 
@@ -223,7 +243,7 @@ export class RunnerTaskService {
     leaseId: string,
     options: { allowStopped?: boolean; allowDone?: boolean } = {},
   ): Promise<{ task: BenchTaskRecord; run: BenchRunRecord }> {
-    const { task, run } = ownRow(await this.deps.repos.benchTasks.ownedWithRun(taskId, userId), {
+    const { task, run } = ownRow(await this.deps.repos.benchLifecycle.ownedTaskWithRun(taskId, userId), {
       none: () => notFound('runner task'),
       other: () => forbidden('this task belongs to another user'),
     });
@@ -280,7 +300,7 @@ export class RunnerTaskService {
     logs: readonly RunnerLogLine[],
   ): Promise<void> {
     if (logs.length === 0) return;
-    await this.deps.repos.benchRuns.appendLogs(runnerLogRows(runId, task, logs, this.now()));
+    await this.deps.repos.benchLifecycle.appendLogs(runnerLogRows(runId, task, logs, this.now()));
   }
 }
 
