@@ -210,3 +210,106 @@ describe('claims through the repositories', () => {
     expect(await claim(runners[0]!)).toBeUndefined();
   });
 });
+
+describe("the Bench run's lifecycle through one repository", () => {
+  /** A run `evaluating` with `n` tasks whose clips are being scored (videos `scoring`). */
+  async function evaluatingRun(n: number): Promise<{ runId: string; videos: string[] }> {
+    const runId = `bench_${randomUUID()}`;
+    await createRun(runId, n);
+    const planned = await repos.benchTasks.pageOfRun(runId, n, 0);
+    const videos: string[] = [];
+    for (const task of planned) {
+      const id = `vid_${randomUUID().replaceAll('-', '')}`;
+      videos.push(id);
+      await repos.uploads.insert({
+        id,
+        session_id: runId,
+        user_id: userId,
+        file_name: 'clip.mp4',
+        content_type: 'video/mp4',
+        prompt: task.prompt,
+        auxiliary: null,
+        state: 'scoring',
+        error_code: null,
+        error_detail: null,
+        blob_key: id,
+        max_bytes: 1,
+        size_bytes: 1,
+        upload_expires_at: T,
+        upload_started_at: null,
+        upload_owner: null,
+        probe: null,
+        blob_version: null,
+        dimensions: task.dimensions,
+        created_at: T,
+        uploaded_at: T,
+        confirmed_at: T,
+        scored_at: null,
+      });
+      await opened.db
+        .updateTable('bench_tasks')
+        .set({ state: 'evaluating', video_id: id })
+        .where('id', '=', task.id)
+        .execute();
+    }
+    await opened.db.updateTable('bench_runs').set({ status: 'evaluating' }).where('id', '=', runId).execute();
+    return { runId, videos };
+  }
+
+  /** One clip's settling transaction, as the evaluator runs it: scores stored, task done, run advanced. */
+  const settle = (videoId: string, at: number) =>
+    repos.transaction(async (tx) => {
+      await tx.videos.finishScoring(videoId, {
+        state: 'scored',
+        error_code: null,
+        error_detail: null,
+        scored_at: at,
+      });
+      await tx.videos.insertScores([
+        {
+          video_id: videoId,
+          dimension: 'subject_consistency',
+          value: 0.9,
+          method: 'vbench',
+          method_version: '1',
+          frames: '{}',
+          models: '[]',
+          details: null,
+          elapsed_ms: 1,
+          created_at: at,
+        },
+      ]);
+      const task = await tx.benchLifecycle.settleTask(videoId, at, null);
+      return task && tx.benchLifecycle.advance(task.run_id, at);
+    });
+
+  it("completes a run exactly once when its last clips settle at once, in the last one's transaction", async () => {
+    const { runId, videos } = await evaluatingRun(4);
+    const ended = await Promise.all(videos.map((v) => settle(v, T + 1)));
+    // Each settling transaction sees the counters as the ones before it left them (the trigger's
+    // update of the run's row orders them), so exactly the last one finishes the run.
+    expect(ended.filter((s) => s !== null)).toEqual(['completed']);
+    const row = await repos.benchRuns.byId(runId);
+    expect(row).toMatchObject({ status: 'completed', n_evaluating: 0, n_done: 4, finished_at: T + 1 });
+    const lines = await repos.benchRuns.logPage(runId, 100, 0);
+    expect(lines.map((l) => l.message).filter((m) => m.includes('→'))).toEqual([
+      'evaluating → completed: 4 clip(s) evaluated',
+    ]);
+  });
+
+  it('leaves the run as it was when the settling transaction rolls back after its advance', async () => {
+    const { runId, videos } = await evaluatingRun(1);
+    await expect(
+      repos.transaction(async (tx) => {
+        const task = await tx.benchLifecycle.settleTask(videos[0]!, T + 2, null);
+        expect(await tx.benchLifecycle.advance(task!.run_id, T + 2)).toBe('failed');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await repos.benchRuns.byId(runId)).toMatchObject({
+      status: 'evaluating',
+      n_evaluating: 1,
+      n_done: 0,
+    });
+  });
+});
