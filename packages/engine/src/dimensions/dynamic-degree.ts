@@ -15,6 +15,7 @@ import type { DimensionMethod, MethodContext, MethodOutcome, MethodRun } from '.
 import { computeFlow } from '../image/flow.js';
 import type { FlowField, Pyramid } from '../image/flow.js';
 import { sampleBilinear } from '../image/resize.js';
+import { scratchF32 } from '../image/scratch.js';
 import { FrameSizeGuard, roundHalfEven } from './common.js';
 import { sharedFlowPyramid, workingRequest } from './working.js';
 
@@ -80,7 +81,8 @@ const BORDER = 2;
  * of Sundaram, Brox & Keutzer (ECCV 2010): |w + ŵ|² ≤ 0.01·(|w|² + |ŵ|²) + 0.5, with w the forward
  * flow at x and ŵ the backward flow at x + w (flow pixels). Such a pixel has no trustworthy
  * correspondence (occlusion, a textureless area, a flow error), and a classical flow at ≤ 128 px
- * turns its errors into many native pixels; RAFT's top 5 % are real motion.
+ * turns its errors into many native pixels; RAFT's top 5 % are real motion. The values go into
+ * `into` when it has their length (a caller's scratch), else into a new array.
  */
 export function consistentMagnitudes(
   fwd: FlowField,
@@ -88,10 +90,12 @@ export function consistentMagnitudes(
   sx: number,
   sy: number,
   border: number,
+  into?: Float32Array,
 ): { values: Float32Array; inconsistent: number } {
   const { width: w, height: h } = fwd;
   const m = w > 4 * border && h > 4 * border ? border : 0;
-  const values = new Float32Array((w - 2 * m) * (h - 2 * m));
+  const count = (w - 2 * m) * (h - 2 * m);
+  const values = into && into.length === count ? into : new Float32Array(count);
   let k = 0;
   let bad = 0;
   for (let y = m; y < h - m; y++) {
@@ -149,7 +153,9 @@ class DynamicRun implements MethodRun {
       const back = computeFlow(pyramid, this.prev, undefined, finest);
       this.flowSize = { width: flow.width, height: flow.height };
       const { sx, sy } = this.nativeScale(flow.width, flow.height);
-      const mags = consistentMagnitudes(flow, back, sx, sy, BORDER);
+      const m = flow.width > 4 * BORDER && flow.height > 4 * BORDER ? BORDER : 0;
+      const into = scratchF32('dynamicDegree.values', (flow.width - 2 * m) * (flow.height - 2 * m));
+      const mags = consistentMagnitudes(flow, back, sx, sy, BORDER, into);
       this.scores.push(topFractionMean(mags.values, 0.05));
       this.inconsistent += mags.inconsistent;
     }

@@ -58,9 +58,17 @@ export function buildPyramid(img: GreyImage, levels: number, minSide = 8): Pyram
   return out;
 }
 
-function upsampleFlow(flow: FlowField, w: number, h: number): FlowField {
-  const u = new Float32Array(w * h);
-  const v = new Float32Array(w * h);
+/**
+ * The flow of a level upsampled to w × h, into `u` and `v` when given (scratch of the coarser
+ * levels), else into new arrays.
+ */
+function upsampleFlow(
+  flow: FlowField,
+  w: number,
+  h: number,
+  u: Float32Array = new Float32Array(w * h),
+  v: Float32Array = new Float32Array(w * h),
+): FlowField {
   const sx = flow.width / w;
   const sy = flow.height / h;
   const mx = w / flow.width;
@@ -124,9 +132,20 @@ export function computeFlow(
     const i1 = p1[l]!;
     if (i0.width !== i1.width || i0.height !== i1.height) throw new RangeError('computeFlow: size mismatch');
     const { width: w, height: h } = i0;
-    flow = flow
-      ? upsampleFlow(flow, w, h)
-      : { width: w, height: h, u: new Float32Array(w * h), v: new Float32Array(w * h) };
+    // Only the finest level's flow is returned: the coarser ones live in scratch (alternating
+    // pairs by level, so a level's upsampling never writes over the flow it reads).
+    const n = w * h;
+    const final = l === bottom;
+    const su = final ? new Float32Array(n) : scratchF32(`computeFlow.u${l & 1}`, n);
+    const sv = final ? new Float32Array(n) : scratchF32(`computeFlow.v${l & 1}`, n);
+    if (flow) flow = upsampleFlow(flow, w, h, su, sv);
+    else {
+      if (!final) {
+        su.fill(0);
+        sv.fill(0);
+      }
+      flow = { width: w, height: h, u: su, v: sv };
+    }
     refineLevel(i0, i1, flow, options, l === bottom ? options.finestIterations : options.iterations);
   }
   return flow!;

@@ -1,4 +1,5 @@
 /** Downscaling and resampling. */
+import { scratchF32 } from './scratch.js';
 import type { GreyImage, RgbImage } from './types.js';
 
 /**
@@ -11,7 +12,7 @@ export function reduce(img: GreyImage): GreyImage {
   const { width: w, height: h, data } = img;
   const ow = Math.max(1, (w + 1) >> 1);
   const oh = Math.max(1, (h + 1) >> 1);
-  const tmp = new Float32Array(ow * h);
+  const tmp = scratchF32('reduce.tmp', ow * h);
   const xm = w - 1;
   for (let y = 0; y < h; y++) {
     const row = y * w;
@@ -44,14 +45,17 @@ export function reduce(img: GreyImage): GreyImage {
   return { width: ow, height: oh, data: out };
 }
 
-/** Halve a grey image by 2×2 averaging (odd trailing row/column dropped; never below 1×1). */
-export function halve(img: GreyImage): GreyImage {
+/**
+ * Halve a grey image by 2×2 averaging (odd trailing row/column dropped; never below 1×1), into
+ * `into` when it has the output's length (a caller's scratch), else into a new array.
+ */
+export function halve(img: GreyImage, into?: Float32Array): GreyImage {
   const w = Math.max(1, img.width >> 1);
   const h = Math.max(1, img.height >> 1);
   if (img.width < 2 || img.height < 2) return resizeAreaGrey(img, w, h);
   const src = img.data;
   const sw = img.width;
-  const out = new Float32Array(w * h);
+  const out = into && into.length === w * h ? into : new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     const r0 = 2 * y * sw;
     const r1 = r0 + sw;

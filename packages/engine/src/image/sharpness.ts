@@ -4,6 +4,7 @@
  */
 import { halve } from './resize.js';
 import { noiseSigma } from './quality.js';
+import { scratchF32, scratchF64 } from './scratch.js';
 import type { GreyImage } from './types.js';
 
 /** Normalised Gaussian taps of standard deviation `sigma`, radius ⌈3σ⌉. */
@@ -24,14 +25,15 @@ export function gaussianTaps(sigma: number): Float32Array {
  * Separable convolution with symmetric taps, border replicated. Each output value is the taps'
  * products summed in tap order in double precision, then stored as float32 (rows first, then
  * columns); the interior skips the border clamping and the vertical pass runs row by row with a
- * double accumulator per column, which adds the same products in the same order.
+ * double accumulator per column, which adds the same products in the same order. The result is
+ * written into `into` when it has the image's length (a caller's scratch), else into a new array.
  */
-export function convolveSeparable(img: GreyImage, taps: Float32Array): GreyImage {
+export function convolveSeparable(img: GreyImage, taps: Float32Array, into?: Float32Array): GreyImage {
   const { width: w, height: h, data } = img;
   const r = (taps.length - 1) >> 1;
   const nt = taps.length;
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
+  const tmp = scratchF32('convolveSeparable.tmp', w * h);
+  const out = into && into.length === w * h ? into : new Float32Array(w * h);
   const xm = w - 1;
   const ym = h - 1;
   // Interior columns [r, w − r): no clamping.
@@ -62,7 +64,7 @@ export function convolveSeparable(img: GreyImage, taps: Float32Array): GreyImage
       tmp[row + x] = a;
     }
   }
-  const acc = new Float64Array(w);
+  const acc = scratchF64('convolveSeparable.acc', w);
   for (let y = 0; y < h; y++) {
     acc.fill(0);
     for (let t = -r; t <= r; t++) {
@@ -136,7 +138,8 @@ export function edgeBlurSigma(img: GreyImage, noise = 0): number {
   const border = (REBLUR_TAPS.length - 1) >> 1;
   if (img.width <= 2 * border + 2 || img.height <= 2 * border + 2) return Infinity;
   const g0 = gradientEnergy(img, border);
-  const g1 = gradientEnergy(convolveSeparable(img, REBLUR_TAPS), border);
+  const blurred = scratchF32('edgeBlurSigma.blurred', img.width * img.height);
+  const g1 = gradientEnergy(convolveSeparable(img, REBLUR_TAPS, blurred), border);
   const n2 = noise * noise;
   const e0 = g0.energy - g0.count * n2 * GAIN_RAW;
   const e1 = g1.energy - g1.count * n2 * GAIN_REBLUR;
