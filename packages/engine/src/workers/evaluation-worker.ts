@@ -28,6 +28,9 @@ interface Job {
   inference: JobInference | null;
   /** Per output: the frame being assembled from its bands, for runs that need frames whole. */
   assembling: Map<number, Uint8Array>;
+  /** Acknowledge every `ackEvery`-th frames message; `acked`: the last seq acknowledged. */
+  ackEvery: number;
+  acked: number;
 }
 
 /** A run that takes this band as a band (a repeated frame is pushed whole, `repeat` times). */
@@ -87,7 +90,14 @@ function main(): void {
       msg.inference && msg.context.models
         ? new JobInference(sessionsFor(msg.inference), msg.context.models, msg.inference.batchSize)
         : null;
-    const job: Job = { runs: [], byOutput: new Map(), inference, assembling: new Map() };
+    const job: Job = {
+      runs: [],
+      byOutput: new Map(),
+      inference,
+      assembling: new Map(),
+      ackEvery: Math.max(1, Math.floor(msg.ackEvery ?? 1)),
+      acked: 0,
+    };
     const context = inference ? { ...msg.context, inference } : msg.context;
     for (const spec of msg.runs) {
       const live: LiveRun = { spec, run: null, error: null, elapsedMs: 0 };
@@ -181,7 +191,10 @@ function main(): void {
               }
             }
           }
-          post({ type: 'ack', job: msg.job, seq: msg.seq });
+          if (!job || msg.seq - job.acked >= job.ackEvery) {
+            if (job) job.acked = msg.seq;
+            post({ type: 'ack', job: msg.job, seq: msg.seq });
+          }
         });
         return;
       case 'finish':

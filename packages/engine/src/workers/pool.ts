@@ -1,7 +1,8 @@
 /**
  * A small pool of evaluation worker threads. Each evaluation (a "job") is pinned to the least
  * busy worker; its frames are transferred, never copied, and at most `maxInFlight` frame messages
- * per job wait unacknowledged, so a slow method slows the decoder instead of filling memory.
+ * per job wait unacknowledged, so a slow method slows the decoder instead of filling memory. The
+ * worker acknowledges every (maxInFlight − 1)-th message, cumulatively.
  * A worker that dies fails its jobs (not the process) and is replaced on next use.
  */
 import { Worker } from 'node:worker_threads';
@@ -209,8 +210,21 @@ export class WorkerPool {
     }
     const id = this.nextJob++;
     const state = worker.add(id);
-    worker.post({ type: 'start', job: id, catalog, runs, context, ...(inference ? { inference } : {}) });
-    return new WorkerJob(worker, id, state, this.options.maxInFlight ?? 3);
+    const maxInFlight = this.options.maxInFlight ?? 3;
+    // Acks are cumulative: one per (maxInFlight − 1) messages keeps the decoder flowing (this side
+    // waits only with maxInFlight unacknowledged, by which time the worker has acknowledged or is
+    // one message away from it) and spares the worker a message, and this thread a wake-up, per frame.
+    const ackEvery = Math.max(1, maxInFlight - 1);
+    worker.post({
+      type: 'start',
+      job: id,
+      catalog,
+      runs,
+      context,
+      ...(inference ? { inference } : {}),
+      ackEvery,
+    });
+    return new WorkerJob(worker, id, state, maxInFlight);
   }
 
   async close(): Promise<void> {

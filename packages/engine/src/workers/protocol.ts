@@ -20,6 +20,11 @@ export type ToWorker =
       runs: RunSpec[];
       context: MethodContext;
       inference?: InferenceSettings;
+      /**
+       * Acknowledge every `ackEvery`-th frames message (acks are cumulative; default 1). The pool
+       * sends maxInFlight − 1, so it never waits on a message the worker will not acknowledge.
+       */
+      ackEvery?: number;
     }
   | {
       type: 'frames';
