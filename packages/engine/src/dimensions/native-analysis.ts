@@ -73,19 +73,42 @@ export class NativeAnalyzer {
     if (y0 !== this.next) throw new RangeError(`NativeAnalyzer: expected row ${this.next}, got ${y0}`);
     const w = this.width;
     const c = this.channels;
+    const fround = Math.fround;
     for (let r = 0; r < rows; r++) {
       const y = y0 + r;
       const g = this.whole ? this.whole.subarray(y * w, y * w + w) : this.grey;
+      const p = y === 0 ? null : this.whole ? this.whole.subarray((y - 1) * w, y * w) : this.prevGrey;
       const base = r * w * c;
-      if (c === 1) {
-        for (let x = 0; x < w; x++) g[x] = data[base + x]!;
-      } else {
-        for (let x = 0, j = base; x < w; x++, j += 3) {
-          g[x] = 0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!;
+      // One walk over the row: its luma (stored as float32, and used as stored) and, for
+      // blockiness, the differences to the pixel on its left and to the one above, added in
+      // the order `blockiness` adds them (left to right; the vertical sum per row on its own).
+      let { sb, nb, sn, nn } = this;
+      let s = 0;
+      let left = 0;
+      for (let x = 0, j = base; x < w; x++, j += c) {
+        const v = c === 1 ? data[j]! : fround(0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!);
+        g[x] = v;
+        if (x > 0) {
+          const d = Math.abs(v - left);
+          if ((x & 7) === 0) {
+            sb += d;
+            nb++;
+          } else {
+            sn += d;
+            nn++;
+          }
         }
+        if (p !== null) s += Math.abs(v - p[x]!);
+        left = v;
+      }
+      if (this.blocky) {
+        this.sb = sb;
+        this.nb = nb;
+        this.sn = sn;
+        this.nn = nn;
+        if (p !== null) this.rowSums[y] = s;
       }
       this.resizer?.row(y, g, 0);
-      if (this.blocky) this.blockRow(g, y);
       if (!this.whole) {
         const t = this.prevGrey;
         this.prevGrey = this.grey;
@@ -93,31 +116,6 @@ export class NativeAnalyzer {
       }
     }
     this.next = y0 + rows;
-  }
-
-  private blockRow(g: Float32Array, y: number): void {
-    const w = this.width;
-    // Locals for the running sums (the same additions in the same order as on the fields).
-    let { sb, nb, sn, nn } = this;
-    for (let x = 1; x < w; x++) {
-      const d = Math.abs(g[x]! - g[x - 1]!);
-      if ((x & 7) === 0) {
-        sb += d;
-        nb++;
-      } else {
-        sn += d;
-        nn++;
-      }
-    }
-    this.sb = sb;
-    this.nb = nb;
-    this.sn = sn;
-    this.nn = nn;
-    if (y === 0) return;
-    const p = this.whole ? this.whole.subarray((y - 1) * w, y * w) : this.prevGrey;
-    let s = 0;
-    for (let x = 0; x < w; x++) s += Math.abs(g[x]! - p[x]!);
-    this.rowSums[y] = s;
   }
 
   finish(): NativeSummary {
