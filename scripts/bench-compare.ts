@@ -163,7 +163,10 @@ async function main(): Promise<void> {
       headers: { 'x-api-key': key },
     });
     const run = JSON.parse(completed.body) as {
-      scorecard: Record<string, unknown> & { dimensions: object[]; aggregates: object[] };
+      scorecard: Record<string, unknown> & {
+        dimensions: Array<Record<string, unknown>>;
+        aggregates: Array<Record<string, unknown>>;
+      };
     };
     const { level: _l, resamples: _r, interval_method: _m, ...card } = run.scorecard;
     const bare = ({ prompts: _p, ci95_low: _lo, ci95_high: _hi, ...rest }: Record<string, unknown>) => rest;
