@@ -398,6 +398,29 @@ describe('GET /api/v1/bench/compare', () => {
     expect(one.gate.verdict).toBe('pass');
   });
 
+  it('gates only the aggregates named: dimensions=Total gates the Total alone', async () => {
+    const total = (
+      await compare('runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0&dimensions=Total')
+    ).json();
+    // Total is compared over every shared dimension, but only its row is gated.
+    expect(total.dimensions).toEqual(['aesthetic_quality', 'imaging_quality']);
+    expect(total.gate.rows.map((r: Json) => r.name)).toEqual(['Total']);
+    expect(total.gate.statement).toContain('Holm over 1 row(s)');
+    // Named with a dimension: both rows, nothing else.
+    const two = (
+      await compare(
+        'runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0&dimensions=imaging_quality,Quality',
+      )
+    ).json();
+    expect(two.gate.rows.map((r: Json) => r.name)).toEqual(['imaging_quality', 'Quality']);
+    // An aggregate with none of its group's dimensions compared has no row: no verdict, not a pass.
+    const semantic = (
+      await compare('runs=bench_cmp_base,bench_cmp_worse&fail_on_regression=0&dimensions=Semantic')
+    ).json();
+    expect(semantic.gate.verdict).toBe('not_comparable');
+    expect(semantic.gate.statement).toContain("Semantic: none of its group's dimensions is compared");
+  });
+
   it.each([
     ['runs=bench_cmp_base', 400, 'validation_failed', 'at least 2 runs'],
     ['runs=bench_cmp_base,bench_cmp_base', 400, 'validation_failed', "lists 'bench_cmp_base' twice"],

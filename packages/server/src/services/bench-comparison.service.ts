@@ -6,7 +6,7 @@
 import { DIMENSION_IDS, isDimensionId } from '@vesta/engine';
 import type { DimensionId } from '@vesta/engine';
 import { GATE_ALPHA, compareRuns } from '../domain/bench-comparison.js';
-import type { PairComparison, RowName, RunScores } from '../domain/bench-comparison.js';
+import type { PairComparison, RunScores } from '../domain/bench-comparison.js';
 import { isTerminalBenchStatus } from '../domain/bench-state.js';
 import { AGGREGATE_NAMES } from '../domain/leaderboard-forms.js';
 import type { AggregateName } from '../domain/leaderboard-forms.js';
@@ -180,10 +180,9 @@ export class BenchComparisonService {
           : {
               gate: {
                 margin,
-                rows: [
-                  ...(dimensions.length > 0 ? dimensions : DIMENSION_IDS),
-                  ...gatedAggregates,
-                ] as RowName[],
+                // The rows named, dimensions and aggregates alike (`dimensions=Total` gates the
+                // Total only); with none named, every compared dimension.
+                rows: wanted.length > 0 ? [...dimensions, ...gatedAggregates] : DIMENSION_IDS,
               },
             }),
       });
@@ -233,7 +232,7 @@ export class BenchComparisonService {
       gate:
         margin === undefined
           ? null
-          : gateView(margin, result.comparisons[0], dimensions, result.notComparable),
+          : gateView(margin, result.comparisons[0], dimensions, gatedAggregates, result.notComparable),
     };
   }
 }
@@ -242,13 +241,21 @@ function gateView(
   margin: number,
   comparison: PairComparison | undefined,
   named: readonly DimensionId[],
+  namedAggregates: readonly string[],
   notComparable: ReadonlyArray<{ dimension: DimensionId; reason: string }>,
 ): CompareGateView {
-  const blocked = notComparable.filter((n) => named.includes(n.dimension));
-  if (!comparison?.gate || blocked.length > 0) {
+  const missing: Array<{ name: string; reason: string }> = notComparable
+    .filter((n) => named.includes(n.dimension))
+    .map((n) => ({ name: n.dimension, reason: n.reason }));
+  // A named aggregate none of whose group's dimensions is compared has no row to gate.
+  if (comparison?.gate)
+    for (const name of namedAggregates)
+      if (!comparison.gate.rows.some((r) => r.name === name))
+        missing.push({ name, reason: "none of its group's dimensions is compared" });
+  if (!comparison?.gate || missing.length > 0) {
     const why =
-      blocked.length > 0
-        ? blocked.map((n) => `${n.dimension}: ${n.reason}`).join('; ')
+      missing.length > 0
+        ? missing.map((n) => `${n.name}: ${n.reason}`).join('; ')
         : 'no dimension is comparable';
     return {
       margin,
