@@ -115,6 +115,8 @@ describe('vesta bench compare: the regression gate', () => {
     [['bench_gate_base', 'bench_gate_v9', '--fail-on-regression', '0'], 'not comparable'],
     [['bench_gate_base', 'bench_gate_worse', '--fail-on-regression', '-1'], 'must be a number ≥ 0'],
     [['bench_gate_base', 'bench_gate_worse', '--fail-on-regression', 'x'], 'must be a number ≥ 0'],
+    [['bench_gate_base', 'bench_gate_worse', '--fail-on-regression', '0x10'], 'must be a number ≥ 0'],
+    [['bench_gate_base', 'bench_gate_worse', '--fail-on-regression', '0b1'], 'must be a number ≥ 0'],
     [
       ['bench_gate_base', 'bench_gate_worse', 'bench_gate_same', '--fail-on-regression', '0'],
       'exactly one candidate',

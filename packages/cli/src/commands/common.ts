@@ -33,9 +33,12 @@ export function list(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(/[,\s]+/).filter(Boolean)];
 }
 
-/** A commander argument parser for a number ≥ 0 (a margin). */
+/**
+ * A commander argument parser for a number ≥ 0 (a margin), written in decimal: `0.01`, `5e-3`.
+ * `Number` alone also reads `0x10` as 16 and `0b1` as 1, a margin nobody meant.
+ */
 export function nonNegativeNumber(value: string): number {
-  const n = value.trim() === '' ? Number.NaN : Number(value);
+  const n = /^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(value) ? Number(value) : Number.NaN;
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number ≥ 0');
   return n;
 }
