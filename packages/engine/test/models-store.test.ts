@@ -450,7 +450,7 @@ describe('model store: list and remove', () => {
 describe('model store: availability checker', () => {
   it('keeps installed answers while the lock file is unchanged; a write by any store on the cache shows at once', async () => {
     // The server's store (offline, no local directory: a model is available only once installed)
-    // and another store on the same cache, as `vesta models pull/remove/verify` in another process.
+    // and another store on the same cache, as `vesta models pull/rm/verify` in another process.
     const serving = store({ offline: true });
     const cli = store();
     const available = (): boolean => {

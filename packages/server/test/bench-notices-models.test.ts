@@ -2,7 +2,7 @@
  * A Bench run's notices follow the models installed now (issue #24 item 6, kept cheap for #21):
  * the server answers method availability from what its model store last saw installed while the
  * store's lock file is unchanged, so a model pulled or removed the normal way — `vesta models
- * pull/remove`, i.e. another model store on the same models folder (another process in real
+ * pull/rm`, i.e. another model store on the same models folder (another process in real
  * use) — must show in the very next GET /bench/{id}, GET /bench and GET /dimensions, with no wait.
  *
  * The model is clip-vit-b32 as a tiny stand-in (a manifest entry with the real id and file layout,
@@ -61,7 +61,7 @@ function standIn(): { localDir: string; manifest: string } {
 
 let server: CoreTestServer;
 let key: string;
-/** What `vesta models pull/remove` opens: a store of its own on the server's models folder. */
+/** What `vesta models pull/rm` opens: a store of its own on the server's models folder. */
 let cli: ModelStore;
 
 beforeAll(async () => {
@@ -133,7 +133,7 @@ describe('run notices after a model is installed or removed the normal way', () 
     await cli.ensure('clip-vit-b32'); // vesta models pull clip-vit-b32
     expect(await notices()).toEqual({ done: INSTALLED, live: INSTALLED, listed: INSTALLED, method: 'clip' });
 
-    await cli.remove('clip-vit-b32'); // vesta models remove clip-vit-b32
+    await cli.remove('clip-vit-b32'); // vesta models rm clip-vit-b32
     expect(await notices()).toEqual({ done: MISSING, live: MISSING, listed: MISSING, method: null });
 
     await cli.ensure('clip-vit-b32');

@@ -139,7 +139,7 @@ export interface ModelStore {
    * A checker that answers as `isAvailableSync`, for many models asked in a row (the dimension
    * registry asks ~27 times). Whether a model is installed is read once per state of the lock file
    * and kept while the lock file is unchanged: every install or removal through a store (this
-   * process's or another's: `vesta models pull/remove/verify`, a pull on first use) ends with an
+   * process's or another's: `vesta models pull/rm/verify`, a pull on first use) ends with an
    * atomic rename of `models.lock.json`. The rest (the local directory, sources remembered as
    * unreachable) is read on each call, as `isAvailableSync` does. A model file deleted by hand,
    * outside a store, is seen at the next install or removal (or restart).
