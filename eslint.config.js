@@ -45,6 +45,8 @@ export default tseslint.config(
       '**/*.generated.ts',
       'coverage/**',
       '.vesta/**',
+      // Scratch space the benchmark docs use (git-ignored): another revision's source, one-off scripts.
+      'tmp/**',
       '**/*.cjs',
     ],
   },
