@@ -1,14 +1,12 @@
 /**
- * Bench runs as their owner sees them: create (planning the run's generation tasks from the prompt
- * suite), list, read, cancel, delete, and the per-run reads (clips, scorecard, log). The run's way
- * through its statuses after that (claims, evaluations) is `bench-progress.service.ts`.
+ * Bench runs as their owner sees them: create, list, read, cancel, delete, and the per-run reads
+ * (clips, scorecard, log). The run's way through its statuses after that (claims, evaluations) is
+ * `bench-progress.service.ts`.
  *
- * - create → `queued`, with tasks = (prompts of the clip groups covering the dimensions, limited
- *   by `prompts_per_dimension`) × `samples_per_prompt`, each with a random seed (recorded);
+ * - create → `queued`, with the generation tasks `bench-run-plan.ts` plans from the prompt suite;
  * - cancel: from any non-terminal status; delete: only a finished run.
  */
-import { randomInt, randomUUID } from 'node:crypto';
-import { PROMPT_SUITE_VERSION, planPrompts } from '@vesta/engine';
+import { PROMPT_SUITE_VERSION } from '@vesta/engine';
 import type { DimensionId, DimensionInfo } from '@vesta/engine';
 import { checkDelete, isTerminalBenchStatus } from '../domain/bench-state.js';
 import type {
@@ -23,28 +21,17 @@ import type {
 import { conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { JobQueue } from '../ports/job-queue.js';
-import type { BenchRunHead, BenchRunRecord, BenchTaskRecord, Repositories } from '../repositories/index.js';
+import type { BenchRunHead, BenchRunRecord, Repositories } from '../repositories/index.js';
 import type { BenchProgressService } from './bench-progress.service.js';
+import { planBenchRun } from './bench-run-plan.js';
 import { scorecardCsv } from './bench-scorecard.js';
 import { keptScorecardView, scorecardView, storedScorecardView } from './bench-scorecard.service.js';
 import type { BenchScorecardService } from './bench-scorecard.service.js';
-import {
-  NO_TASKS,
-  byVideo,
-  logView,
-  pageOf,
-  parseJson,
-  progressOf,
-  runView,
-  taskVideoView,
-} from './bench-views.js';
+import { byVideo, logView, pageOf, parseJson, progressOf, runView, taskVideoView } from './bench-views.js';
 import type { RunNotices } from './bench-views.js';
 import { resolveModelKey } from './model-keys.js';
 import { ownRow } from './ownership.js';
 import { promptNotice, unscorableNow, unscoredByFailure } from './prompt-notice.js';
-
-/** VBench samples 5 clips per prompt. */
-export const DEFAULT_SAMPLES_PER_PROMPT = 5;
 
 export interface BenchRunServiceDeps {
   repos: Repositories;
@@ -104,64 +91,16 @@ export class BenchRunService {
         throw validationFailed(`runner '${runnerId}' does not serve model '${input.model_id}'`);
       }
     }
-    const samples = input.samples_per_prompt ?? DEFAULT_SAMPLES_PER_PROMPT;
-    const promptsPerDimension = input.prompts_per_dimension ?? null;
-    const plan = planPrompts(dimensions, promptsPerDimension ?? undefined);
     const now = this.now();
-    const row: BenchRunRecord = {
-      id: `bench_${randomUUID()}`,
-      user_id: userId,
-      name: input.name,
-      model_id: modelKey,
-      runner_id: runnerId,
-      dimensions: JSON.stringify(dimensions),
-      status: 'queued',
-      error_code: null,
-      error_detail: null,
-      created_at: now,
-      updated_at: now,
-      started_at: null,
-      finished_at: null,
-      samples_per_prompt: samples,
-      prompts_per_dimension: promptsPerDimension,
-      suite_version: PROMPT_SUITE_VERSION,
-      scorecard: null,
-      // The triggers on bench_tasks count the tasks inserted below.
-      ...NO_TASKS,
-    };
-    const tasks: BenchTaskRecord[] = [];
-    for (const planned of plan) {
-      for (let sample = 0; sample < samples; sample++) {
-        tasks.push({
-          id: `task_${randomUUID().replaceAll('-', '')}`,
-          run_id: row.id,
-          seq: tasks.length,
-          prompt: planned.prompt.text,
-          auxiliary:
-            Object.keys(planned.prompt.auxiliary).length === 0
-              ? null
-              : JSON.stringify(planned.prompt.auxiliary),
-          dimensions: JSON.stringify(planned.dimensions),
-          sample_index: sample,
-          // Random, not cherry-picked, and recorded (VBench's sampling rule); fits a signed 32-bit int.
-          seed: randomInt(0, 2 ** 31 - 1),
-          state: 'pending',
-          runner_id: null,
-          attempts: 0,
-          lease_expires_at: null,
-          video_id: null,
-          error_code: null,
-          error_detail: null,
-          created_at: now,
-          updated_at: now,
-          lease_id: null,
-          max_attempts: this.maxAttempts,
-          prompt_id: planned.prompt.id,
-          clip_group: planned.group,
-          lease_expiries: 0,
-        });
-      }
-    }
+    const { row, tasks, prompts } = planBenchRun({
+      userId,
+      input,
+      modelKey,
+      runnerId,
+      dimensions,
+      now,
+      maxAttempts: this.maxAttempts,
+    });
     await this.repos.transaction(async (tx) => {
       await tx.benchRuns.insert(row);
       // The run's holder: videos hang off a row of `sessions`; this one is never current, never reset.
@@ -180,7 +119,7 @@ export class BenchRunService {
         time: now,
         source: 'server',
         level: 'info',
-        message: `run created: model ${input.model_id}, ${dimensions.length} dimension(s): ${dimensions.join(', ')}${runnerId ? `, runner ${runnerId}` : ''}; ${tasks.length} clip(s) to generate (${plan.length} prompt(s) of suite ${PROMPT_SUITE_VERSION} × ${samples} sample(s))`,
+        message: `run created: model ${input.model_id}, ${dimensions.length} dimension(s): ${dimensions.join(', ')}${runnerId ? `, runner ${runnerId}` : ''}; ${tasks.length} clip(s) to generate (${prompts} prompt(s) of suite ${PROMPT_SUITE_VERSION} × ${row.samples_per_prompt} sample(s))`,
       });
     });
     this.onTasksAvailable();
