@@ -25,7 +25,14 @@ interface SignInState {
   ended?: boolean;
 }
 
-function useSubmit(action: (form: FormData) => Promise<unknown>) {
+/**
+ * @param landing where to go once `action` succeeded, when not back where the visitor came from
+ *   (undefined: there, or the home page).
+ */
+function useSubmit(
+  action: (form: FormData) => Promise<unknown>,
+  landing?: () => Promise<string | undefined>,
+) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const qc = useQueryClient();
@@ -40,7 +47,8 @@ function useSubmit(action: (form: FormData) => Promise<unknown>) {
       .then(async () => {
         // Forget what was read while signed out (the frame's "who am I" above all).
         qc.clear();
-        await navigate(from?.startsWith('/') ? from : '/');
+        const to = from?.startsWith('/') ? from : ((await landing?.().catch(() => undefined)) ?? '/');
+        await navigate(to);
       })
       .catch((err: unknown) => setError(err))
       .finally(() => setBusy(false));
@@ -134,8 +142,9 @@ export function SignInPage() {
 export function InvitePage() {
   // The token is in the fragment (#token=…), which browsers never send to the server.
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
-  const { error, busy, onSubmit } = useSubmit((form) =>
-    vesta.auth.acceptInvite({ token, password: field(form, 'password') }),
+  const { error, busy, onSubmit } = useSubmit(
+    (form) => vesta.auth.acceptInvite({ token, password: field(form, 'password') }),
+    judgingLanding,
   );
   return (
     <AuthCard title="Accept your invite" intro="Choose a password for your new Vesta account.">
@@ -159,4 +168,15 @@ export function InvitePage() {
       </p>
     </AuthCard>
   );
+}
+
+/**
+ * Where a new account lands: someone invited to judge a campaign (the usual reason for an invite
+ * from a campaign's page) opens that campaign, not an empty Bench page; with several, the list.
+ */
+async function judgingLanding(): Promise<string | undefined> {
+  const { items } = await vesta.judging.list();
+  const judged = items.filter((c) => c.role === 'judge');
+  if (judged.length === 1) return `/judging/${encodeURIComponent(judged[0]!.id)}`;
+  return judged.length > 1 ? '/judging' : undefined;
 }

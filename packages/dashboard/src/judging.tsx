@@ -39,6 +39,14 @@ function CampaignStatus({ c }: { c: JudgingCampaign }) {
   return <StateBadge state={c.status === 'open' ? 'running' : 'completed'} label={c.status} />;
 }
 
+/**
+ * The votes the ratings are fitted from: each decided vote is one item's win, each tie one tie of
+ * each of its two items. The answer's `votes` also counts both_bad and skip.
+ */
+function ratedVotes(r: { items: ReadonlyArray<{ wins: number; ties: number }> }): number {
+  return r.items.reduce((n, i) => n + i.wins + i.ties / 2, 0);
+}
+
 export function JudgingListPage() {
   const campaigns = useQuery({ queryKey: ['judging'], queryFn: () => vesta.judging.list() });
   const items = campaigns.data?.items ?? [];
@@ -542,8 +550,9 @@ function ResultsCards({ c }: { c: JudgingCampaign }) {
         {r && (
           <>
             <p className="muted">
-              Bradley–Terry with ties from {r.votes} counted {r.votes === 1 ? 'vote' : 'votes'}
-              {r.votesExcluded > 0 && ` (${r.votesExcluded} of removed judges left out)`}. A rating is a
+              Bradley–Terry with ties from {ratedVotes(r)} of {r.votes} {r.votes === 1 ? 'vote' : 'votes'} (
+              <i>both bad</i> and <i>skip</i> do not enter the ratings)
+              {r.votesExcluded > 0 && `; ${r.votesExcluded} of removed judges left out`}. A rating is a
               log-strength (mean 0); a difference of 1 means odds of e : 1. Intervals: 95 %, {r.resamples}{' '}
               bootstrap resamples over prompts. Best first.
             </p>

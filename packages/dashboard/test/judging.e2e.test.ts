@@ -225,6 +225,11 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
     await judge.getByRole('heading', { name: 'Accept your invite' }).waitFor();
     await judge.getByLabel(/Password/).fill('a long judge password');
     await judge.getByRole('button', { name: 'Create account' }).click();
+    // Invited to judge, they land on the campaign itself (not on an empty Bench page).
+    await judge.getByRole('heading', { name: 'night against day', level: 1 }).waitFor();
+    await judge.getByRole('link', { name: 'Start judging' }).waitFor();
+    // None of the owner's runs is theirs to see.
+    await judge.getByRole('navigation').getByRole('link', { name: 'Bench' }).click();
     await judge.getByRole('heading', { name: 'Bench runs' }).waitFor();
     expect(await judge.getByTestId('runs-table').locator('tbody tr').count()).toBe(0);
     await judge.getByRole('navigation').getByRole('link', { name: 'Judging' }).click();
@@ -267,9 +272,9 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
     expect(judged.votes).toBe(pairs);
     await snap(judge, '06-judging-done');
 
-    // The owner judges too (keys 1 and 2), preferring the same side less consistently.
+    // The owner judges too (keys 1 and 2, and B for both bad), preferring the same side less consistently.
     await owner.getByRole('link', { name: 'Start judging' }).click();
-    const ownerJudged = await judgeAll(owner, ['1', '1', '2']);
+    const ownerJudged = await judgeAll(owner, ['1', '1', '2', 'b']);
     expect(ownerJudged.votes).toBe(pairs);
     const starts = [...judged.startMs, ...ownerJudged.startMs].sort((a, b) => a - b);
     console.log(`next pair playing after a vote (ms): ${starts.map((m) => m.toFixed(0)).join(', ')}`);
@@ -327,6 +332,13 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
     // Two items: the one ranked first won at least as often as it lost.
     expect(first!.rating!).toBeGreaterThanOrEqual(second!.rating!);
     expect(first!.wins).toBeGreaterThanOrEqual(first!.losses);
+    // Both bad does not enter the ratings: the text says from how many of the votes they come.
+    const rated = ratings.items.reduce((n, i) => n + i.wins + i.ties / 2, 0);
+    expect(rated).toBeLessThan(2 * pairs);
+    await owner
+      .getByTestId('judging-ratings')
+      .filter({ hasText: `Bradley–Terry with ties from ${rated} of ${2 * pairs} votes (both bad and skip` })
+      .waitFor();
     const ratingRows = owner.getByTestId('ratings-table').locator('tbody tr');
     await ratingRows.first().waitFor();
     expect(await ratingRows.count()).toBe(2);
