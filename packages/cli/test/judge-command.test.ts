@@ -109,7 +109,7 @@ describe('vesta judge', () => {
       // Blind: nothing names the run, the model or a video.
       expect(JSON.stringify(next)).not.toMatch(/bench_cli_judge|cli-secret-model|\/api\/v1\/videos\//);
       const voted = await vesta(
-        ['judge', 'vote', id, offer.offerId, n % 4 === 3 ? 'left' : 'right'],
+        ['judge', 'vote', id, offer.offerId, n === 0 ? 'both_bad' : n % 4 === 3 ? 'left' : 'right'],
         judge.key,
       );
       expect(voted.code, voted.stderr).toBe(0);
@@ -126,6 +126,14 @@ describe('vesta judge', () => {
     expect(r.stdout).toMatch(/bench_cli_judge_a/);
   });
 
+  it('ratings: says from how many of the votes they come (both_bad does not enter them)', async () => {
+    const r = await vesta(['judge', 'ratings', id]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `ratings from ${PROMPTS - 1} of ${PROMPTS} votes (both_bad and skip do not enter them)`,
+    );
+  });
+
   it('export: CSV and JSON Lines, one line per vote, to stdout and to a file', async () => {
     const csv = await vesta(['judge', 'export', id]);
     expect(csv.code, csv.stderr).toBe(0);
@@ -136,7 +144,11 @@ describe('vesta judge', () => {
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(PROMPTS);
     expect(lines.map((l) => (JSON.parse(l) as { answer: string }).answer).sort()).toEqual(
-      [...Array<string>(PROMPTS / 4).fill('left'), ...Array<string>((3 * PROMPTS) / 4).fill('right')].sort(),
+      [
+        'both_bad',
+        ...Array<string>(PROMPTS / 4).fill('left'),
+        ...Array<string>((3 * PROMPTS) / 4 - 1).fill('right'),
+      ].sort(),
     );
     const bad = await vesta(['judge', 'export', id, '--format', 'xml']);
     expect(bad.code).not.toBe(0);

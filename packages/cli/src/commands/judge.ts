@@ -301,7 +301,10 @@ export function registerJudgeCommands(program: Command, ctx: CliContext): void {
               s,
             )}`
           : '';
-        return `${table}${judges}\n${s.dim(`${r.votes} votes counted, ${r.votesExcluded} of removed judges left out`)}`;
+        // Each decided vote is one item's win, each tie one tie of each of its two items; r.votes also
+        // counts both_bad and skip, which do not enter the ratings.
+        const rated = r.items.reduce((n, i) => n + i.wins + i.ties / 2, 0);
+        return `${table}${judges}\n${s.dim(`ratings from ${rated} of ${r.votes} votes (both_bad and skip do not enter them), ${r.votesExcluded} of removed judges left out`)}`;
       });
     }),
   );
