@@ -95,6 +95,9 @@ describe('vesta bench compare: the regression gate', () => {
     const plain = await vesta(['bench', 'compare', 'bench_gate_base', 'bench_gate_worse']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('paired');
+    // Without colours (not a terminal) the real differences are still marked, and said to be.
+    expect(plain.stdout).toMatch(/aesthetic_quality +0\.\d{4} +0\.\d{4} +-0\.0300 \* /);
+    expect(plain.stdout).toContain('* a real difference: its 95 % interval leaves out 0');
   });
 
   it('gates only the named dimensions', async () => {

@@ -51,10 +51,11 @@ export function renderComparison(cmp: BenchComparison, style: Style): string {
         ],
         c.rows.map((r) => {
           const name = r.kind === 'aggregate' ? `${r.name}${r.partial ? ' (partial)' : ''}` : r.name;
+          // Marked in words too, not only in colour: a CI log or a pipe has no colours.
           const delta = r.significant
             ? r.delta < 0 === r.higher_is_better
-              ? style.red(signed(r.delta))
-              : style.green(signed(r.delta))
+              ? style.red(`${signed(r.delta)} *`)
+              : style.green(`${signed(r.delta)} *`)
             : signed(r.delta);
           return [
             name,
@@ -70,10 +71,17 @@ export function renderComparison(cmp: BenchComparison, style: Style): string {
         style,
       ),
     );
+    out.push(
+      style.dim(
+        c.rows.some((r) => r.significant)
+          ? '* a real difference: its 95 % interval leaves out 0 (and its adjusted p is below 0.05)'
+          : 'No difference is clear at 95 %: every interval crosses 0 (or the adjusted p is 0.05 or more).',
+      ),
+    );
     const worst = c.prompts.slice(0, 5).filter((x) => x.delta < 0);
     if (worst.length > 0)
       out.push(
-        style.dim('largest drops by prompt:'),
+        style.dim('largest drops by prompt (leaderboard scale, as Total weighs the dimensions):'),
         ...worst.map((x) => `  ${signed(x.delta)}  ${x.prompt_id}  ${style.dim(x.prompt)}`),
       );
   }
