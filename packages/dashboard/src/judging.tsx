@@ -227,7 +227,7 @@ export function JudgingCreatePage() {
           </label>
         )}
         <label>
-          Votes per pair (optional)
+          Votes per pair (optional; each judge answers a pair once, so at most your number of judges)
           <input name="votesPerPair" type="number" min={1} max={50} placeholder="3" />
         </label>
         <ErrorAlert error={create.error} context="Could not create the campaign" />
@@ -409,6 +409,13 @@ export function JudgingCampaignPage() {
             {p.clipsDeleted > 0 && ` · ${p.clipsDeleted} of ${p.clips} clips deleted since`}
           </span>
         </p>
+        {owner && c.status === 'open' && p.judges < c.votesPerPair && (
+          <p className="notice" role="note" data-testid="too-few-judges">
+            Each judge answers a pair once, so with {p.judges} {p.judges === 1 ? 'judge' : 'judges'} no pair
+            can get its {c.votesPerPair} votes: add judges to complete the pairs. The ratings use whatever
+            votes there are.
+          </p>
+        )}
         <p className="muted">
           Created {formatDate(c.createdAt)}
           {c.closedAt && ` · closed ${formatDate(c.closedAt)}`}

@@ -196,7 +196,7 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
     await owner.getByRole('link', { name: 'New campaign' }).click();
     await owner.getByLabel('Name').fill('night against day');
     for (const name of runNames) await owner.getByLabel(`Judge ${name}`).check();
-    await owner.getByLabel('Votes per pair (optional)').fill('2');
+    await owner.getByLabel(/^Votes per pair \(optional/).fill('2');
     await snap(owner, '02-new');
     await owner.getByRole('button', { name: 'Create campaign' }).click();
     await owner.getByRole('heading', { name: 'night against day', level: 1 }).waitFor();
@@ -211,7 +211,13 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
     await owner.getByRole('button', { name: 'Add judge' }).click();
     const link = (await owner.getByTestId('judge-invite-link').textContent())!.trim();
     expect(link).toMatch(new RegExp(`^${base}/dashboard/invite#token=`));
+    // One judge cannot give a pair its 2 votes (each answers a pair once): the page says so.
+    await owner
+      .getByTestId('too-few-judges')
+      .filter({ hasText: 'with 1 judge no pair can get its 2 votes' })
+      .waitFor();
     await owner.getByRole('button', { name: 'Judge it myself too' }).click();
+    await owner.getByTestId('too-few-judges').waitFor({ state: 'detached' });
     await owner.getByTestId('judges-table').getByRole('cell', { name: 'owner@example.com' }).waitFor();
     await snap(owner, '03-campaign-owner');
 
