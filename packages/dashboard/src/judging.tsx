@@ -488,7 +488,8 @@ export function JudgingCampaignPage() {
           </ul>
         </section>
       )}
-      {owner && <ResultsCards c={c} />}
+      {/* A judge reads the ratings once the names are shown (closed or revealed), as the API allows. */}
+      {(owner || c.namesVisible) && <ResultsCards c={c} owner={owner} />}
       {owner && <JudgesCard c={c} />}
     </>
   );
@@ -525,8 +526,11 @@ function IntervalBar(props: { low: number; high: number; rating: number; min: nu
   );
 }
 
-/** The owner's results: ratings, the win matrix, judge agreement and dimension agreement. */
-function ResultsCards({ c }: { c: JudgingCampaign }) {
+/**
+ * The results: ratings and the win matrix; for the owner also judge agreement and dimension
+ * agreement (a judge's answer has no per-judge figures, and the agreement is the owner's).
+ */
+function ResultsCards({ c, owner }: { c: JudgingCampaign; owner: boolean }) {
   const open = c.status === 'open';
   const ratings = useQuery({
     queryKey: ['judging', c.id, 'ratings'],
@@ -537,6 +541,7 @@ function ResultsCards({ c }: { c: JudgingCampaign }) {
   const agreement = useQuery({
     queryKey: ['judging', c.id, 'agreement'],
     queryFn: () => vesta.judging.agreement(c.id),
+    enabled: owner,
     // Every 30 s while votes come in, not on each poll: a new vote makes the server recompute (a bootstrap).
     refetchInterval: open ? 30_000 : false,
   });
@@ -637,102 +642,108 @@ function ResultsCards({ c }: { c: JudgingCampaign }) {
                 </tr>
               ))}
             </DataTable>
-            <h3>Judges</h3>
-            <p className="muted">
-              Agreement: the share of a judge's decided votes that agree with the other judges' majority.
-              Flagged when below chance (one-sided binomial test, Holm-adjusted, 5 %).
-            </p>
-            <DataTable
-              label="Judge agreement"
-              cards
-              testId="judge-agreement-table"
-              headers={['Judge', 'Votes', 'Agreement', '']}
-              rows={r.judges?.length ?? 0}
-              empty="No judge has voted yet."
-            >
-              {(r.judges ?? []).map((j) => (
-                <tr key={j.judge}>
-                  <td>{j.judge}</td>
-                  <td className="num">{j.votes}</td>
-                  <td className="num">
-                    {j.agreement === null ? <Missing why="no decided votes" /> : pct(j.agreement)}
-                  </td>
-                  <td>{j.belowChance && <span className="flagged">below chance</span>}</td>
-                </tr>
-              ))}
-            </DataTable>
-          </>
-        )}
-      </section>
-      <section className="card" data-testid="judging-agreement">
-        <h2>Automated dimensions against the judges</h2>
-        <ErrorAlert error={agreement.error} context="Could not load the agreement" />
-        {a && (
-          <>
-            <p className="muted">
-              Agreement: the share of decided votes where the dimension prefers the clip people chose (equal
-              scores count ½), with a 95 % interval over prompts. Kendall τ-b: the dimension's per-item means
-              against the ratings.
-            </p>
-            <DataTable
-              label="Dimension agreement"
-              cards
-              testId="dimension-agreement-table"
-              headers={['Dimension', 'Votes compared', 'Agreement', '95 % interval', 'Kendall τ']}
-              rows={a.dimensions.length}
-              empty="No dimension is scored on this campaign's clips."
-            >
-              {a.dimensions.map((d) => (
-                <tr key={d.dimension}>
-                  <td>{d.dimension}</td>
-                  <td className="num">{d.pairs}</td>
-                  <td className="num">
-                    {d.agreement === null ? (
-                      <Missing why="no decided votes on scored clips" />
-                    ) : (
-                      pct(d.agreement)
-                    )}
-                  </td>
-                  <td className="num">
-                    {d.ci95Low === null || d.ci95High === null ? (
-                      <Missing why="too few prompts" />
-                    ) : (
-                      `${pct(d.ci95Low)} to ${pct(d.ci95High)}`
-                    )}
-                  </td>
-                  <td className="num">
-                    {d.kendallTau === null ? (
-                      <Missing why="too few rated items, or all tied" />
-                    ) : (
-                      fixed2(d.kendallTau)
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-            {fitted ? (
-              <div className="fitted" data-testid="fitted-score">
-                <p>
-                  <strong>Team score, {fitted.label}:</strong> predicts {pct(fitted.heldOutAccuracy)} of
-                  held-out votes (cross-validated over prompts), against {pct(fitted.bestSingleAccuracy)} for
-                  the best single dimension, {fitted.bestSingleDimension}.
-                </p>
+            {owner && (
+              <>
+                <h3>Judges</h3>
                 <p className="muted">
-                  Weights per unit of score:{' '}
-                  {Object.entries(fitted.weights)
-                    .map(([k, w]) => `${k} ${fixed2(w)}`)
-                    .join(', ')}
-                  . Fitted to these votes only: not a replacement for VBench's Total.
+                  Agreement: the share of a judge's decided votes that agree with the other judges' majority.
+                  Flagged when below chance (one-sided binomial test, Holm-adjusted, 5 %).
                 </p>
-              </div>
-            ) : (
-              <p className="muted" data-testid="fitted-score">
-                Team score: <Missing why="too few decided votes to fit one" />
-              </p>
+                <DataTable
+                  label="Judge agreement"
+                  cards
+                  testId="judge-agreement-table"
+                  headers={['Judge', 'Votes', 'Agreement', '']}
+                  rows={r.judges?.length ?? 0}
+                  empty="No judge has voted yet."
+                >
+                  {(r.judges ?? []).map((j) => (
+                    <tr key={j.judge}>
+                      <td>{j.judge}</td>
+                      <td className="num">{j.votes}</td>
+                      <td className="num">
+                        {j.agreement === null ? <Missing why="no decided votes" /> : pct(j.agreement)}
+                      </td>
+                      <td>{j.belowChance && <span className="flagged">below chance</span>}</td>
+                    </tr>
+                  ))}
+                </DataTable>
+              </>
             )}
           </>
         )}
       </section>
+      {owner && (
+        <section className="card" data-testid="judging-agreement">
+          <h2>Automated dimensions against the judges</h2>
+          <ErrorAlert error={agreement.error} context="Could not load the agreement" />
+          {a && (
+            <>
+              <p className="muted">
+                Agreement: the share of decided votes where the dimension prefers the clip people chose (equal
+                scores count ½), with a 95 % interval over prompts. Kendall τ-b: the dimension's per-item
+                means against the ratings.
+              </p>
+              <DataTable
+                label="Dimension agreement"
+                cards
+                testId="dimension-agreement-table"
+                headers={['Dimension', 'Votes compared', 'Agreement', '95 % interval', 'Kendall τ']}
+                rows={a.dimensions.length}
+                empty="No dimension is scored on this campaign's clips."
+              >
+                {a.dimensions.map((d) => (
+                  <tr key={d.dimension}>
+                    <td>{d.dimension}</td>
+                    <td className="num">{d.pairs}</td>
+                    <td className="num">
+                      {d.agreement === null ? (
+                        <Missing why="no decided votes on scored clips" />
+                      ) : (
+                        pct(d.agreement)
+                      )}
+                    </td>
+                    <td className="num">
+                      {d.ci95Low === null || d.ci95High === null ? (
+                        <Missing why="too few prompts" />
+                      ) : (
+                        `${pct(d.ci95Low)} to ${pct(d.ci95High)}`
+                      )}
+                    </td>
+                    <td className="num">
+                      {d.kendallTau === null ? (
+                        <Missing why="too few rated items, or all tied" />
+                      ) : (
+                        fixed2(d.kendallTau)
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
+              {fitted ? (
+                <div className="fitted" data-testid="fitted-score">
+                  <p>
+                    <strong>Team score, {fitted.label}:</strong> predicts {pct(fitted.heldOutAccuracy)} of
+                    held-out votes (cross-validated over prompts), against {pct(fitted.bestSingleAccuracy)}{' '}
+                    for the best single dimension, {fitted.bestSingleDimension}.
+                  </p>
+                  <p className="muted">
+                    Weights per unit of score:{' '}
+                    {Object.entries(fitted.weights)
+                      .map(([k, w]) => `${k} ${fixed2(w)}`)
+                      .join(', ')}
+                    . Fitted to these votes only: not a replacement for VBench's Total.
+                  </p>
+                </div>
+              ) : (
+                <p className="muted" data-testid="fitted-score">
+                  Team score: <Missing why="too few decided votes to fit one" />
+                </p>
+              )}
+            </>
+          )}
+        </section>
+      )}
     </>
   );
 }

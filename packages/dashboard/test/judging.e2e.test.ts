@@ -420,6 +420,13 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
     await owner.getByText(/names revealed/).waitFor();
     await judge.goto(`${base}/dashboard/judging/${campaignId}`);
     await judge.getByText(runNames[0]!).first().waitFor();
+    // …and the ratings (as GET …/ratings answers a judge once revealed), without the owner's
+    // per-judge and dimension agreement.
+    const judgeRatings = judge.getByTestId('ratings-table').locator('tbody tr');
+    await judgeRatings.first().waitFor();
+    expect(await judgeRatings.count()).toBe(2);
+    expect(await judge.getByTestId('judge-agreement-table').count()).toBe(0);
+    expect(await judge.getByTestId('judging-agreement').count()).toBe(0);
     await snap(judge, '08-revealed-judge');
 
     // Export: CSV and JSONL downloaded byte for byte as the API serves them.
