@@ -176,15 +176,15 @@ function PromptClips({ p, baseline, candidate }: { p: PromptDelta; baseline: str
         if (!l || !r)
           return (
             <p key={s} className="muted">
-              Sample {s + 1}: only {l ? baseline : candidate} has a clip.
+              Sample {s}: only {l ? baseline : candidate} has a clip.
             </p>
           );
         return (
           <SyncedPair
             key={s}
-            title={`${p.prompt_id}, sample ${s + 1}`}
-            left={{ videoId: l.video_id, label: `${baseline} · sample ${s + 1}` }}
-            right={{ videoId: r.video_id, label: `${candidate} · sample ${s + 1}` }}
+            title={`${p.prompt_id}, sample ${s}`}
+            left={{ videoId: l.video_id, label: `${baseline} · sample ${s}` }}
+            right={{ videoId: r.video_id, label: `${candidate} · sample ${s}` }}
           />
         );
       })}

@@ -259,6 +259,11 @@ describe.skipIf(!haveChromium && !inCi)(
       // The first prompt's clips are open: one synced pair per sample, both runs' clips playing as one.
       expect(await page.getByTestId('synced-pair').count()).toBe(2);
       const pair = page.getByTestId('synced-pair').first();
+      // Samples are numbered as the API, the CSV and the run's log number them (from 0).
+      expect(await pair.locator('figcaption').allTextContents()).toEqual(
+        expect.arrayContaining([expect.stringMatching(/· sample 0$/)]),
+      );
+      expect(await page.getByTestId('synced-pair').nth(1).getAttribute('aria-label')).toMatch(/, sample 1$/);
       await waitFor(
         () => videoState(page),
         (s) => s.every((v) => v.ready >= 1 && v.d > 0),
