@@ -134,8 +134,9 @@ class SameCommands(unittest.TestCase):
         for w in ("py", "ts"):
             code, out, err = run_cli(w, ["bench", "get", run_id], env)
             self.assertEqual(code, 0, f"{w}: {err}")
-            self.assertIn("Note: this run's scores do not read the prompts: temporal_style and overall_consistency "
-                          "need the model clip-vit-b32 — `vesta models pull clip-vit-b32`", out, w)
+            self.assertIn("Note: this run's scores do not read the prompts: none of its dimensions reads them; "
+                          "temporal_style and overall_consistency would, and need the model clip-vit-b32 — "
+                          "`vesta models pull clip-vit-b32`", out, w)
 
     def test_same_exit_codes_and_error_shape(self) -> None:
         env = {"VESTA_API_KEY": server.keys[1], "VESTA_BASE_URL": server.base_url}

@@ -180,7 +180,7 @@ describe('vesta CLI against the real server', () => {
     });
     const shown = await vesta(['bench', 'get', run.id], { NO_COLOR: '1' });
     expect(shown.stdout).toContain(
-      "Note: this run's scores do not read the prompts: temporal_style and overall_consistency need the model clip-vit-b32 — `vesta models pull clip-vit-b32`",
+      "Note: this run's scores do not read the prompts: none of its dimensions reads them; temporal_style and overall_consistency would, and need the model clip-vit-b32 — `vesta models pull clip-vit-b32`",
     );
     // The run's clips are planned at creation and wait for a runner.
     const videos = JSON.parse((await vesta(['bench', 'videos', run.id, '--json'])).stdout) as {

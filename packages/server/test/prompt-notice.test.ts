@@ -149,17 +149,24 @@ const BENCH_NOTICE = {
     "this run's scores do not read the prompts: temporal_style and overall_consistency need the model clip-vit-b32 — `vesta models pull clip-vit-b32`",
 };
 
+/** A run that asked for no dimension reading the prompt: pulling the model would not change its scores. */
+const BENCH_NOTICE_NONE_ASKED = {
+  ...NOTICE,
+  detail:
+    "this run's scores do not read the prompts: none of its dimensions reads them; temporal_style and overall_consistency would, and need the model clip-vit-b32 — `vesta models pull clip-vit-b32`",
+};
+
 describe('Bench runs: prompt notice and the dimensions that could not be scored', () => {
   it('a run of model-free dimensions says from its creation on that its scores do not read the prompts', async () => {
     const { run } = await benchRun(['subject_consistency', 'temporal_flickering']);
-    expect(run.prompt_notice).toEqual(BENCH_NOTICE);
+    expect(run.prompt_notice).toEqual(BENCH_NOTICE_NONE_ASKED);
     expect(run.unscored_dimensions).toEqual([]);
     const got = await call('GET', `/api/v1/bench/${run.id as string}`);
-    expect(got.prompt_notice).toEqual(BENCH_NOTICE);
+    expect(got.prompt_notice).toEqual(BENCH_NOTICE_NONE_ASKED);
     const listed = ((await call('GET', '/api/v1/bench?limit=100')).items as Json[]).find(
       (r) => r.id === run.id,
     );
-    expect(listed!.prompt_notice).toEqual(BENCH_NOTICE);
+    expect(listed!.prompt_notice).toEqual(BENCH_NOTICE_NONE_ASKED);
     // Out of the way of the next test's runner (it would claim this run's task first).
     const cancelled = await call('POST', `/api/v1/bench/${run.id as string}/cancel`);
     expect(cancelled.status).toBe('cancelled');

@@ -222,7 +222,7 @@ export class BenchRunService {
       : requested.filter((d) => !unscored.some((u) => u.dimension === d));
     return {
       // A Bench run's clips are made from the suite's prompts: the run always has prompts.
-      prompt_notice: promptNotice(registry, 'bench', row.suite_version ?? 'suite', scored),
+      prompt_notice: promptNotice(registry, 'bench', row.suite_version ?? 'suite', scored, requested),
       unscored_dimensions: unscored,
     };
   }

@@ -31,13 +31,16 @@ function promptReaders(
 
 /**
  * The notice for scores of a clip made from a prompt when none of `scoredDimensions` reads the
- * prompt; null when one does, when there is no prompt, or when nothing is scored yet.
+ * prompt; null when one does, when there is no prompt, or when nothing is scored yet. A Bench run
+ * passes the dimensions it asked for (`requested`): when it asked for no prompt reader, the notice
+ * says so, so that nobody reads it as "pull the model and this run's scores will read the prompts".
  */
 export function promptNotice(
   dimensions: readonly DimensionInfo[],
   workflow: 'score' | 'rank' | 'bench',
   prompt: string | null,
   scoredDimensions: readonly string[],
+  requested?: readonly string[],
 ): PromptNoticeView | null {
   if (prompt === null || prompt.trim() === '' || scoredDimensions.length === 0) return null;
   const readers = promptReaders(dimensions, workflow);
@@ -54,7 +57,11 @@ export function promptNotice(
       : workflow === 'bench'
         ? "this run's scores do not read the prompts"
         : 'these scores do not read the prompt';
-  const needs = `${list(ids)} ${ids.length === 1 ? 'needs' : 'need'} ${models.length === 1 ? 'the model' : 'the models'} ${list(models)}`;
+  const theModels = `${models.length === 1 ? 'the model' : 'the models'} ${list(models)}`;
+  const needs =
+    requested && !requested.some((d) => ids.includes(d))
+      ? `none of its dimensions reads them; ${list(ids)} would, and ${ids.length === 1 ? 'needs' : 'need'} ${theModels}`
+      : `${list(ids)} ${ids.length === 1 ? 'needs' : 'need'} ${theModels}`;
   const command = `vesta models pull ${models.join(' ')}`;
   return {
     code: 'prompt_not_read',
