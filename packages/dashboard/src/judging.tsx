@@ -644,7 +644,7 @@ function ResultsCards({ c, owner }: { c: JudgingCampaign; owner: boolean }) {
             </DataTable>
             {owner && (
               <>
-                <h3>Judges</h3>
+                <h3>Judge agreement</h3>
                 <p className="muted">
                   Agreement: the share of a judge's decided votes that agree with the other judges' majority.
                   Flagged when below chance (one-sided binomial test, Holm-adjusted, 5 %).

@@ -362,6 +362,9 @@ describe.skipIf(!haveChromium && !inCi)('a judging campaign in headless Chromium
       .getByRole('cell', { name: `${first!.label} against ${second!.label}: ${m.wins} wins` })
       .waitFor();
     expect(ratings.judges).toHaveLength(2);
+    // One heading per section: the agreement table's is not a second "Judges" beside the judges card's.
+    expect(await owner.getByRole('heading', { name: 'Judges', exact: true }).count()).toBe(1);
+    await owner.getByRole('heading', { name: 'Judge agreement', exact: true }).waitFor();
     const judgeRows = owner.getByTestId('judge-agreement-table').locator('tbody tr');
     expect(await judgeRows.count()).toBe(2);
     for (const [n, j] of ratings.judges.entries()) {
