@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { field, formatDate, formatMethod, livePoll, useDimensions, vesta } from './api';
-import { DataTable, ErrorAlert, StateBadge } from './ui';
+import { DataTable, ErrorAlert, StateBadge, demoRunnerCommand } from './ui';
 import { useAccount } from './shell';
 
 export function RunnersPage() {
@@ -17,8 +17,7 @@ export function RunnersPage() {
     <>
       <h1>Runners</h1>
       <p className="muted">
-        Processes that generate clips for your Bench runs. Start one with{' '}
-        <code>npx vesta runner start --demo</code>.
+        Processes that generate clips for your Bench runs. Start one with <code>{demoRunnerCommand()}</code>.
       </p>
       <ErrorAlert error={runners.error} />
       <section className="card">
@@ -30,7 +29,7 @@ export function RunnersPage() {
           empty={
             <>
               No runners yet. A runner is a process with an API key that generates clips for your Bench runs;{' '}
-              <code>npx vesta runner start --demo</code> starts one for the demo model.
+              <code>{demoRunnerCommand()}</code> starts one for the demo model.
             </>
           }
         >

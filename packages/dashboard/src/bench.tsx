@@ -18,7 +18,15 @@ import {
   useDimensions,
   vesta,
 } from './api';
-import { DataTable, ErrorAlert, PromptNotice, StateBadge, UnscoredNotice, stateWords } from './ui';
+import {
+  DataTable,
+  ErrorAlert,
+  PromptNotice,
+  StateBadge,
+  UnscoredNotice,
+  demoRunnerCommand,
+  stateWords,
+} from './ui';
 import { BarChart } from './chart';
 import { ClipPlayer } from './sessions';
 import { ComparisonView, NotComparable } from './bench-compare';
@@ -270,7 +278,7 @@ export function BenchListPage() {
             Clips come from a <Link to="/runners">runner</Link>. To try it without a model, start the demo
             runner with an API key, then press <strong>New run</strong> and pick the demo model:
           </p>
-          <pre className="command">npx vesta runner start --demo</pre>
+          <pre className="command">{demoRunnerCommand()}</pre>
         </section>
       ) : (
         <section className="card">

@@ -230,3 +230,14 @@ export function UnscoredNotice({
     </div>
   );
 }
+
+/**
+ * The demo runner's command for the server this page came from: the CLI talks to
+ * http://localhost:8080 unless told otherwise, so any other address is named with VESTA_BASE_URL.
+ */
+export function demoRunnerCommand(origin: string = window.location.origin): string {
+  const url = new URL(origin);
+  const isDefault =
+    url.protocol === 'http:' && url.port === '8080' && ['localhost', '127.0.0.1'].includes(url.hostname);
+  return `${isDefault ? '' : `VESTA_BASE_URL=${url.origin} `}VESTA_API_KEY=<your key> npx vesta runner start --demo`;
+}

@@ -111,7 +111,12 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await page.getByLabel(/Password/).fill('a long admin password');
     await page.getByRole('button', { name: 'Create admin account' }).click();
     await page.getByRole('heading', { name: 'Bench runs' }).waitFor();
-    await page.getByText('npx vesta runner start --demo').waitFor();
+    // The command names this server's address (a random port here, not the CLI's default :8080).
+    await page
+      .getByText(
+        `VESTA_BASE_URL=${new URL(base).origin} VESTA_API_KEY=<your key> npx vesta runner start --demo`,
+      )
+      .waitFor();
     await snap(page, '02-bench-empty');
 
     // Sign out and in again (a sign-out is not "your session has ended").
