@@ -34,6 +34,7 @@ import { CLIP_GROUPS, createEngine } from '@vesta/engine';
 import { loadConfig, startServer } from '@vesta/server';
 import { seedRun } from '../packages/server/test/helpers/bench-seed.js';
 import type { SeedClip } from '../packages/server/test/helpers/bench-seed.js';
+import { suiteClips } from './bench-support/suite-clips.js';
 
 const REPEATS = Number(process.env.BENCH_COMPARE_REPEATS ?? 30);
 const GETS = Number(process.env.BENCH_COMPARE_GETS ?? 2000);
@@ -51,27 +52,8 @@ const load = (): string =>
     .map((x) => x.toFixed(2))
     .join(' ');
 
-/** 1,000 clips over every clip group, prompts spread evenly; a run's `shift` moves every score. */
-function clips(shift: number): SeedClip[] {
-  const out: SeedClip[] = [];
-  const perGroup = Math.ceil(PROMPTS / CLIP_GROUPS.length);
-  let prompts = 0;
-  for (const group of CLIP_GROUPS)
-    for (let p = 0; p < perGroup && prompts < PROMPTS; p++, prompts++)
-      for (let s = 0; s < SAMPLES; s++) {
-        const scores: Record<string, number> = {};
-        group.dimensions.forEach((d, k) => {
-          scores[d] = 0.5 + shift + 0.1 * Math.sin(p * 1.7 + k) + 0.03 * Math.cos(p * 3.1 + s * 2.3 + k);
-        });
-        out.push({
-          prompt: `${group.id}-${String(p + 1).padStart(2, '0')}`,
-          group: group.id,
-          sample: s,
-          scores,
-        });
-      }
-  return out;
-}
+/** 1,000 clips over every clip group (PROMPTS × SAMPLES); a run's `shift` moves every score. */
+const clips = (shift: number): SeedClip[] => suiteClips(CLIP_GROUPS, shift, PROMPTS, SAMPLES);
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-compare-'));
@@ -100,7 +82,7 @@ async function main(): Promise<void> {
       clips: clips(0),
     });
     console.log(
-      `seeded 3 runs × ${clips(0).length} clips in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+      `seeded 4 runs (A, B, A's twin, a live one) × ${clips(0).length} clips in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );
     const get = async (url: string): Promise<{ ms: number; bytes: number }> => {
       const t = performance.now();

@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { suiteClips } from './bench-support/suite-clips.js';
 
 if (!process.env.TREES) {
   console.error('usage: TREES=<tree>,<tree> npx tsx scripts/bench-run-read-side.ts (each tree built)');
@@ -25,33 +26,12 @@ const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const N = Number(process.env.N ?? 1000);
 const LIST_RUNS = Number(process.env.LIST_RUNS ?? 20);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the trees' modules are loaded by path
-type Any = any;
 async function open(tree: string) {
   const server_ = await import(`${tree}/packages/server/dist/index.js`);
   const engine_ = await import(`${tree}/packages/engine/dist/index.js`);
   const seed = await import(`${tree}/packages/server/test/helpers/bench-seed.ts`);
   const { CLIP_GROUPS } = engine_;
-  const clips = (shift: number) => {
-    const out: Any[] = [];
-    const perGroup = Math.ceil(200 / CLIP_GROUPS.length);
-    let prompts = 0;
-    for (const group of CLIP_GROUPS)
-      for (let p = 0; p < perGroup && prompts < 200; p++, prompts++)
-        for (let s = 0; s < 5; s++) {
-          const scores: Record<string, number> = {};
-          group.dimensions.forEach((d: string, k: number) => {
-            scores[d] = 0.5 + shift + 0.1 * Math.sin(p * 1.7 + k) + 0.03 * Math.cos(p * 3.1 + s * 2.3 + k);
-          });
-          out.push({
-            prompt: `${group.id}-${String(p + 1).padStart(2, '0')}`,
-            group: group.id,
-            sample: s,
-            scores,
-          });
-        }
-    return out;
-  };
+  const clips = (shift: number) => suiteClips(CLIP_GROUPS, shift);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vesta-run-read-side-'));
   const config = server_.loadConfig(
     { VESTA_OFFLINE: '1', VESTA_DATA_DIR: dataDir, VESTA_LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1' },
