@@ -198,7 +198,7 @@ describe('GET /api/v1/bench (the runs list)', () => {
       return res.json().items as Json[];
     };
     const runs = server.deps.repos.benchRuns;
-    const whole = vi.spyOn(runs, 'byIds');
+    const whole = vi.spyOn(runs, 'byIdsOwnedBy');
     try {
       // The list shows scorecards already stored (it computes none): GET each run first, which stores them.
       const runIds = (await list()).map((r) => r.id as string);
@@ -214,6 +214,9 @@ describe('GET /api/v1/bench (the runs list)', () => {
       whole.mockClear();
       expect(await list()).toEqual(items);
       expect(whole.mock.calls.flatMap(([ids]) => [...ids])).toEqual([]);
+      // The whole-row read is owner-scoped by construction: another user's ids read nothing.
+      expect(await runs.byIdsOwnedBy(runIds, alice.userId)).toHaveLength(runIds.length);
+      expect(await runs.byIdsOwnedBy(runIds, 'someone-else')).toEqual([]);
 
       // A row whose stamps moved (its scorecard changed by hand) is read whole and shown as stored.
       const row = await server.deps.db

@@ -137,10 +137,15 @@ export class BenchRunRepository {
     return rows.map((r) => ({ ...r, has_scorecard: Number(r.has_scorecard) === 1 }));
   }
 
-  /** The runs `ids`, whole (stored scorecards included), in no particular order. */
-  async byIds(ids: readonly string[]): Promise<BenchRunRecord[]> {
+  /** The runs `ids` of user `userId` (others' are left out), whole (stored scorecards included), in no particular order. */
+  async byIdsOwnedBy(ids: readonly string[], userId: string): Promise<BenchRunRecord[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom('bench_runs').selectAll().where('id', 'in', ids).execute();
+    return this.db
+      .selectFrom('bench_runs')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   /** Stores a finished run's scorecard (JSON); a run that is not finished is left as it is. */

@@ -155,7 +155,7 @@ export class BenchRunService {
     // rows that hold one not kept yet (met for the first time) are read whole.
     const heads = await this.repos.benchRuns.headPageOf(userId, limit, (page - 1) * limit);
     const unkept = heads.filter((h) => h.has_scorecard && !keptScorecardView(h)).map((h) => h.id);
-    const whole = new Map((await this.repos.benchRuns.byIds(unkept)).map((r) => [r.id, r]));
+    const whole = new Map((await this.repos.benchRuns.byIdsOwnedBy(unkept, userId)).map((r) => [r.id, r]));
     const views: BenchRunView[] = [];
     const registry = this.registry();
     for (const { has_scorecard, ...head } of heads) {
