@@ -364,7 +364,12 @@ describe.skipIf(!haveChromium && !inCi)('the dashboard in headless Chromium', ()
     await again.close();
 
     // The admin's session ends (past its end) while a page is open: the next read sends the
-    // browser to sign-in, which says why and, once signed in, returns to the page.
+    // browser to sign-in, which says why and, once signed in, returns to the page. The Users page
+    // reads its lists again every 4 s while an invite is open, and that read could meet the ended
+    // session before the click below does (CI saw it once); so the session ends on a page that
+    // does not poll, and the click on Runners is the next read.
+    await page.getByRole('navigation').getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await server.deps.db
       .updateTable('web_sessions')
       .set({ expires_at: Date.now() - 1 })
