@@ -34,18 +34,10 @@ import type { RawBuilder } from 'kysely';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Db } from '../../db/connection.js';
-import type {
-  EnqueueOptions,
-  JobHandler,
-  JobPayload,
-  JobQueue,
-  JobQueueStats,
-  Logger,
-} from '../../ports/job-queue.js';
+import type { EnqueueOptions, JobPayload, JobQueue, JobQueueStats } from '../../ports/job-queue.js';
 import { abortJob } from './execution.js';
 import type { ClaimedJobRun, JobLease } from './execution.js';
-import { ClaimingJobQueue, drainRunning } from './pump.js';
-import { DutyTimers } from './run-stats.js';
+import { ClaimingJobQueue } from './pump.js';
 
 export interface PgBossJobQueueOptions {
   /** The PostgreSQL URL (pg-boss and the listener connection open their own connections). */
@@ -97,13 +89,8 @@ export class PgBossJobQueue extends ClaimingJobQueue<ClaimedJob> implements JobQ
   private readonly workerId = randomUUID();
   /** The listener connection's application_name (tests cut it off to play a dead process). */
   readonly listenerName = `vesta-jobs-${this.workerId.slice(0, 8)}`;
-  private readonly pollMs: number;
-  private readonly duties = new DutyTimers(() => this.isLeader());
   private readonly queues = new Map<string, Promise<void>>();
-  private log: Logger | null = null;
   private closed = false;
-  private pollTimer: NodeJS.Timeout | null = null;
-  private reapTimer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private leader = false;
@@ -119,8 +106,7 @@ export class PgBossJobQueue extends ClaimingJobQueue<ClaimedJob> implements JobQ
     private readonly lockKey: string,
     private readonly options: PgBossJobQueueOptions,
   ) {
-    super(options.leaseMs ?? 30_000, options.concurrency);
-    this.pollMs = options.pollMs ?? 1000;
+    super(options.leaseMs ?? 30_000, options.concurrency, options.pollMs ?? 1000);
   }
 
   /** Starts pg-boss (creating or migrating its schema) and the listener connection. */
@@ -236,7 +222,7 @@ export class PgBossJobQueue extends ClaimingJobQueue<ClaimedJob> implements JobQ
    * duties' timers ask at once; they share one query, since a pg client runs one query at a time
    * (a second one issued meanwhile is deprecated by node-postgres and refused in its next major).
    */
-  private isLeader(): Promise<boolean> {
+  protected override runsDuties(): Promise<boolean> {
     if (this.leader && this.listener && !this.closed) return Promise.resolve(true);
     if (!this.leaderCheck) {
       this.leaderCheck = this.tryLead().finally(() => {
@@ -337,32 +323,14 @@ export class PgBossJobQueue extends ClaimingJobQueue<ClaimedJob> implements JobQ
     return cancelled.rows.length;
   }
 
-  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void {
-    this.startExecution(handlers, log);
-    this.log = log;
-    this.pollTimer = setInterval(() => this.wake(), this.pollMs);
-    this.reapTimer = setInterval(
-      () => void this.reapExpiredLeases().catch((e: unknown) => log.error({ err: e }, 'lease reaper failed')),
-      Math.max(this.leaseMs / 3, 50),
-    );
-    void Promise.all([...handlers.keys()].map((t) => this.ensureQueue(t)))
-      .then(() => this.reapExpiredLeases())
-      .catch((e: unknown) => log.error({ err: e }, 'job engine start failed'))
-      .then(() => this.wake());
+  /** The pg-boss queue of each job type this process runs. */
+  protected override async prepare(types: string[]): Promise<void> {
+    await Promise.all(types.map((t) => this.ensureQueue(t)));
   }
 
-  every(name: string, intervalMs: number, duty: () => Promise<void>, log: Logger): void {
-    this.log ??= log;
-    this.duties.add(name, intervalMs, duty, log);
-  }
-
-  async stop(graceMs: number): Promise<void> {
+  override async stop(graceMs: number): Promise<void> {
     if (this.closed) return;
-    this.stopping = true;
-    this.duties.stop();
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    if (this.reapTimer) clearInterval(this.reapTimer);
-    await drainRunning(this.execution.running, graceMs, (r) => abortJob(r, 'shutdown'));
+    await super.stop(graceMs);
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.listener;
@@ -380,14 +348,11 @@ export class PgBossJobQueue extends ClaimingJobQueue<ClaimedJob> implements JobQ
     if (!this.listener && !this.closed) throw new Error('the job engine has no listener connection');
   }
 
-  async stats(): Promise<JobQueueStats> {
+  protected async depth(): Promise<JobQueueStats['depth']> {
     const { rows } = await sql<{ type: string; state: string; count: number }>`
       select name as type, state::text as state, count(*) as count from ${this.job()}
       group by name, state`.execute(this.db);
-    return {
-      depth: rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.count) })),
-      runs: this.execution.runStats.snapshot(),
-    };
+    return rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.count) }));
   }
 
   /**
@@ -395,7 +360,7 @@ export class PgBossJobQueue extends ClaimingJobQueue<ClaimedJob> implements JobQ
    * lease row goes, and the job, if still active, is ready again at once. Leases of jobs that were
    * cancelled meanwhile just go. Returns how many jobs were put back.
    */
-  async reapExpiredLeases(): Promise<number> {
+  override async reapExpiredLeases(): Promise<number> {
     const { rows } = await sql<{ id: string }>`
       with dead as (
         delete from job_leases where lease_until < ${NOW_MS} and worker_id <> ${this.workerId}

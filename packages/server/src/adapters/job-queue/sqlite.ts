@@ -9,18 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import type { JobsTable } from '../../db/schema.js';
-import type {
-  EnqueueOptions,
-  JobHandler,
-  JobPayload,
-  JobQueue,
-  JobQueueStats,
-  Logger,
-} from '../../ports/job-queue.js';
+import type { EnqueueOptions, JobPayload, JobQueue, JobQueueStats } from '../../ports/job-queue.js';
 import { abortJob } from './execution.js';
 import type { JobLease } from './execution.js';
-import { ClaimingJobQueue, drainRunning } from './pump.js';
-import { DutyTimers } from './run-stats.js';
+import { ClaimingJobQueue } from './pump.js';
 
 export interface SqliteJobQueueOptions {
   concurrency: number;
@@ -37,22 +29,14 @@ export interface SqliteJobQueueOptions {
 
 export class SqliteJobQueue extends ClaimingJobQueue<JobsTable> implements JobQueue {
   private readonly workerId = randomUUID();
-  private readonly pollMs: number;
   private readonly now: () => number;
-  private pollTimer: NodeJS.Timeout | null = null;
-  private reapTimer: NodeJS.Timeout | null = null;
-  /** The worker's logger, given at start (nothing is logged before). */
-  private log: Logger | null = null;
   private lastClaimedAt = 0;
-  /** One process: it runs every periodic duty. */
-  private readonly duties = new DutyTimers(() => Promise.resolve(true));
 
   constructor(
     private readonly db: Db,
     private readonly options: SqliteJobQueueOptions,
   ) {
-    super(options.leaseMs ?? 30_000, options.concurrency);
-    this.pollMs = options.pollMs ?? 1000;
+    super(options.leaseMs ?? 30_000, options.concurrency, options.pollMs ?? 1000);
     this.now = options.now ?? Date.now;
   }
 
@@ -112,57 +96,21 @@ export class SqliteJobQueue extends ClaimingJobQueue<JobsTable> implements JobQu
     return count;
   }
 
-  start(handlers: ReadonlyMap<string, JobHandler<unknown>>, log: Logger): void {
-    this.startExecution(handlers, log);
-    this.log = log;
-    this.pollTimer = setInterval(() => this.wake(), this.pollMs);
-    this.reapTimer = setInterval(
-      () =>
-        void this.reapExpiredLeases().catch((e: unknown) =>
-          this.logger().error({ err: e }, 'lease reaper failed'),
-        ),
-      Math.max(this.leaseMs / 3, 50),
-    );
-    void this.reapExpiredLeases()
-      .catch((e: unknown) => this.logger().error({ err: e }, 'lease reaper failed'))
-      .then(() => this.wake());
-  }
-
-  every(name: string, intervalMs: number, duty: () => Promise<void>, log: Logger): void {
-    this.duties.add(name, intervalMs, duty, log);
-  }
-
-  async stats(): Promise<JobQueueStats> {
+  protected async depth(): Promise<JobQueueStats['depth']> {
     const rows = await this.db
       .selectFrom('jobs')
       .select(['type', 'state', (eb) => eb.fn.countAll<number>().as('count')])
       .groupBy(['type', 'state'])
       .execute();
-    return {
-      depth: rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.count) })),
-      runs: this.execution.runStats.snapshot(),
-    };
-  }
-
-  async stop(graceMs: number): Promise<void> {
-    this.stopping = true;
-    this.duties.stop();
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    if (this.reapTimer) clearInterval(this.reapTimer);
-    await drainRunning(this.execution.running, graceMs, (r) => abortJob(r, 'shutdown'));
+    return rows.map((r) => ({ type: r.type, state: r.state, count: Number(r.count) }));
   }
 
   async checkReady(): Promise<void> {
     await this.db.selectFrom('jobs').select('id').limit(1).execute();
   }
 
-  private logger(): Logger {
-    if (!this.log) throw new Error('job queue not started');
-    return this.log;
-  }
-
   /** Puts running jobs whose lease ran out back in the queue (their process is gone). */
-  async reapExpiredLeases(): Promise<number> {
+  override async reapExpiredLeases(): Promise<number> {
     const t = this.now();
     const res = await this.db
       .updateTable('jobs')
@@ -173,7 +121,7 @@ export class SqliteJobQueue extends ClaimingJobQueue<JobsTable> implements JobQu
       .executeTakeFirst();
     const n = Number(res.numUpdatedRows);
     if (n > 0) {
-      this.logger().warn({ jobs: n }, 'requeued jobs whose lease expired');
+      this.execution.log.warn({ jobs: n }, 'requeued jobs whose lease expired');
       this.wake();
     }
     return n;
