@@ -69,6 +69,14 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
   return out;
 }
 
+/**
+ * The responses of an operation that answers 204 with no body when it succeeds (`done` says what
+ * happened) or one of the errors of `codes` (with those of `errorResponses`).
+ */
+export function noContentResponses(done: string, ...codes: ErrorCode[]) {
+  return { 204: Type.Null({ description: done }), ...errorResponses(...codes) };
+}
+
 /** The errors every authenticated route can answer. */
 export const AUTH_ERRORS: ErrorCode[] = ['unauthorized'];
 

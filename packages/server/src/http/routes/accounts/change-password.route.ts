@@ -1,7 +1,6 @@
 /** POST /api/v1/account/password: change your password. */
-import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
-import { errorResponses } from '../../schemas/common.js';
+import { noContentResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, accountOf, sessionOnly } from './context.js';
 import { ACCOUNT_TAG, ChangePasswordBody } from './schemas.js';
 
@@ -15,10 +14,7 @@ export const changePasswordRoute: RouteModule = (app, { deps }) => {
       description:
         'Needs the current password (a wrong one is 403 `forbidden`). Every other session of the account is signed out. Session cookie and X-CSRF-Token only.',
       body: ChangePasswordBody,
-      response: {
-        204: Type.Null({ description: 'Changed.' }),
-        ...errorResponses('validation_failed', 'invalid_field', ...SESSION_ERRORS),
-      },
+      response: noContentResponses('Changed.', 'validation_failed', 'invalid_field', ...SESSION_ERRORS),
     }),
     async (request, reply) => {
       const account = accountOf(request);

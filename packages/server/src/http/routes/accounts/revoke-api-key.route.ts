@@ -1,7 +1,6 @@
 /** DELETE /api/v1/api-keys/:id: revoke an API key. */
-import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
-import { errorResponses } from '../../schemas/common.js';
+import { noContentResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, accountOf, sessionOnly } from './context.js';
 import { IdParams, KEYS_TAG } from './schemas.js';
 
@@ -16,10 +15,7 @@ export const revokeApiKeyRoute: RouteModule = (app, { deps }) => {
         description:
           "The key answers 401 `unauthorized` from now on. Another user's key is 403 `forbidden`; an unknown or already revoked one 404 `not_found`. Session cookie and X-CSRF-Token only.",
         params: IdParams,
-        response: {
-          204: Type.Null({ description: 'Revoked.' }),
-          ...errorResponses('invalid_field', 'not_found', ...SESSION_ERRORS),
-        },
+        response: noContentResponses('Revoked.', 'invalid_field', 'not_found', ...SESSION_ERRORS),
       },
       { noBody: true },
     ),

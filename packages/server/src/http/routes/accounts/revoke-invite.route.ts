@@ -1,7 +1,6 @@
 /** DELETE /api/v1/invites/:id: revoke an open invite (admin). */
-import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
-import { errorResponses } from '../../schemas/common.js';
+import { noContentResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, adminOnly } from './context.js';
 import { ACCOUNT_TAG, IdParams } from './schemas.js';
 
@@ -14,10 +13,7 @@ export const revokeInviteRoute: RouteModule = (app, { deps }) => {
         tags: [ACCOUNT_TAG],
         summary: 'Revoke an open invite (admin)',
         params: IdParams,
-        response: {
-          204: Type.Null({ description: 'Revoked.' }),
-          ...errorResponses('invalid_field', 'not_found', ...SESSION_ERRORS),
-        },
+        response: noContentResponses('Revoked.', 'invalid_field', 'not_found', ...SESSION_ERRORS),
       },
       { noBody: true },
     ),

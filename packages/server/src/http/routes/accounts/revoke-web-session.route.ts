@@ -1,7 +1,6 @@
 /** DELETE /api/v1/account/sessions/:id: sign one of your sessions out. */
-import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
-import { errorResponses } from '../../schemas/common.js';
+import { noContentResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, accountOf, sessionOnly } from './context.js';
 import { ACCOUNT_TAG, IdParams } from './schemas.js';
 
@@ -15,10 +14,7 @@ export const revokeWebSessionRoute: RouteModule = (app, { deps }) => {
         summary: 'Sign one of your sessions out',
         description: "Another user's session is 403 `forbidden`; an unknown one 404 `not_found`.",
         params: IdParams,
-        response: {
-          204: Type.Null({ description: 'Signed out.' }),
-          ...errorResponses('invalid_field', 'not_found', ...SESSION_ERRORS),
-        },
+        response: noContentResponses('Signed out.', 'invalid_field', 'not_found', ...SESSION_ERRORS),
       },
       { noBody: true },
     ),

@@ -1,7 +1,6 @@
 /** POST /api/v1/auth/sign-out: sign out. */
-import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
-import { errorResponses } from '../../schemas/common.js';
+import { noContentResponses } from '../../schemas/common.js';
 import { SESSION_ERRORS, accountOf, clearSessionCookie, sessionOnly } from './context.js';
 import { ACCOUNT_TAG } from './schemas.js';
 
@@ -14,10 +13,7 @@ export const signOutRoute: RouteModule = (app, { deps }) => {
         tags: [ACCOUNT_TAG],
         summary: 'Sign out',
         description: 'Ends this dashboard session and clears the cookie. Needs X-CSRF-Token.',
-        response: {
-          204: Type.Null({ description: 'Signed out.' }),
-          ...errorResponses('invalid_field', ...SESSION_ERRORS),
-        },
+        response: noContentResponses('Signed out.', 'invalid_field', ...SESSION_ERRORS),
       },
       { noBody: true },
     ),

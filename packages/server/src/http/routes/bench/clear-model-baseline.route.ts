@@ -1,5 +1,4 @@
-import { Type } from 'typebox';
-import { errorResponses } from '../../schemas/common.js';
+import { noContentResponses } from '../../schemas/common.js';
 import { BENCH_TAG, MODEL_RESOURCE, callerOf } from './context.js';
 import type { ModelBaselineService } from '../../../services/model-baseline.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -16,10 +15,13 @@ export function clearModelBaselineRoute(app: TypedApp, baselines: ModelBaselineS
         summary: "Clear a model's baseline run",
         description: `Removes the model's baseline (204 also when none was set). ${BASELINE_NOTES}`,
         params: ModelIdParams,
-        response: {
-          204: Type.Null({ description: 'Cleared.' }),
-          ...errorResponses('validation_failed', 'invalid_field', 'unauthorized', 'not_found'),
-        },
+        response: noContentResponses(
+          'Cleared.',
+          'validation_failed',
+          'invalid_field',
+          'unauthorized',
+          'not_found',
+        ),
       },
     },
     async (request, reply) => {

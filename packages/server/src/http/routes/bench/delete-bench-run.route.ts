@@ -1,5 +1,4 @@
-import { Type } from 'typebox';
-import { OWNED_RESOURCE_ERRORS, errorResponses } from '../../schemas/common.js';
+import { OWNED_RESOURCE_ERRORS, noContentResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -18,10 +17,7 @@ export function deleteBenchRunRoute(app: TypedApp, bench: BenchRunService): void
           'Deletes a finished (`completed`, `failed` or `cancelled`) run with its clips, their files, scores and logs. ' +
           'Deleting a run that is still `queued`, `generating` or `evaluating` is 409 `conflict`: cancel it first, so a delete never races a runner mid-upload.',
         params: BenchIdParams,
-        response: {
-          204: Type.Null({ description: 'Deleted.' }),
-          ...errorResponses(...OWNED_RESOURCE_ERRORS, 'conflict'),
-        },
+        response: noContentResponses('Deleted.', ...OWNED_RESOURCE_ERRORS, 'conflict'),
       },
     },
     async (request, reply) => {

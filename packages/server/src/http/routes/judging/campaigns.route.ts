@@ -1,8 +1,12 @@
 /** Judging campaigns (issue #23): create, list, read, close, reveal, delete. */
-import { Type } from 'typebox';
 import type { JudgingService } from '../../../services/judging.service.js';
 import type { TypedApp } from '../../app-deps.js';
-import { OWNED_RESOURCE_ERRORS, OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
+import {
+  OWNED_RESOURCE_ERRORS,
+  OWNED_READ_ERRORS,
+  errorResponses,
+  noContentResponses,
+} from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
 import {
   CampaignIdParams,
@@ -114,10 +118,7 @@ export function campaignRoutes(app: TypedApp, judging: JudgingService): void {
         description:
           'Deletes the campaign with its pairs, judges and votes (export them first to keep them). The clips themselves are untouched.',
         params: CampaignIdParams,
-        response: {
-          204: Type.Null({ description: 'Deleted.' }),
-          ...errorResponses(...OWNED_RESOURCE_ERRORS),
-        },
+        response: noContentResponses('Deleted.', ...OWNED_RESOURCE_ERRORS),
       },
       { noBody: true },
     ),

@@ -1,9 +1,13 @@
 /** A judging campaign's judges (issue #23): list, add, remove — the owner's. */
-import { Type } from 'typebox';
 import type { JudgingService } from '../../../services/judging.service.js';
 import type { AppDeps, TypedApp } from '../../app-deps.js';
 import { publicBaseOf } from '../../public-base.js';
-import { OWNED_RESOURCE_ERRORS, OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
+import {
+  OWNED_RESOURCE_ERRORS,
+  OWNED_READ_ERRORS,
+  errorResponses,
+  noContentResponses,
+} from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
 import {
   AddedJudge,
@@ -78,10 +82,7 @@ export function judgeRoutes(app: TypedApp, judging: JudgingService, deps: AppDep
         description:
           'The judge loses access at once (403 on every route of the campaign) and their open offers are withdrawn. Their votes are kept (votes are append-only; the export lists them with `judge_removed`) but no longer count in the ratings or the agreement; adding the judge again makes them count again. An unknown judge id is 404.',
         params: JudgeIdParams,
-        response: {
-          204: Type.Null({ description: 'Removed.' }),
-          ...errorResponses(...OWNED_RESOURCE_ERRORS),
-        },
+        response: noContentResponses('Removed.', ...OWNED_RESOURCE_ERRORS),
       },
       { noBody: true },
     ),

@@ -8,7 +8,12 @@ import type { RunnerService } from '../../../services/runner.service.js';
 import { DEFAULT_CLAIM_WAIT_SECONDS, MAX_CLAIM_WAIT_SECONDS } from '../../../services/runner.service.js';
 import type { RunnerClaimService } from '../../../services/runner-claim.service.js';
 import type { TypedApp } from '../../app-deps.js';
-import { OWNED_READ_ERRORS, OWNED_RESOURCE_ERRORS, errorResponses } from '../../schemas/common.js';
+import {
+  OWNED_READ_ERRORS,
+  OWNED_RESOURCE_ERRORS,
+  errorResponses,
+  noContentResponses,
+} from '../../schemas/common.js';
 import { userOf } from '../sessions/session-routes.js';
 import {
   ClaimBody,
@@ -108,10 +113,7 @@ export function runnerRoutes(app: TypedApp, runners: RunnerService, claims: Runn
         description:
           "Removes the runner. Tasks it holds go back to the queue at once (the interrupted attempt does not count); runs that named it as `runner_id` become open to any of the user's runners serving their model.",
         params: RunnerIdParams,
-        response: {
-          204: Type.Null({ description: 'Deregistered.' }),
-          ...errorResponses(...OWNED_RESOURCE_ERRORS),
-        },
+        response: noContentResponses('Deregistered.', ...OWNED_RESOURCE_ERRORS),
       },
     },
     async (request, reply) => {

@@ -3,9 +3,8 @@
  * addition to the interface; issue #24 item 7). Score and Rank remove the same way; only the path,
  * resource, operationId and tag differ.
  */
-import { Type } from 'typebox';
 import type { RouteModule } from '../../app-deps.js';
-import { SessionVideoParams, errorResponses } from '../../schemas/common.js';
+import { SessionVideoParams, noContentResponses } from '../../schemas/common.js';
 import { SESSION_CLIP_ERRORS, sessionRoute, userOf } from './session-routes.js';
 
 const WORKFLOWS = {
@@ -36,10 +35,7 @@ export function removeVideoRoute(kind: keyof typeof WORKFLOWS): RouteModule {
             "Owner-only. Removes the clip with its scores, per-dimension failures and stored bytes; the session keeps its run id and its other clips. A clip in any state may be removed: one being scored has its scoring job cancelled (a result still arriving is dropped), one being uploaded has its PUT answered 404 and its bytes thrown away. Another user's session: 403 forbidden. An unknown run id, or a videoId that is not a clip of this session (removed already, another session's or another user's): 404 not_found. A session that was reset: 409 conflict. The blob store unable to delete the bytes: 503 upstream_unavailable and nothing is removed (retry). Not an Idempotency-Key operation: repeating it answers 404." +
             extra,
           params: SessionVideoParams,
-          response: {
-            204: Type.Null({ description: 'Removed.' }),
-            ...errorResponses(...SESSION_CLIP_ERRORS),
-          },
+          response: noContentResponses('Removed.', ...SESSION_CLIP_ERRORS),
         },
         { noBody: true },
       ),
