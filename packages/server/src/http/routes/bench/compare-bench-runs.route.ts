@@ -1,4 +1,4 @@
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_TAG, callerOf } from './context.js';
 import type { BenchComparisonService } from '../../../services/bench-comparison.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -22,7 +22,7 @@ export function compareBenchRunsRoute(app: TypedApp, comparisons: BenchCompariso
         querystring: CompareQuery,
         response: {
           200: BenchComparison,
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found', 'no_scored_clips'),
+          ...errorResponses(...OWNED_READ_ERRORS, 'no_scored_clips'),
         },
       },
     },

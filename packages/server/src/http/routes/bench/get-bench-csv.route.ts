@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { SCORECARD_CSV_HEADER } from '../../../services/bench-scorecard.js';
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -27,7 +27,7 @@ export function getBenchCsvRoute(app: TypedApp, bench: BenchRunService): void {
             description: 'The scorecard.',
             content: { 'text/csv': { schema: Type.String() } },
           },
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_READ_ERRORS),
         },
       },
     },

@@ -1,4 +1,4 @@
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -19,7 +19,7 @@ export function getBenchLogsRoute(app: TypedApp, bench: BenchRunService): void {
         querystring: pageQuery(LOG_PAGE),
         response: {
           200: BenchLogPage,
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_READ_ERRORS),
         },
       },
     },

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchRunService } from '../../../services/bench-run.service.js';
 import { scorecardJson } from '../../../services/bench-scorecard.service.js';
@@ -20,7 +20,7 @@ export function getBenchRunRoute(app: TypedApp, bench: BenchRunService): void {
         params: BenchIdParams,
         response: {
           200: BenchRun,
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_READ_ERRORS),
         },
       },
     },

@@ -1,4 +1,4 @@
-import { errorResponses } from '../../schemas/common.js';
+import { OWNED_READ_ERRORS, errorResponses } from '../../schemas/common.js';
 import { BENCH_RESOURCE, BENCH_TAG, callerOf } from './context.js';
 import type { BenchRunService } from '../../../services/bench-run.service.js';
 import type { TypedApp } from '../../app-deps.js';
@@ -18,7 +18,7 @@ export function getBenchScorecardRoute(app: TypedApp, bench: BenchRunService): v
         params: BenchIdParams,
         response: {
           200: BenchScorecard,
-          ...errorResponses('validation_failed', 'unauthorized', 'forbidden', 'not_found'),
+          ...errorResponses(...OWNED_READ_ERRORS),
         },
       },
     },
