@@ -12,6 +12,7 @@ import type { Owned } from './owned.js';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { BenchLogsTable, BenchRunsTable, ModelBaselinesTable } from '../db/schema-bench.js';
 import type { BenchStatus } from '../domain/bench-state.js';
+import { countRows } from './count-rows.js';
 
 /** A stored run, with its per-state task counters. */
 export type BenchRunRecord = Selectable<BenchRunsTable>;
@@ -107,12 +108,7 @@ export class BenchRunRepository {
   }
 
   async countOf(userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('bench_runs')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db.selectFrom('bench_runs').where('user_id', '=', userId));
   }
 
   /**
@@ -210,12 +206,7 @@ export class BenchRunRepository {
   }
 
   async logCount(runId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('bench_logs')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('run_id', '=', runId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+    return countRows(this.db.selectFrom('bench_logs').where('run_id', '=', runId));
   }
 
   /** A page of the run's log, oldest first. */

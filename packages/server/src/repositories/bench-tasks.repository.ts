@@ -14,6 +14,7 @@ import { dialectOf } from '../db/dialect.js';
 import type { BenchTasksTable } from '../db/schema-bench.js';
 import { TASK_MOVES, UNFINISHED_TASK_STATES } from '../domain/clip-lifecycle.js';
 import type { BenchTaskState } from '../domain/clip-lifecycle.js';
+import { countRows } from './count-rows.js';
 
 /** A stored task. */
 export type BenchTaskRecord = Selectable<BenchTasksTable>;
@@ -164,13 +165,9 @@ export class BenchTaskRepository {
 
   /** How many tasks the runner holds now. */
   async heldCount(runnerId: string): Promise<number> {
-    const held = await this.db
-      .selectFrom('bench_tasks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('runner_id', '=', runnerId)
-      .where('state', '=', 'claimed')
-      .executeTakeFirstOrThrow();
-    return Number(held.n);
+    return countRows(
+      this.db.selectFrom('bench_tasks').where('runner_id', '=', runnerId).where('state', '=', 'claimed'),
+    );
   }
 
   /**

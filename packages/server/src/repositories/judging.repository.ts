@@ -21,6 +21,7 @@ import type {
   JudgingPairsTable,
   JudgingVotesTable,
 } from '../db/schema-judging.js';
+import { countRows } from './count-rows.js';
 
 export type JudgingCampaignRecord = Selectable<JudgingCampaignsTable>;
 export type JudgingItemRecord = Selectable<JudgingItemsTable>;
@@ -383,12 +384,7 @@ export class JudgingRepository {
   }
 
   async countJudges(campaignId: string): Promise<number> {
-    const r = await this.db
-      .selectFrom('judging_judges')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('campaign_id', '=', campaignId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    return countRows(this.db.selectFrom('judging_judges').where('campaign_id', '=', campaignId));
   }
 
   async insertJudge(row: JudgingJudgeRecord): Promise<void> {
@@ -617,12 +613,7 @@ export class JudgingRepository {
   }
 
   async countVotesOf(judgeId: string): Promise<number> {
-    const r = await this.db
-      .selectFrom('judging_votes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('judge_id', '=', judgeId)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    return countRows(this.db.selectFrom('judging_votes').where('judge_id', '=', judgeId));
   }
 
   /** Every vote of the campaign in order, with its judge's pseudonym and the pair it was on. */
