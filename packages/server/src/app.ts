@@ -30,6 +30,7 @@ import { genRequestId, normaliseSource, redactUrl } from './http/request-context
 import { lazyChildLoggerFactory } from './http/request-log.js';
 import { validatorCompiler } from './http/validator.js';
 import { appendRouteHook } from './http/route-hooks.js';
+import { withRequestErrors } from './http/schemas/common.js';
 import { ROUTE_MODULES } from './http/routes/index.js';
 
 export interface BuildAppOptions {
@@ -164,13 +165,30 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Every registered route, for tooling and the tests that walk them all.
   const routes: RegisteredRoute[] = [];
   app.decorate('vestaRoutes', routes);
-  // Idempotent POSTs document their optional Idempotency-Key header (and validate its shape).
+  // Every route documents the errors answered before its handler (withRequestErrors); idempotent
+  // POSTs document their optional Idempotency-Key header (and validate its shape).
   app.addHook('onRoute', (route) => {
+    const schema = route.schema;
+    if (schema?.response !== undefined)
+      route.schema = {
+        ...schema,
+        response: withRequestErrors(schema.response as Record<string | number, unknown>, {
+          validates:
+            schema.params !== undefined ||
+            schema.querystring !== undefined ||
+            schema.body !== undefined ||
+            schema.headers !== undefined ||
+            route.config?.idempotent === true,
+          body: schema.body !== undefined || route.config?.noBody === true,
+          noBody: route.config?.noBody === true,
+          pathParams: route.url.includes(':'),
+        }),
+      };
+    if (route.config?.idempotent === true)
+      route.schema = { ...(route.schema ?? {}), headers: IdempotencyHeaders };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods)
       routes.push({ method, url: route.url, config: { ...(route.config ?? {}) }, schema: route.schema });
-    if (route.config?.idempotent !== true) return;
-    route.schema = { ...(route.schema ?? {}), headers: IdempotencyHeaders };
   });
 
   await app.register(swagger, {

@@ -116,6 +116,43 @@ describe('OpenAPI document', () => {
     for (const [, name] of text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g))
       expect(doc.components.schemas[name!], name).toBeDefined();
   });
+
+  it('documents the errors answered before a handler: 413/415 with a body, 414 with path parameters', async () => {
+    const doc = (await server.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json<{
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
+    }>();
+    const missing: string[] = [];
+    let withBody = 0;
+    for (const [p, methods] of Object.entries(doc.paths))
+      for (const [m, op] of Object.entries(methods)) {
+        const want = [
+          ...(op.requestBody !== undefined ? ['400', '413', '415'] : []),
+          ...(p.includes('{') ? ['400', '414'] : []),
+        ];
+        if (op.requestBody !== undefined) withBody++;
+        for (const status of want)
+          if (!(status in op.responses)) missing.push(`${m.toUpperCase()} ${p}: ${status}`);
+      }
+    expect(withBody).toBeGreaterThan(15);
+    expect(missing).toEqual([]);
+    // Answered for real: a JSON route sent text, and a route that takes no body sent one.
+    const key = await server.key();
+    const text = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/runners',
+      headers: { 'x-api-key': key, 'content-type': 'text/plain' },
+      payload: 'name=r',
+    });
+    expect([text.statusCode, text.json<{ code: string }>().code]).toEqual([415, 'unsupported_media_type']);
+    const extra = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/score/reset',
+      headers: { 'x-api-key': key },
+      payload: { all: true },
+    });
+    expect([extra.statusCode, extra.json<{ code: string }>().code]).toEqual([400, 'invalid_field']);
+    expect(doc.paths['/api/v1/score/reset']!.post!.responses).toHaveProperty('400');
+  });
 });
 
 describe('nameSharedSchemas', () => {

@@ -77,6 +77,43 @@ export function noContentResponses(done: string, ...codes: ErrorCode[]) {
   return { 204: Type.Null({ description: done }), ...errorResponses(...codes) };
 }
 
+/** What a route's request may carry, for `withRequestErrors`. */
+export interface RequestParts {
+  /** It validates path parameters, a query string or a body. */
+  validates: boolean;
+  /** It may be sent a body: a JSON body it reads, or one it refuses. */
+  body: boolean;
+  /** It takes no body (one sent is 400 `invalid_field`). */
+  noBody: boolean;
+  /** It has path parameters (the router refuses one over its length limit). */
+  pathParams: boolean;
+}
+
+/**
+ * `responses` with the errors answered before a route's handler runs, where the route's own list
+ * lacks them: 400 `validation_failed` where it validates its request (`invalid_field` where it
+ * takes no body), 413 `payload_too_large`
+ * (over `VESTA_BODY_LIMIT_BYTES`) and 415 `unsupported_media_type` (not JSON) where it may be sent a
+ * body, 414 `uri_too_long` where it has path parameters. The app applies it to every route.
+ */
+export function withRequestErrors<R extends Record<string | number, unknown>>(
+  responses: R,
+  parts: RequestParts,
+): R {
+  const codes: ErrorCode[] = [];
+  if (parts.validates) codes.push('validation_failed');
+  if (parts.noBody) codes.push('invalid_field');
+  if (parts.body) codes.push('payload_too_large', 'unsupported_media_type');
+  if (parts.pathParams) codes.push('uri_too_long');
+  const framework = errorResponses(...codes);
+  const added: Record<number, TSchema> = {};
+  for (const code of codes) {
+    const status = ERROR_CATALOGUE[code].status;
+    if (!(status in responses)) added[status] = framework[status]!;
+  }
+  return { ...responses, ...added };
+}
+
 /** The errors every authenticated route can answer. */
 export const AUTH_ERRORS: ErrorCode[] = ['unauthorized'];
 
