@@ -66,8 +66,8 @@ export function sadModuleBytes(): Uint8Array {
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, [1, 0x60, 3, 0x7f, 0x7f, 0x7f, 1, 0x7f]), // (i32, i32, i32) → i32
+    ...section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x00, 1]), // imported memory, min 1 page
     ...section(3, [1, 0]),
-    ...section(5, [1, 0x00, 1]), // memory, min 1 page
     ...section(7, [2, ...name('sad'), 0x00, 0, ...name('mem'), 0x02, 0]),
     ...section(10, [1, ...leb(func.length), ...func]),
   ]);
@@ -93,13 +93,17 @@ export interface AbsDiffSummer {
 
 interface SadExports {
   sad: (a: number, b: number, n: number) => number;
-  mem: { buffer: ArrayBuffer; grow(pages: number): number };
+}
+
+interface WasmMemory {
+  buffer: ArrayBuffer;
 }
 
 /** The part of the WebAssembly JS API used here (this package compiles without DOM typings). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
 }
 
 /** The compiled module, built once per thread on first use; null when WebAssembly is unusable. */
@@ -119,13 +123,29 @@ function compiledModule(): { wasm: WasmApi; module: object } | null {
 export function createAbsDiffSummer(): AbsDiffSummer | null {
   const c = compiledModule();
   if (!c) return null;
+  // An instance (with its own memory) per run; the module is compiled once. The memory is
+  // imported so that it can be replaced by a larger one (contents copied) instead of grown:
+  // growing detaches the old buffer, and the first detach in a thread makes V8's optimised
+  // typed-array code check for detached buffers from then on (every method of the worker slows).
+  let memory: WasmMemory;
   let exports: SadExports;
+  const instantiate = (pages: number): void => {
+    memory = new c.wasm.Memory({ initial: pages });
+    exports = new c.wasm.Instance(c.module, { env: { mem: memory } }).exports as SadExports;
+  };
   try {
-    // An instance (with its own memory) per run; the module is compiled once.
-    exports = new c.wasm.Instance(c.module, {}).exports as SadExports;
+    instantiate(1);
   } catch {
     return null;
   }
+  /** At least `bytes` of memory, the current contents kept. */
+  const ensure = (bytes: number): void => {
+    const have = memory.buffer.byteLength;
+    if (bytes <= have) return;
+    const old = new Uint8Array(memory.buffer);
+    instantiate(Math.ceil(bytes / 65536));
+    new Uint8Array(memory.buffer).set(old);
+  };
   let slotSize = 0;
   let current = -1; // slot of the last frame, −1 before the first
   let length = 0;
@@ -148,10 +168,8 @@ export function createAbsDiffSummer(): AbsDiffSummer | null {
         bandTotal = 0;
       }
       const bandAt = Math.ceil(frameLength / 16) * 16;
-      const need = bandAt + data.length;
-      const have = exports.mem.buffer.byteLength;
-      if (need > have) exports.mem.grow(Math.ceil((need - have) / 65536));
-      const mem = new Uint8Array(exports.mem.buffer);
+      ensure(bandAt + data.length);
+      const mem = new Uint8Array(memory.buffer);
       if (bandFrame >= 0) {
         mem.set(data, bandAt);
         bandTotal += sadRange(offset, bandAt, data.length, mem);
@@ -166,13 +184,11 @@ export function createAbsDiffSummer(): AbsDiffSummer | null {
       if (current < 0 || data.length !== length) {
         length = data.length;
         slotSize = Math.ceil(length / 16) * 16;
-        const need = 2 * slotSize;
-        const have = exports.mem.buffer.byteLength;
-        if (need > have) exports.mem.grow(Math.ceil((need - have) / 65536));
+        ensure(2 * slotSize);
         current = -1;
       }
       const next = current === 0 ? 1 : 0;
-      const mem = new Uint8Array(exports.mem.buffer);
+      const mem = new Uint8Array(memory.buffer);
       mem.set(data, next * slotSize);
       if (current < 0) {
         current = next;
