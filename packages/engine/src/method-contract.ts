@@ -75,6 +75,13 @@ export interface DimensionMethod {
   version: string;
   frames(probe: VideoProbe): FrameRequest;
   start(context: MethodContext): MethodRun;
+  /**
+   * True when a run keeps nothing of a frame's `data` (nor the frame object) once `push` or
+   * `pushBand` returns (values computed from it are fine). When every run reading an output says
+   * so, the worker gives the frame's buffer back to the decoder, which overwrites it with a later
+   * frame. Leave unset for a method that holds frames.
+   */
+  releasesFrames?: boolean;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { EngineLimits } from '../contract.js';
 import { listDecodableCodecs } from './codecs.js';
 import { streamFrames } from './frame-stream.js';
-import type { FrameGroup, FrameOutput } from './frame-stream.js';
+import type { FrameBufferSource, FrameGroup, FrameOutput } from './frame-stream.js';
 import { probeVideo } from './probe.js';
 import type { ProbedVideo } from './probe.js';
 
@@ -17,12 +17,17 @@ export interface DecoderOptions {
 export interface Decoder {
   readonly limits: EngineLimits;
   probe(path: string, signal?: AbortSignal): Promise<ProbedVideo>;
-  /** One decode serving every output (each with its own sampling, size and channels). */
+  /**
+   * One decode serving every output (each with its own sampling, size and channels). With
+   * `buffers`, an output's frame buffers come from its source (buffers the consumer is done
+   * with) instead of new ones.
+   */
   frames(
     path: string,
     probe: ProbedVideo,
     outputs: FrameOutput[],
     signal?: AbortSignal,
+    buffers?: ReadonlyArray<FrameBufferSource | undefined>,
   ): AsyncGenerator<FrameGroup>;
 }
 
@@ -45,11 +50,12 @@ export function createDecoder(options: DecoderOptions): Decoder {
         signal,
       });
     },
-    frames(path, probe, outputs, signal) {
+    frames(path, probe, outputs, signal, buffers) {
       return streamFrames(path, probe, {
         ffmpegPath: options.ffmpegPath,
         outputs,
         signal,
+        ...(buffers ? { buffers } : {}),
         maxFrames: options.limits.maxFrames,
         ...(options.bands
           ? { bandAboveBytes: options.bands.aboveBytes, bandBytes: options.bands.bytes }

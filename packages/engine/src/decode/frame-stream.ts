@@ -43,6 +43,17 @@ export interface FrameStreamOptions {
   bandAboveBytes?: number;
   /** Bytes per band, rounded down to whole rows (default 4 MiB). */
   bandBytes?: number;
+  /**
+   * Per output (by position in `outputs`): where its frame and band buffers come from (default,
+   * or an empty slot: a new buffer each). Every byte of a buffer is written before it is
+   * yielded, so reused buffers may hold anything.
+   */
+  buffers?: ReadonlyArray<FrameBufferSource | undefined>;
+}
+
+/** Supplies frame buffers (see `FrameBuffers`). */
+export interface FrameBufferSource {
+  take(length: number): Uint8Array;
 }
 
 /** Frames above this many bytes are delivered in bands of rows. */
@@ -194,9 +205,13 @@ class FrameAssembler {
     private readonly bandRows: number,
     /** Frames beyond this count are dropped (a stream longer than its header). */
     private readonly keep: number,
+    private readonly buffers: FrameBufferSource | null = null,
   ) {
     this.rowBytes = width * channels;
-    this.current = new Uint8Array(this.pieceRows() * this.rowBytes);
+    this.current = this.allocate(this.pieceRows() * this.rowBytes);
+  }
+  private allocate(length: number): Uint8Array {
+    return this.buffers ? this.buffers.take(length) : new Uint8Array(length);
   }
   private pieceRows(): number {
     return Math.min(this.bandRows, this.height - this.y);
@@ -222,7 +237,7 @@ class FrameAssembler {
         }
         const size = this.pieceRows() * this.rowBytes;
         // A dropped piece's buffer was never queued: it is reused.
-        if (kept || this.current.length !== size) this.current = new Uint8Array(size);
+        if (kept || this.current.length !== size) this.current = this.allocate(size);
       }
     }
   }
@@ -254,7 +269,15 @@ export async function* streamFrames(
   const child = spawn(options.ffmpegPath, args, { stdio });
   const pipes = plans.map((_, i) => child.stdio[3 + i] as Readable);
   const assemblers = plans.map(
-    (p) => new FrameAssembler(p.width, p.height, p.channels, p.bandRows, p.indices.length),
+    (p, i) =>
+      new FrameAssembler(
+        p.width,
+        p.height,
+        p.channels,
+        p.bandRows,
+        p.indices.length,
+        options.buffers?.[i] ?? null,
+      ),
   );
   const delivered = plans.map(() => 0);
 

@@ -137,6 +137,7 @@ export const aestheticQualityLite: DimensionMethod = {
   version: '3',
   frames: () => nativeRequest(),
   start: (context) => new AestheticRun(context.probe),
+  releasesFrames: true,
 };
 
 class AestheticRun implements MethodRun {

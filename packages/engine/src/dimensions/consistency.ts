@@ -39,6 +39,7 @@ function consistencyMethod(
     version,
     frames: () => workingRequest(),
     start: () => new ConsistencyRun(dimension, weighting, descriptor),
+    releasesFrames: true,
   };
 }
 

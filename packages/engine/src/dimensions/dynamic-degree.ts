@@ -123,6 +123,7 @@ export const dynamicDegreeLite: DimensionMethod = {
   version: '2',
   frames: () => workingRequest(),
   start: (context: MethodContext) => new DynamicRun(context.probe),
+  releasesFrames: true,
 };
 
 class DynamicRun implements MethodRun {

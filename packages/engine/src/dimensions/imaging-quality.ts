@@ -178,6 +178,7 @@ export const imagingQualityLite: DimensionMethod = {
   version: '4',
   frames: () => nativeRequest(),
   start: (context) => new ImagingRun(context.probe),
+  releasesFrames: true,
 };
 
 class ImagingRun implements MethodRun {

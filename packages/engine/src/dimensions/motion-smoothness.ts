@@ -42,6 +42,7 @@ export const motionSmoothnessLite: DimensionMethod = {
   version: '3',
   frames: () => workingRequest(),
   start: (context) => new SmoothnessRun(context.probe),
+  releasesFrames: true,
 };
 
 interface Step {

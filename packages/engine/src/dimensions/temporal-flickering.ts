@@ -20,6 +20,7 @@ export const temporalFlickeringVbench: DimensionMethod = {
   version: '1',
   frames: () => nativeRequest(),
   start: () => new FlickerRun(createAbsDiffSummer()),
+  releasesFrames: true,
 };
 
 /** The same method on the scalar path only (tests compare the two). */

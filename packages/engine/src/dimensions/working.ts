@@ -178,14 +178,24 @@ export class FramePicker {
     this.picks = new Set(n > 0 ? middleIndices(n, count) : Array.from({ length: count }, (_, i) => i));
   }
 
-  /** Call once per pushed frame, in order; true when this frame is one of the picked. */
+  /**
+   * Call once per pushed frame, in order; true when this frame is one of the picked. Until a
+   * frame is picked, the unpicked frame is kept as a copy (in one reused buffer), never by
+   * reference: the frame's buffer may be reused once `push` returns (`releasesFrames`).
+   */
   next(frame: Frame): boolean {
     const ordinal = this.seen++;
     if (this.picks.has(ordinal)) {
       this.taken++;
+      this.last = null;
       return true;
     }
-    this.last = frame;
+    if (this.taken === 0) {
+      const keep = this.last && this.last.data.length === frame.data.length ? this.last.data : null;
+      const data = keep ?? new Uint8Array(frame.data.length);
+      data.set(frame.data);
+      this.last = { ...frame, data };
+    }
     return false;
   }
 

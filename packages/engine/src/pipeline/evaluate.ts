@@ -27,6 +27,7 @@ import {
   checkSizeLimits,
   clipBudgetMs,
 } from '../decode/limits.js';
+import { FrameBuffers } from '../decode/frame-buffers.js';
 import { outputSize } from '../decode/size.js';
 import type { CatalogOptions, MethodCatalog } from '../workers/catalog-types.js';
 import type { WorkerJob, WorkerPool } from '../workers/pool.js';
@@ -199,6 +200,19 @@ function shardOutputs(plan: EvaluationPlan, probe: ProbedVideo, size: number): S
   return shards.filter((s) => s.outputs.size > 0);
 }
 
+/**
+ * Outputs whose frame buffers may be reused once their worker has acknowledged them: those whose
+ * every run is of a method that declares `releasesFrames`.
+ */
+export function recycledOutputs(plan: EvaluationPlan): Set<number> {
+  const held = new Set(
+    plan.runs
+      .filter((r) => !('releasesFrames' in r.method && r.method.releasesFrames === true))
+      .map((r) => r.output),
+  );
+  return new Set(plan.outputs.map((o) => o.id).filter((id) => !held.has(id)));
+}
+
 /** The plan's output ids grouped so that outputs read by runs of a common model share a group. */
 export function outputsSharingModels(plan: EvaluationPlan): number[][] {
   const group = plan.outputs.map((o) => o.id);
@@ -226,9 +240,10 @@ async function decodeInto(
   probe: ProbedVideo,
   outputs: PlannedOutput[],
   shards: Shard[],
+  buffers: ReadonlyArray<FrameBuffers | undefined>,
   signal?: AbortSignal,
 ): Promise<number> {
-  const iterator = deps.decoder.frames(path, probe, outputs, signal);
+  const iterator = deps.decoder.frames(path, probe, outputs, signal, buffers);
   let waitingMs = 0;
   try {
     for (;;) {
@@ -373,6 +388,11 @@ async function evaluateProbed(
       ...(Object.keys(models).length > 0 ? { models } : {}),
     };
     const shards = shardOutputs(plan, probe, deps.pool.size);
+    // Frame buffers of the outputs whose runs all release frames are decoded into again once
+    // their worker is done with them.
+    const frameBuffers = new FrameBuffers();
+    const recycled = recycledOutputs(plan);
+    const buffers = plan.outputs.map((o) => (recycled.has(o.id) ? frameBuffers : undefined));
     let results: RunResult[];
     try {
       for (const shard of shards) {
@@ -382,9 +402,10 @@ async function evaluateProbed(
           runs.map((r) => ({ run: r.run, dimension: r.dimension, method: r.method.id, output: r.output })),
           context,
           Object.keys(models).length > 0 ? deps.models?.settings : undefined,
+          { outputs: recycled, sink: frameBuffers },
         );
       }
-      decodeMs = await decodeInto(deps, path, probe, plan.outputs, shards, signal);
+      decodeMs = await decodeInto(deps, path, probe, plan.outputs, shards, buffers, signal);
       throwIfAborted(signal);
       results = (await untilAborted(Promise.all(shards.map((s) => s.job!.finish())), signal)).flat();
     } catch (err) {

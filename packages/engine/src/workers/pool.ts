@@ -23,7 +23,22 @@ export interface WorkerPoolOptions {
   maxInFlight?: number;
 }
 
+/** Takes back the shared frame buffers a worker is done with (see `FrameBuffers`). */
+export interface FrameBufferSink {
+  give(buffer: SharedArrayBuffer): void;
+}
+
+/** Frame buffers to take back once the worker has acknowledged the messages that carried them. */
+export interface FrameRecycling {
+  /** Outputs whose every run declares `releasesFrames`. */
+  outputs: ReadonlySet<number>;
+  sink: FrameBufferSink;
+}
+
 interface JobState {
+  recycling: FrameRecycling | null;
+  /** Shared buffers sent for recycled outputs, by the message that carried them, oldest first. */
+  lent: Array<{ seq: number; buffers: SharedArrayBuffer[] }>;
   acked: number;
   sent: number;
   waiters: Array<() => void>;
@@ -57,6 +72,9 @@ class PooledWorker {
     switch (m.type) {
       case 'ack':
         job.acked = Math.max(job.acked, m.seq);
+        // Acks are cumulative: every message up to this one has been pushed to all its runs.
+        while (job.lent.length > 0 && job.lent[0]!.seq <= job.acked)
+          for (const b of job.lent.shift()!.buffers) job.recycling!.sink.give(b);
         job.waiters.splice(0).forEach((w) => w());
         return;
       case 'result':
@@ -97,8 +115,10 @@ class PooledWorker {
     this.worker.postMessage(msg, transfer);
   }
 
-  add(id: number): JobState {
+  add(id: number, recycling: FrameRecycling | null): JobState {
     const state: JobState = {
+      recycling,
+      lent: [],
       acked: 0,
       sent: 0,
       waiters: [],
@@ -142,7 +162,15 @@ export class WorkerJob {
   async send(frames: FrameMessage[], signal?: AbortSignal): Promise<void> {
     if (this.state.failure) throw this.state.failure;
     const seq = ++this.state.sent;
-    const transfer = frames.map((f) => f.frame.data.buffer as ArrayBuffer);
+    // Shared buffers are shared, not transferred (nothing is detached on either side).
+    const transfer: ArrayBuffer[] = [];
+    const lent: SharedArrayBuffer[] = [];
+    for (const f of frames) {
+      const buffer = f.frame.data.buffer;
+      if (!(buffer instanceof SharedArrayBuffer)) transfer.push(buffer);
+      else if (this.state.recycling?.outputs.has(f.output)) lent.push(buffer);
+    }
+    if (lent.length > 0) this.state.lent.push({ seq, buffers: lent });
     this.worker.post({ type: 'frames', job: this.id, seq, frames }, transfer);
     while (this.state.sent - this.state.acked >= this.maxInFlight && !this.failure()) {
       if (signal?.aborted) throw new EngineError('aborted', 'aborted');
@@ -191,8 +219,17 @@ export class WorkerPool {
     return this.workers.length;
   }
 
-  /** Starts a job on the least busy worker (spawning or replacing workers as needed). */
-  start(catalog: string, runs: RunSpec[], context: MethodContext, inference?: InferenceSettings): WorkerJob {
+  /**
+   * Starts a job on the least busy worker (spawning or replacing workers as needed). With
+   * `recycling`, the shared buffers of frames of its outputs go to its sink once acknowledged.
+   */
+  start(
+    catalog: string,
+    runs: RunSpec[],
+    context: MethodContext,
+    inference?: InferenceSettings,
+    recycling?: FrameRecycling,
+  ): WorkerJob {
     if (this.closed) throw new EngineError('aborted', 'the engine is closed');
     let best = -1;
     for (let i = 0; i < this.workers.length; i++) {
@@ -209,7 +246,7 @@ export class WorkerPool {
       this.workers[best] = worker;
     }
     const id = this.nextJob++;
-    const state = worker.add(id);
+    const state = worker.add(id, recycling ?? null);
     const maxInFlight = this.options.maxInFlight ?? 3;
     // Acks are cumulative: one per (maxInFlight − 1) messages keeps the decoder flowing (this side
     // waits only with maxInFlight unacknowledged, by which time the worker has acknowledged or is

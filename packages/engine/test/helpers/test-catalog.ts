@@ -76,6 +76,39 @@ export const TEST_METHODS: DimensionMethod[] = [
       };
     },
   ),
+  // test-mae on the same frames, keeping a copy of the previous frame instead of the frame
+  // itself: it declares `releasesFrames`, so the worker may give the frame's buffer back.
+  {
+    ...method(
+      'temporal_flickering',
+      'test-mae-releasing',
+      () => greySmall,
+      () => {
+        let prev: Uint8Array | null = null;
+        let total = 0;
+        let pairs = 0;
+        const indices: number[] = [];
+        return {
+          push(f) {
+            if (prev) {
+              let s = 0;
+              for (let i = 0; i < f.data.length; i++) s += Math.abs(f.data[i]! - prev[i]!);
+              total += s / f.data.length;
+              pairs++;
+            }
+            prev = new Uint8Array(f.data);
+            indices.push(f.index);
+          },
+          finish() {
+            if (pairs === 0)
+              throw Object.assign(new Error('needs at least 2 frames'), { code: 'too_few_frames' });
+            return { value: (255 - total / pairs) / 255, indices };
+          },
+        };
+      },
+    ),
+    releasesFrames: true,
+  },
   // Counts frames of an every-2 RGB decode at native size; value = sampled/total.
   method(
     'dynamic_degree',
