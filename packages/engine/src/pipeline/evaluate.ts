@@ -1,6 +1,6 @@
 /**
  * One clip's evaluation: probe → plan → one decode of the clip serving every requested output →
- * frames transferred to the workers that run the methods (outputs spread over the pool) → scores.
+ * frames handed to the workers that run the methods (outputs spread over the pool) → scores.
  * Decoding and FFmpeg I/O stay on the calling thread; pixel work happens in the workers, so the
  * event loop stays responsive.
  */
@@ -172,7 +172,7 @@ interface Shard {
 /**
  * Spreads outputs over up to `size` workers, heaviest first onto the lightest shard. Cost is a
  * proxy for method work: bytes per frame × frames × runs reading the output. Every frame of an
- * output goes to exactly one worker, so frames are still transferred, never copied. Outputs whose
+ * output goes to exactly one worker, so frames are still handed over, never copied. Outputs whose
  * runs share a model stay together: a worker runs a frame through a model once per job for every
  * dimension that needs it, and another worker would load the model again and repeat the work.
  */

@@ -1,8 +1,9 @@
 /**
  * Worker thread: runs dimension methods (pure pixel code) on frames the main thread decodes.
- * Frames arrive transferred (no copy); one frame object is pushed to every run of its output, so
- * methods must treat frame data as read-only. A run that throws is recorded as failed and skipped
- * from then on; the other runs continue.
+ * Frames arrive transferred or shared (no copy); one frame object is pushed to every run of its
+ * output, so methods must treat frame data as read-only. A run that throws is recorded as failed
+ * and skipped from then on; the other runs continue. Nothing here detaches an ArrayBuffer (see
+ * `FrameBuffers`).
  */
 import { parentPort } from 'node:worker_threads';
 import { ENGINE_ERROR_CODES } from '../contract.js';

@@ -1,8 +1,8 @@
 /**
  * A small pool of evaluation worker threads. Each evaluation (a "job") is pinned to the least
- * busy worker; its frames are transferred, never copied, and at most `maxInFlight` frame messages
- * per job wait unacknowledged, so a slow method slows the decoder instead of filling memory. The
- * worker acknowledges every (maxInFlight − 1)-th message, cumulatively.
+ * busy worker; its frames are transferred or shared, never copied, and at most `maxInFlight`
+ * frame messages per job wait unacknowledged, so a slow method slows the decoder instead of
+ * filling memory. The worker acknowledges every (maxInFlight − 1)-th message, cumulatively.
  * A worker that dies fails its jobs (not the process) and is replaced on next use.
  */
 import { Worker } from 'node:worker_threads';
