@@ -5,10 +5,8 @@
  * fills reused buffers completely; `FramePicker` keeps its spare frame as a copy.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../src/contract.js';
 import { defaultFfmpegPath, defaultFfprobePath } from '../src/decode/binaries.js';
@@ -21,23 +19,11 @@ import { probeVideo } from '../src/decode/probe.js';
 import { FramePicker } from '../src/dimensions/working.js';
 import { WorkerPool } from '../src/workers/pool.js';
 import { encodeFrames, scenes } from './helpers/synth.js';
+import { TEST_CATALOG_URL, TSX_LOADER_URL, smallClipProbe } from './helpers/catalog-workers.js';
 
-const catalogUrl = new URL('./helpers/test-catalog.ts', import.meta.url).href;
-const tsxApi = pathToFileURL(
-  createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/index\.cjs$/, 'index.mjs'),
-).href;
-const probe = {
-  width: 32,
-  height: 32,
-  displayWidth: 32,
-  displayHeight: 32,
-  fps: 10,
-  frameCount: 9,
-  durationSeconds: 0.9,
-  codec: 'h264',
-} as never;
+const catalogUrl = TEST_CATALOG_URL;
+const tsxApi = TSX_LOADER_URL;
+const probe = smallClipProbe(9);
 
 let dir = '';
 beforeAll(async () => {

@@ -3,29 +3,15 @@
  * message (acks are cumulative), and the sender never waits on a message the worker will not
  * acknowledge — every maxInFlight finishes, with the frames a slow method makes it wait for.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { WorkerPool } from '../src/workers/pool.js';
 import type { FromWorker } from '../src/workers/protocol.js';
+import { TEST_CATALOG_URL, TSX_LOADER_URL, smallClipProbe } from './helpers/catalog-workers.js';
 
-const catalogUrl = new URL('./helpers/test-catalog.ts', import.meta.url).href;
-const tsxApi = pathToFileURL(
-  createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/index\.cjs$/, 'index.mjs'),
-).href;
-const probe = {
-  width: 32,
-  height: 32,
-  displayWidth: 32,
-  displayHeight: 32,
-  fps: 10,
-  frameCount: 7,
-  durationSeconds: 0.7,
-  codec: 'h264',
-} as never;
+const catalogUrl = TEST_CATALOG_URL;
+const tsxApi = TSX_LOADER_URL;
+const probe = smallClipProbe(7);
 
 describe('worker acknowledgements', () => {
   it.each([1, 2, 3, 4])(

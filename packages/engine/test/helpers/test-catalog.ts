@@ -23,6 +23,36 @@ function method(
 
 const greySmall: FrameRequest = { sampling: { kind: 'all' }, maxSide: 32, channels: 1 };
 
+/**
+ * VBench's temporal_flickering formula: 1 − the mean absolute change between consecutive frames
+ * (scaled to [0, 1]). `copies`: keep a copy of the previous frame rather than the frame itself.
+ */
+function meanAbsoluteChange(copies: boolean): () => MethodRun {
+  return () => {
+    let prev: Uint8Array | null = null;
+    let total = 0;
+    let pairs = 0;
+    const indices: number[] = [];
+    return {
+      push(f) {
+        if (prev) {
+          let s = 0;
+          for (let i = 0; i < f.data.length; i++) s += Math.abs(f.data[i]! - prev[i]!);
+          total += s / f.data.length;
+          pairs++;
+        }
+        prev = copies ? new Uint8Array(f.data) : f.data;
+        indices.push(f.index);
+      },
+      finish() {
+        if (pairs === 0)
+          throw Object.assign(new Error('needs at least 2 frames'), { code: 'too_few_frames' });
+        return { value: (255 - total / pairs) / 255, indices };
+      },
+    };
+  };
+}
+
 export const TEST_METHODS: DimensionMethod[] = [
   // Mean luma of all frames, in [0, 1].
   method(
@@ -48,65 +78,11 @@ export const TEST_METHODS: DimensionMethod[] = [
     },
   ),
   // VBench's temporal_flickering formula on the same frames as test-mean-luma (shared stream).
-  method(
-    'temporal_flickering',
-    'test-mae',
-    () => greySmall,
-    () => {
-      let prev: Uint8Array | null = null;
-      let total = 0;
-      let pairs = 0;
-      const indices: number[] = [];
-      return {
-        push(f) {
-          if (prev) {
-            let s = 0;
-            for (let i = 0; i < f.data.length; i++) s += Math.abs(f.data[i]! - prev[i]!);
-            total += s / f.data.length;
-            pairs++;
-          }
-          prev = f.data;
-          indices.push(f.index);
-        },
-        finish() {
-          if (pairs === 0)
-            throw Object.assign(new Error('needs at least 2 frames'), { code: 'too_few_frames' });
-          return { value: (255 - total / pairs) / 255, indices };
-        },
-      };
-    },
-  ),
+  method('temporal_flickering', 'test-mae', () => greySmall, meanAbsoluteChange(false)),
   // test-mae on the same frames, keeping a copy of the previous frame instead of the frame
   // itself: it declares `releasesFrames`, so the worker may give the frame's buffer back.
   {
-    ...method(
-      'temporal_flickering',
-      'test-mae-releasing',
-      () => greySmall,
-      () => {
-        let prev: Uint8Array | null = null;
-        let total = 0;
-        let pairs = 0;
-        const indices: number[] = [];
-        return {
-          push(f) {
-            if (prev) {
-              let s = 0;
-              for (let i = 0; i < f.data.length; i++) s += Math.abs(f.data[i]! - prev[i]!);
-              total += s / f.data.length;
-              pairs++;
-            }
-            prev = new Uint8Array(f.data);
-            indices.push(f.index);
-          },
-          finish() {
-            if (pairs === 0)
-              throw Object.assign(new Error('needs at least 2 frames'), { code: 'too_few_frames' });
-            return { value: (255 - total / pairs) / 255, indices };
-          },
-        };
-      },
-    ),
+    ...method('temporal_flickering', 'test-mae-releasing', () => greySmall, meanAbsoluteChange(true)),
     releasesFrames: true,
   },
   // Counts frames of an every-2 RGB decode at native size; value = sampled/total.
