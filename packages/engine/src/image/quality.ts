@@ -3,7 +3,7 @@
  * All work on float grey images 0..255 (colourfulness on packed RGB).
  */
 import { halve } from './resize.js';
-import { scratchF32, scratchU16, scratchU8 } from './scratch.js';
+import { scratchF32, scratchU8 } from './scratch.js';
 import type { GreyImage } from './types.js';
 
 /**
@@ -87,15 +87,14 @@ function clampIdx(i: number, n: number): number {
  * data correct for; Foi et al., IEEE TIP 2008).
  */
 const hist = new Uint32Array(1024);
+/** Per gradient bin, the sum of the responses (each rounded to float32) of the pixels in it. */
+const binSums = new Float64Array(1024);
 
 export function noiseSigma(img: GreyImage, excludeClipped = false): number {
   const { width: w, height: h, data } = img;
   if (w < 3 || h < 3) return 0;
-  const inner = (w - 2) * (h - 2);
-  const resp = scratchF32('noiseSigma.resp', inner);
-  const grad = scratchU16('noiseSigma.grad', inner);
   hist.fill(0);
-  const SKIP = 0xffff;
+  binSums.fill(0);
   // Clipped pixels, then "a clipped pixel within one column" per row, so that a 3×3 neighbourhood
   // test is three lookups instead of nine comparisons.
   let near: Uint8Array | null = null;
@@ -113,10 +112,11 @@ export function noiseSigma(img: GreyImage, excludeClipped = false): number {
       }
     }
   }
-  // Each row's 3×3 neighbourhoods slide along x: the window's nine values move one column left per
-  // pixel instead of being loaded again (the response is summed in the same order as written out:
-  // a0 − 2a1 + a2 − 2b0 + 4b1 − 2b2 + c0 − 2c1 + c2).
-  let k = 0;
+  // One pass: each pixel's |response| goes into the sum of its gradient bin, so the smoothest 30 %
+  // (whole bins up to the threshold) are summed without keeping a response per pixel. Each row's
+  // 3×3 neighbourhoods slide along x: the window's nine values move one column left per pixel
+  // instead of being loaded again (a0 − 2a1 + a2 − 2b0 + 4b1 − 2b2 + c0 − 2c1 + c2).
+  const fround = Math.fround;
   for (let y = 1; y < h - 1; y++) {
     const a = (y - 1) * w;
     const b = y * w;
@@ -127,19 +127,16 @@ export function noiseSigma(img: GreyImage, excludeClipped = false): number {
     let b1 = data[b + 1]!;
     let c0 = data[c]!;
     let c1 = data[c + 1]!;
-    for (let x = 1; x < w - 1; x++, k++) {
+    for (let x = 1; x < w - 1; x++) {
       const a2 = data[a + x + 1]!;
       const b2 = data[b + x + 1]!;
       const c2 = data[c + x + 1]!;
-      if (near !== null && (near[a + x]! | near[b + x]! | near[c + x]!) !== 0) {
-        grad[k] = SKIP;
-      } else {
+      if (near === null || (near[a + x]! | near[b + x]! | near[c + x]!) === 0) {
         const v = a0 - 2 * a1 + a2 - 2 * b0 + 4 * b1 - 2 * b2 + c0 - 2 * c1 + c2;
-        resp[k] = v < 0 ? -v : v;
         const g = Math.abs(b2 - b0) + Math.abs(c1 - a1);
         const gi = g >= 1023 ? 1023 : g | 0;
-        grad[k] = gi;
         hist[gi] = hist[gi]! + 1;
+        binSums[gi] = binSums[gi]! + fround(v < 0 ? -v : v);
       }
       a0 = a1;
       a1 = a2;
@@ -153,19 +150,12 @@ export function noiseSigma(img: GreyImage, excludeClipped = false): number {
   for (let i = 0; i < 1024; i++) counted += hist[i]!;
   if (counted === 0) return 0;
   const target = Math.max(1, Math.floor(0.3 * counted));
-  let cum = 0;
-  let thr = 0;
-  for (; thr < 1024; thr++) {
-    cum += hist[thr]!;
-    if (cum >= target) break;
-  }
-  let s = 0;
   let n = 0;
-  for (let i = 0; i < inner; i++) {
-    if (grad[i]! <= thr) {
-      s += resp[i]!;
-      n++;
-    }
+  let s = 0;
+  for (let thr = 0; thr < 1024; thr++) {
+    n += hist[thr]!;
+    s += binSums[thr]!;
+    if (n >= target) break;
   }
   return n > 0 ? (Math.sqrt(Math.PI / 2) / 6) * (s / n) : 0;
 }
