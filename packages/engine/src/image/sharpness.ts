@@ -31,39 +31,10 @@ export function gaussianTaps(sigma: number): Float32Array {
 export function convolveSeparable(img: GreyImage, taps: Float32Array, into?: Float32Array): GreyImage {
   const { width: w, height: h, data } = img;
   const r = (taps.length - 1) >> 1;
-  const nt = taps.length;
   const tmp = scratchF32('convolveSeparable.tmp', w * h);
   const out = into && into.length === w * h ? into : new Float32Array(w * h);
-  const xm = w - 1;
   const ym = h - 1;
-  // Interior columns [r, w − r): no clamping.
-  const xLo = Math.min(r, w);
-  const xHi = Math.max(xLo, w - r);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < xLo; x++) {
-      let a = 0;
-      for (let t = -r; t <= r; t++) {
-        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
-        a += taps[t + r]! * data[row + xx]!;
-      }
-      tmp[row + x] = a;
-    }
-    for (let x = xLo; x < xHi; x++) {
-      let a = 0;
-      const base = row + x - r;
-      for (let t = 0; t < nt; t++) a += taps[t]! * data[base + t]!;
-      tmp[row + x] = a;
-    }
-    for (let x = xHi; x < w; x++) {
-      let a = 0;
-      for (let t = -r; t <= r; t++) {
-        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
-        a += taps[t + r]! * data[row + xx]!;
-      }
-      tmp[row + x] = a;
-    }
-  }
+  horizontalPass(data, w, h, taps, tmp);
   const acc = scratchF64('convolveSeparable.acc', w);
   for (let y = 0; y < h; y++) {
     acc.fill(0);
@@ -95,6 +66,127 @@ function gradientEnergy(img: GreyImage, border: number): { energy: number; count
     }
   }
   return { energy: e, count: n };
+}
+
+/**
+ * `gradientEnergy(convolveSeparable(img, taps), border)` without the blurred image: the rows the
+ * gradients read (border − 1 … h − border) are blurred one at a time into a ring of three, each
+ * value the same float32 `convolveSeparable` stores (its taps' products summed in tap order in
+ * double), and each row's energy is added as soon as the rows above and below it are in, in the
+ * order `gradientEnergy` adds it. Needs border ≥ 1.
+ */
+function blurredGradientEnergy(
+  img: GreyImage,
+  taps: Float32Array,
+  border: number,
+): { energy: number; count: number } {
+  const { width: w, height: h, data } = img;
+  const r = (taps.length - 1) >> 1;
+  const nt = taps.length;
+  const tmp = scratchF32('blurredGradientEnergy.tmp', w * h);
+  horizontalPass(data, w, h, taps, tmp);
+  const ring = [
+    scratchF32('blurredGradientEnergy.row0', w),
+    scratchF32('blurredGradientEnergy.row1', w),
+    scratchF32('blurredGradientEnergy.row2', w),
+  ];
+  const srcs = new Int32Array(nt);
+  const ym = h - 1;
+  const x0 = border;
+  const x1 = w - border;
+  let e = 0;
+  let n = 0;
+  for (let y = border - 1; y <= h - border; y++) {
+    for (let t = -r; t <= r; t++) {
+      const yy = y + t < 0 ? 0 : y + t > ym ? ym : y + t;
+      srcs[t + r] = yy * w;
+    }
+    // Only columns x0 − 1 … x1 are read by the gradients.
+    const out = ring[(y - border + 1) % 3]!;
+    if (nt === 7) {
+      const k0 = taps[0]!,
+        k1 = taps[1]!,
+        k2 = taps[2]!,
+        k3 = taps[3]!,
+        k4 = taps[4]!,
+        k5 = taps[5]!,
+        k6 = taps[6]!;
+      const s0 = srcs[0]!,
+        s1 = srcs[1]!,
+        s2 = srcs[2]!,
+        s3 = srcs[3]!,
+        s4 = srcs[4]!,
+        s5 = srcs[5]!,
+        s6 = srcs[6]!;
+      for (let x = x0 - 1; x <= x1; x++) {
+        let a = k0 * tmp[s0 + x]!;
+        a += k1 * tmp[s1 + x]!;
+        a += k2 * tmp[s2 + x]!;
+        a += k3 * tmp[s3 + x]!;
+        a += k4 * tmp[s4 + x]!;
+        a += k5 * tmp[s5 + x]!;
+        a += k6 * tmp[s6 + x]!;
+        out[x] = a;
+      }
+    } else {
+      for (let x = x0 - 1; x <= x1; x++) {
+        let a = 0;
+        for (let t = 0; t < nt; t++) a += taps[t]! * tmp[srcs[t]! + x]!;
+        out[x] = a;
+      }
+    }
+    if (y < border + 1) continue;
+    // Rows y − 2, y − 1, y are in: add row y − 1's energy.
+    const up = ring[(y - border - 1) % 3]!;
+    const mid = ring[(y - border) % 3]!;
+    for (let x = x0; x < x1; x++) {
+      const gx = 0.5 * (mid[x + 1]! - mid[x - 1]!);
+      const gy = 0.5 * (out[x]! - up[x]!);
+      e += gx * gx + gy * gy;
+      n++;
+    }
+  }
+  return { energy: e, count: n };
+}
+
+/** The horizontal pass of `convolveSeparable` (border replicated) into `tmp`. */
+function horizontalPass(
+  data: Float32Array,
+  w: number,
+  h: number,
+  taps: Float32Array,
+  tmp: Float32Array,
+): void {
+  const r = (taps.length - 1) >> 1;
+  const nt = taps.length;
+  const xm = w - 1;
+  const xLo = Math.min(r, w);
+  const xHi = Math.max(xLo, w - r);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < xLo; x++) {
+      let a = 0;
+      for (let t = -r; t <= r; t++) {
+        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
+        a += taps[t + r]! * data[row + xx]!;
+      }
+      tmp[row + x] = a;
+    }
+    for (let x = xLo; x < xHi; x++) {
+      let a = 0;
+      const base = row + x - r;
+      for (let t = 0; t < nt; t++) a += taps[t]! * data[base + t]!;
+      tmp[row + x] = a;
+    }
+    for (let x = xHi; x < w; x++) {
+      let a = 0;
+      for (let t = -r; t <= r; t++) {
+        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
+        a += taps[t + r]! * data[row + xx]!;
+      }
+      tmp[row + x] = a;
+    }
+  }
 }
 
 /**
@@ -138,8 +230,7 @@ export function edgeBlurSigma(img: GreyImage, noise = 0): number {
   const border = (REBLUR_TAPS.length - 1) >> 1;
   if (img.width <= 2 * border + 2 || img.height <= 2 * border + 2) return Infinity;
   const g0 = gradientEnergy(img, border);
-  const blurred = scratchF32('edgeBlurSigma.blurred', img.width * img.height);
-  const g1 = gradientEnergy(convolveSeparable(img, REBLUR_TAPS, blurred), border);
+  const g1 = blurredGradientEnergy(img, REBLUR_TAPS, border);
   const n2 = noise * noise;
   const e0 = g0.energy - g0.count * n2 * GAIN_RAW;
   const e1 = g1.energy - g1.count * n2 * GAIN_REBLUR;
