@@ -13,7 +13,7 @@
  */
 import { boxMean, boxMean2, gradients } from './filter.js';
 import { reduce } from './resize.js';
-import { scratchF32 } from './scratch.js';
+import { scratchF32, scratchF64, scratchI32 } from './scratch.js';
 import type { GreyImage } from './types.js';
 
 export interface FlowField {
@@ -77,7 +77,20 @@ function upsampleFlow(
   const fh = flow.height;
   const fu = flow.u;
   const fv = flow.v;
-  // `sampleBilinear` of u and v at the same position, its weights computed once.
+  // `sampleBilinear` of u and v at the same position, its weights computed once; the column
+  // taps are the same on every row, so they are computed once per call.
+  const cx0 = scratchI32('upsampleFlow.x0', w);
+  const cx1 = scratchI32('upsampleFlow.x1', w);
+  const cfx = scratchF64('upsampleFlow.fx', w);
+  for (let x = 0; x < w; x++) {
+    let px = (x + 0.5) * sx - 0.5;
+    if (px < 0) px = 0;
+    else if (px > fw - 1) px = fw - 1;
+    const x0 = px | 0;
+    cx0[x] = x0;
+    cx1[x] = x0 + 1 < fw ? x0 + 1 : x0;
+    cfx[x] = px - x0;
+  }
   for (let y = 0; y < h; y++) {
     let py = (y + 0.5) * sy - 0.5;
     if (py < 0) py = 0;
@@ -87,14 +100,12 @@ function upsampleFlow(
     const fy = py - y0;
     const r0 = y0 * fw;
     const r1 = y1 * fw;
+    const row = y * w;
     for (let x = 0; x < w; x++) {
-      let px = (x + 0.5) * sx - 0.5;
-      if (px < 0) px = 0;
-      else if (px > fw - 1) px = fw - 1;
-      const x0 = px | 0;
-      const x1 = x0 + 1 < fw ? x0 + 1 : x0;
-      const fx = px - x0;
-      const i = y * w + x;
+      const x0 = cx0[x]!;
+      const x1 = cx1[x]!;
+      const fx = cfx[x]!;
+      const i = row + x;
       const ua = fu[r0 + x0]! + fx * (fu[r0 + x1]! - fu[r0 + x0]!);
       const ub = fu[r1 + x0]! + fx * (fu[r1 + x1]! - fu[r1 + x0]!);
       u[i] = mx * (ua + fy * (ub - ua));
