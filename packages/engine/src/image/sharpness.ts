@@ -172,11 +172,32 @@ function horizontalPass(
       }
       tmp[row + x] = a;
     }
-    for (let x = xLo; x < xHi; x++) {
-      let a = 0;
-      const base = row + x - r;
-      for (let t = 0; t < nt; t++) a += taps[t]! * data[base + t]!;
-      tmp[row + x] = a;
+    if (nt === 7) {
+      // The 7-tap case (σ = 1, the re-blur) unrolled: the same products added in the same order.
+      const k0 = taps[0]!,
+        k1 = taps[1]!,
+        k2 = taps[2]!,
+        k3 = taps[3]!,
+        k4 = taps[4]!,
+        k5 = taps[5]!,
+        k6 = taps[6]!;
+      for (let x = xLo, b = row + xLo - r; x < xHi; x++, b++) {
+        let a = k0 * data[b]!;
+        a += k1 * data[b + 1]!;
+        a += k2 * data[b + 2]!;
+        a += k3 * data[b + 3]!;
+        a += k4 * data[b + 4]!;
+        a += k5 * data[b + 5]!;
+        a += k6 * data[b + 6]!;
+        tmp[row + x] = a;
+      }
+    } else {
+      for (let x = xLo; x < xHi; x++) {
+        let a = 0;
+        const base = row + x - r;
+        for (let t = 0; t < nt; t++) a += taps[t]! * data[base + t]!;
+        tmp[row + x] = a;
+      }
     }
     for (let x = xHi; x < w; x++) {
       let a = 0;
