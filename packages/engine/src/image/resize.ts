@@ -192,19 +192,45 @@ export class AreaResizer {
   /** Source row `y`, its first value at `src[offset]` (`channels` values per pixel). */
   row(y: number, src: ArrayLike<number>, offset: number): void {
     if (y < this.firstRow || y >= this.endRow) return;
-    const { start: xs, index: xi, weight: xw } = this.xt;
     const { left, width: cw } = this.crop;
-    const tmp = this.tmp;
+    const { span } = this.xt;
     if (this.channels === 1) {
-      let o = (y - this.firstRow) * cw;
-      for (let x = left; x < left + cw; x++) {
-        let acc = 0;
-        for (let k = xs[x]!; k < xs[x + 1]!; k++) acc += xw[k]! * src[offset + xi[k]!]!;
-        tmp[o++] = acc;
-      }
+      const o = (y - this.firstRow) * cw;
+      if (span === 4) this.row1Span4(src, offset, o, left, cw);
+      else this.row1(src, offset, o, left, cw);
       return;
     }
-    let o = (y - this.firstRow) * cw * 3;
+    const o = (y - this.firstRow) * cw * 3;
+    if (span === 5) this.row3Span5(src, offset, o, left, cw);
+    else this.row3(src, offset, o, left, cw);
+  }
+
+  private row1(src: ArrayLike<number>, offset: number, o: number, left: number, cw: number): void {
+    const { start: xs, index: xi, weight: xw } = this.xt;
+    const tmp = this.tmp;
+    for (let x = left; x < left + cw; x++) {
+      let acc = 0;
+      for (let k = xs[x]!; k < xs[x + 1]!; k++) acc += xw[k]! * src[offset + xi[k]!]!;
+      tmp[o++] = acc;
+    }
+  }
+
+  /** `row1` for outputs of at most 4 taps, unrolled (the same products in the same order). */
+  private row1Span4(src: ArrayLike<number>, offset: number, o: number, left: number, cw: number): void {
+    const { spanIndex: xi, spanWeight: xw } = this.xt;
+    const tmp = this.tmp;
+    for (let x = left, k = left * 4; x < left + cw; x++, k += 4) {
+      let acc = xw[k]! * src[offset + xi[k]!]!;
+      acc += xw[k + 1]! * src[offset + xi[k + 1]!]!;
+      acc += xw[k + 2]! * src[offset + xi[k + 2]!]!;
+      acc += xw[k + 3]! * src[offset + xi[k + 3]!]!;
+      tmp[o++] = acc;
+    }
+  }
+
+  private row3(src: ArrayLike<number>, offset: number, o: number, left: number, cw: number): void {
+    const { start: xs, index: xi, weight: xw } = this.xt;
+    const tmp = this.tmp;
     for (let x = left; x < left + cw; x++) {
       let r = 0;
       let g = 0;
@@ -222,6 +248,42 @@ export class AreaResizer {
     }
   }
 
+  /** `row3` for outputs of at most 5 taps, unrolled (the same products in the same order). */
+  private row3Span5(src: ArrayLike<number>, offset: number, o: number, left: number, cw: number): void {
+    const { spanIndex: xi, spanWeight: xw } = this.xt;
+    const tmp = this.tmp;
+    for (let x = left, k = left * 5; x < left + cw; x++, k += 5) {
+      let wt = xw[k]!;
+      let p = offset + xi[k]! * 3;
+      let r = wt * src[p]!;
+      let g = wt * src[p + 1]!;
+      let b = wt * src[p + 2]!;
+      wt = xw[k + 1]!;
+      p = offset + xi[k + 1]! * 3;
+      r += wt * src[p]!;
+      g += wt * src[p + 1]!;
+      b += wt * src[p + 2]!;
+      wt = xw[k + 2]!;
+      p = offset + xi[k + 2]! * 3;
+      r += wt * src[p]!;
+      g += wt * src[p + 1]!;
+      b += wt * src[p + 2]!;
+      wt = xw[k + 3]!;
+      p = offset + xi[k + 3]! * 3;
+      r += wt * src[p]!;
+      g += wt * src[p + 1]!;
+      b += wt * src[p + 2]!;
+      wt = xw[k + 4]!;
+      p = offset + xi[k + 4]! * 3;
+      r += wt * src[p]!;
+      g += wt * src[p + 1]!;
+      b += wt * src[p + 2]!;
+      tmp[o++] = r;
+      tmp[o++] = g;
+      tmp[o++] = b;
+    }
+  }
+
   /** The vertical pass over the rows read (rows never given count as zeros). */
   finish(): GreyImage | RgbImage {
     const { top, width: cw, height: ch } = this.crop;
@@ -229,6 +291,36 @@ export class AreaResizer {
     const tmp = this.tmp;
     const n = cw * this.channels;
     const out = new Float32Array(n * ch);
+    if (yt.span === 4 || yt.span === 5) {
+      // Each output value summed in a register, rounded to float32 after every tap as the
+      // accumulation in `out` below rounds it (a padding tap adds +0: no change).
+      const fround = Math.fround;
+      const five = yt.span === 5;
+      for (let y = 0; y < ch; y++) {
+        const orow = y * n;
+        const k = (top + y) * yt.span;
+        const [w0, w1, w2, w3] = [
+          yt.spanWeight[k]!,
+          yt.spanWeight[k + 1]!,
+          yt.spanWeight[k + 2]!,
+          yt.spanWeight[k + 3]!,
+        ];
+        const w4 = five ? yt.spanWeight[k + 4]! : 0;
+        const r0 = (yt.spanIndex[k]! - this.firstRow) * n;
+        const r1 = (yt.spanIndex[k + 1]! - this.firstRow) * n;
+        const r2 = (yt.spanIndex[k + 2]! - this.firstRow) * n;
+        const r3 = (yt.spanIndex[k + 3]! - this.firstRow) * n;
+        const r4 = five ? (yt.spanIndex[k + 4]! - this.firstRow) * n : r3;
+        for (let i = 0; i < n; i++) {
+          let a = fround(w0 * tmp[r0 + i]!);
+          a = fround(a + w1 * tmp[r1 + i]!);
+          a = fround(a + w2 * tmp[r2 + i]!);
+          a = fround(a + w3 * tmp[r3 + i]!);
+          out[orow + i] = five ? a + w4 * tmp[r4 + i]! : a;
+        }
+      }
+      return { width: cw, height: ch, data: out };
+    }
     for (let y = 0; y < ch; y++) {
       const orow = y * n;
       for (let k = yt.start[top + y]!; k < yt.start[top + y + 1]!; k++) {
@@ -245,6 +337,14 @@ interface AreaTaps {
   start: Int32Array;
   index: Int32Array;
   weight: Float32Array;
+  /**
+   * The same taps with every output given `span` of them (the most any output has): an output's
+   * own taps first, then taps of weight 0 on its last source index, which add nothing (+0) to a
+   * sum of non-negative products. Lets the common spans (4 and 5) run unrolled.
+   */
+  span: number;
+  spanIndex: Int32Array;
+  spanWeight: Float32Array;
 }
 
 const tapsCache = new Map<string, AreaTaps>();
@@ -274,7 +374,25 @@ function areaTaps(inSize: number, outSize: number): AreaTaps {
     for (let k = start[d]!; k < index.length; k++) weight[k] = weight[k]! / sum;
   }
   start[outSize] = index.length;
-  const taps = { start, index: Int32Array.from(index), weight: Float32Array.from(weight) };
+  let span = 0;
+  for (let d = 0; d < outSize; d++) span = Math.max(span, start[d + 1]! - start[d]!);
+  const spanIndex = new Int32Array(outSize * span);
+  const spanWeight = new Float32Array(outSize * span);
+  for (let d = 0; d < outSize; d++) {
+    for (let t = 0; t < span; t++) {
+      const k = Math.min(start[d]! + t, start[d + 1]! - 1);
+      spanIndex[d * span + t] = index[k]!;
+      spanWeight[d * span + t] = start[d]! + t < start[d + 1]! ? weight[k]! : 0;
+    }
+  }
+  const taps = {
+    start,
+    index: Int32Array.from(index),
+    weight: Float32Array.from(weight),
+    span,
+    spanIndex,
+    spanWeight,
+  };
   if (tapsCache.size > 64) tapsCache.clear();
   tapsCache.set(key, taps);
   return taps;
