@@ -8,6 +8,11 @@
  *   mkdir -p tmp/engine-base && git archive main packages/engine/src | tar -x -C tmp/engine-base
  *   npx tsx scripts/bench-engine-compare.ts tmp/engine-base 5
  * CPU is from /proc/self/stat (all threads plus reaped FFmpeg children; Linux).
+ *
+ * With `--built`, both engines run built (`dist`, as `npm run bench:engine` runs this tree's):
+ * `<base-dir>` is then a checkout of the other revision with its engine built, e.g.
+ *   git worktree add --detach ../engine-base main && (cd ../engine-base && npm ci && npx tsc -b packages/engine)
+ *   npm run build && npx tsx scripts/bench-engine-compare.ts ../engine-base 9 --built
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,9 +29,10 @@ if (!baseDir) {
   process.exit(2);
 }
 const rounds = Number(process.argv[3] ?? 5);
-const BASE = (await import(
-  pathToFileURL(path.resolve(baseDir, 'packages/engine/src/index.ts')).href
-)) as Engine;
+const built = process.argv.includes('--built');
+const entry = built ? 'packages/engine/dist/index.js' : 'packages/engine/src/index.ts';
+const BASE = (await import(pathToFileURL(path.resolve(baseDir, entry)).href)) as Engine;
+const THIS = built ? ((await import('../packages/engine/dist/index.js')) as unknown as Engine) : TREE;
 
 const dims = [
   'subject_consistency',
@@ -76,7 +82,7 @@ try {
   ]);
   const sides = [
     { name: `base (${baseDir})`, lib: BASE, engine: BASE.createEngine({ threads: 2 }) },
-    { name: 'this tree', lib: TREE, engine: TREE.createEngine({ threads: 2 }) },
+    { name: 'this tree', lib: THIS, engine: THIS.createEngine({ threads: 2 }) },
   ].map((s) => ({ ...s, dw: [] as number[], dc: [] as number[], sw: [] as number[], sc: [] as number[] }));
   const loads = [os.loadavg()[0]!];
   try {

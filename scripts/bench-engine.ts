@@ -19,6 +19,9 @@
  *    Peak RSS here is Node + FFmpeg together, sampled every 50 ms from /proc over the child process
  *    and its FFmpeg; target ≤ 1 GiB. `--budgets` runs this section alone.
  *
+ * `--ratio` runs section 1 alone; `--rounds N` sets its rounds (default 5: the ratio moves by
+ * ±0.05 or more from run to run on a shared 2-core machine, so more rounds steady it).
+ *
  * Needs a build (`npm run build`). Prints Markdown for docs/benchmarks.md.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -39,7 +42,8 @@ import type { DimensionId, EngineLimits } from '@vesta/engine';
 import { hostileGif } from '@vesta/engine/testing';
 import { readdirSync, writeFileSync } from 'node:fs';
 
-const ROUNDS = 3;
+const roundsAt = process.argv.indexOf('--rounds');
+const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(process.argv[roundsAt + 1]) || 5) : 5;
 
 /**
  * CPU milliseconds used so far by this process (main thread + worker threads) plus its reaped
@@ -334,6 +338,22 @@ async function main(): Promise<void> {
       scoreMs.push(performance.now() - t0);
       scoreCpu.push(cpuMs() - c1);
       if (result.failures.length > 0) throw new Error(JSON.stringify(result.failures));
+    }
+
+    if (process.argv.includes('--ratio')) {
+      await engine.close();
+      const [dm, sm, dc, sc] = [median(decodeMs), median(scoreMs), median(decodeCpu), median(scoreCpu)];
+      process.stdout.write(
+        [
+          `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, 1-min load average at the end ${os.loadavg()[0]!.toFixed(1)}; medians of ${ROUNDS} rounds.`,
+          '| | wall | CPU |',
+          '|---|---|---|',
+          `| decode alone | ${dm.toFixed(0)} ms | ${dc.toFixed(0)} ms |`,
+          `| score all ${dims.length} model-free dimensions | ${sm.toFixed(0)} ms | ${sc.toFixed(0)} ms |`,
+          `| ratio (target ≤ 1.5×) | ${(sm / dm).toFixed(2)}× | ${(sc / dc).toFixed(2)}× |`,
+        ].join('\n') + '\n',
+      );
+      return;
     }
 
     // 3. per dimension.
