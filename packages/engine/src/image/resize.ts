@@ -299,12 +299,10 @@ export class AreaResizer {
       for (let y = 0; y < ch; y++) {
         const orow = y * n;
         const k = (top + y) * yt.span;
-        const [w0, w1, w2, w3] = [
-          yt.spanWeight[k]!,
-          yt.spanWeight[k + 1]!,
-          yt.spanWeight[k + 2]!,
-          yt.spanWeight[k + 3]!,
-        ];
+        const w0 = yt.spanWeight[k]!;
+        const w1 = yt.spanWeight[k + 1]!;
+        const w2 = yt.spanWeight[k + 2]!;
+        const w3 = yt.spanWeight[k + 3]!;
         const w4 = five ? yt.spanWeight[k + 4]! : 0;
         const r0 = (yt.spanIndex[k]! - this.firstRow) * n;
         const r1 = (yt.spanIndex[k + 1]! - this.firstRow) * n;

@@ -69,20 +69,15 @@ function gradientEnergy(img: GreyImage, border: number): { energy: number; count
 }
 
 /**
- * `gradientEnergy(convolveSeparable(img, taps), border)` without the blurred image: the rows the
- * gradients read (border − 1 … h − border) are blurred one at a time into a ring of three, each
- * value the same float32 `convolveSeparable` stores (its taps' products summed in tap order in
+ * `gradientEnergy(convolveSeparable(img, REBLUR_TAPS), border)` without the blurred image: the rows
+ * the gradients read (border − 1 … h − border) are blurred one at a time into a ring of three, each
+ * value the same float32 `convolveSeparable` stores (the 7 taps' products summed in tap order in
  * double), and each row's energy is added as soon as the rows above and below it are in, in the
  * order `gradientEnergy` adds it. Needs border ≥ 1.
  */
-function blurredGradientEnergy(
-  img: GreyImage,
-  taps: Float32Array,
-  border: number,
-): { energy: number; count: number } {
+function blurredGradientEnergy(img: GreyImage, border: number): { energy: number; count: number } {
   const { width: w, height: h, data } = img;
-  const r = (taps.length - 1) >> 1;
-  const nt = taps.length;
+  const taps = REBLUR_TAPS;
   const tmp = scratchF32('blurredGradientEnergy.tmp', w * h);
   horizontalPass(data, w, h, taps, tmp);
   const ring = [
@@ -90,50 +85,32 @@ function blurredGradientEnergy(
     scratchF32('blurredGradientEnergy.row1', w),
     scratchF32('blurredGradientEnergy.row2', w),
   ];
-  const srcs = new Int32Array(nt);
+  const [k0, k1, k2, k3, k4, k5, k6] = taps as unknown as Seven;
   const ym = h - 1;
+  const rowAt = (yy: number): number => (yy < 0 ? 0 : yy > ym ? ym : yy) * w;
   const x0 = border;
   const x1 = w - border;
   let e = 0;
   let n = 0;
   for (let y = border - 1; y <= h - border; y++) {
-    for (let t = -r; t <= r; t++) {
-      const yy = y + t < 0 ? 0 : y + t > ym ? ym : y + t;
-      srcs[t + r] = yy * w;
-    }
+    const s0 = rowAt(y - 3);
+    const s1 = rowAt(y - 2);
+    const s2 = rowAt(y - 1);
+    const s3 = rowAt(y);
+    const s4 = rowAt(y + 1);
+    const s5 = rowAt(y + 2);
+    const s6 = rowAt(y + 3);
     // Only columns x0 − 1 … x1 are read by the gradients.
     const out = ring[(y - border + 1) % 3]!;
-    if (nt === 7) {
-      const k0 = taps[0]!,
-        k1 = taps[1]!,
-        k2 = taps[2]!,
-        k3 = taps[3]!,
-        k4 = taps[4]!,
-        k5 = taps[5]!,
-        k6 = taps[6]!;
-      const s0 = srcs[0]!,
-        s1 = srcs[1]!,
-        s2 = srcs[2]!,
-        s3 = srcs[3]!,
-        s4 = srcs[4]!,
-        s5 = srcs[5]!,
-        s6 = srcs[6]!;
-      for (let x = x0 - 1; x <= x1; x++) {
-        let a = k0 * tmp[s0 + x]!;
-        a += k1 * tmp[s1 + x]!;
-        a += k2 * tmp[s2 + x]!;
-        a += k3 * tmp[s3 + x]!;
-        a += k4 * tmp[s4 + x]!;
-        a += k5 * tmp[s5 + x]!;
-        a += k6 * tmp[s6 + x]!;
-        out[x] = a;
-      }
-    } else {
-      for (let x = x0 - 1; x <= x1; x++) {
-        let a = 0;
-        for (let t = 0; t < nt; t++) a += taps[t]! * tmp[srcs[t]! + x]!;
-        out[x] = a;
-      }
+    for (let x = x0 - 1; x <= x1; x++) {
+      let a = k0 * tmp[s0 + x]!;
+      a += k1 * tmp[s1 + x]!;
+      a += k2 * tmp[s2 + x]!;
+      a += k3 * tmp[s3 + x]!;
+      a += k4 * tmp[s4 + x]!;
+      a += k5 * tmp[s5 + x]!;
+      a += k6 * tmp[s6 + x]!;
+      out[x] = a;
     }
     if (y < border + 1) continue;
     // Rows y − 2, y − 1, y are in: add row y − 1's energy.
@@ -149,7 +126,12 @@ function blurredGradientEnergy(
   return { energy: e, count: n };
 }
 
-/** The horizontal pass of `convolveSeparable` (border replicated) into `tmp`. */
+type Seven = [number, number, number, number, number, number, number];
+
+/**
+ * The horizontal pass of `convolveSeparable` (border replicated) into `tmp`: the interior without
+ * clamping, the 7-tap case (the re-blur) unrolled; the same products added in the same order.
+ */
 function horizontalPass(
   data: Float32Array,
   w: number,
@@ -162,25 +144,16 @@ function horizontalPass(
   const xm = w - 1;
   const xLo = Math.min(r, w);
   const xHi = Math.max(xLo, w - r);
+  const clamped = (row: number, x: number): number => {
+    let a = 0;
+    for (let t = -r; t <= r; t++) a += taps[t + r]! * data[row + (x + t < 0 ? 0 : x + t > xm ? xm : x + t)]!;
+    return a;
+  };
+  const [k0, k1, k2, k3, k4, k5, k6] = taps as unknown as Seven;
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < xLo; x++) {
-      let a = 0;
-      for (let t = -r; t <= r; t++) {
-        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
-        a += taps[t + r]! * data[row + xx]!;
-      }
-      tmp[row + x] = a;
-    }
+    for (let x = 0; x < xLo; x++) tmp[row + x] = clamped(row, x);
     if (nt === 7) {
-      // The 7-tap case (σ = 1, the re-blur) unrolled: the same products added in the same order.
-      const k0 = taps[0]!,
-        k1 = taps[1]!,
-        k2 = taps[2]!,
-        k3 = taps[3]!,
-        k4 = taps[4]!,
-        k5 = taps[5]!,
-        k6 = taps[6]!;
       for (let x = xLo, b = row + xLo - r; x < xHi; x++, b++) {
         let a = k0 * data[b]!;
         a += k1 * data[b + 1]!;
@@ -199,14 +172,7 @@ function horizontalPass(
         tmp[row + x] = a;
       }
     }
-    for (let x = xHi; x < w; x++) {
-      let a = 0;
-      for (let t = -r; t <= r; t++) {
-        const xx = x + t < 0 ? 0 : x + t > xm ? xm : x + t;
-        a += taps[t + r]! * data[row + xx]!;
-      }
-      tmp[row + x] = a;
-    }
+    for (let x = xHi; x < w; x++) tmp[row + x] = clamped(row, x);
   }
 }
 
@@ -251,7 +217,7 @@ export function edgeBlurSigma(img: GreyImage, noise = 0): number {
   const border = (REBLUR_TAPS.length - 1) >> 1;
   if (img.width <= 2 * border + 2 || img.height <= 2 * border + 2) return Infinity;
   const g0 = gradientEnergy(img, border);
-  const g1 = blurredGradientEnergy(img, REBLUR_TAPS, border);
+  const g1 = blurredGradientEnergy(img, border);
   const n2 = noise * noise;
   const e0 = g0.energy - g0.count * n2 * GAIN_RAW;
   const e1 = g1.energy - g1.count * n2 * GAIN_REBLUR;
