@@ -14,12 +14,18 @@
  *   git worktree add --detach ../engine-base main && (cd ../engine-base && npm ci && npx tsc -b packages/engine)
  *   npm run build && npx tsx scripts/bench-engine-compare.ts ../engine-base 9 --built
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as TREE from '../packages/engine/src/index.js';
+import {
+  decodeAlone,
+  median,
+  MODEL_FREE_DIMENSIONS as dims,
+  processCpuMs as cpuMs,
+  synthBenchClip,
+} from './bench-support/engine-bench.js';
 
 type Engine = typeof TREE;
 
@@ -34,52 +40,10 @@ const entry = built ? 'packages/engine/dist/index.js' : 'packages/engine/src/ind
 const BASE = (await import(pathToFileURL(path.resolve(baseDir, entry)).href)) as Engine;
 const THIS = built ? ((await import('../packages/engine/dist/index.js')) as unknown as Engine) : TREE;
 
-const dims = [
-  'subject_consistency',
-  'background_consistency',
-  'temporal_flickering',
-  'motion_smoothness',
-  'dynamic_degree',
-  'aesthetic_quality',
-  'imaging_quality',
-] as const;
-
-function cpuMs(): number {
-  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  return ([11, 12, 13, 14].reduce((s, i) => s + Number(f[i]), 0) * 1000) / 100;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-/** Streams the frames the plan asks for and drops them (as `bench:engine` does). */
-async function decodeAlone(lib: Engine, clip: string): Promise<void> {
-  const decoder = lib.createDecoder({
-    ffmpegPath: lib.defaultFfmpegPath(),
-    ffprobePath: lib.defaultFfprobePath(),
-    limits: lib.resolveLimits({}),
-  });
-  const probe = await decoder.probe(clip);
-  const plan = lib.planEvaluation(
-    probe,
-    { dimensions: [...dims] },
-    { getDimension: lib.getDimension, getMethod: lib.getMethod, listDimensions: () => [] },
-    {},
-  );
-  for await (const group of decoder.frames(clip, probe, plan.outputs)) void group;
-}
-
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-compare-'));
 const clip = path.join(dir, '5s.mp4');
 try {
-  execFileSync(TREE.defaultFfmpegPath(), [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', 'testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t', '-t', '5'],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', clip],
-  ]);
+  synthBenchClip(TREE.defaultFfmpegPath(), clip, 5);
   const sides = [
     { name: `base (${baseDir})`, lib: BASE, engine: BASE.createEngine({ threads: 2 }) },
     { name: 'this tree', lib: THIS, engine: THIS.createEngine({ threads: 2 }) },
@@ -91,7 +55,7 @@ try {
       for (const s of r % 2 === 0 ? sides : [...sides].reverse()) {
         let c = cpuMs();
         let t = performance.now();
-        await decodeAlone(s.lib, clip);
+        await decodeAlone(s.lib, clip, dims);
         s.dw.push(performance.now() - t);
         s.dc.push(cpuMs() - c);
         c = cpuMs();

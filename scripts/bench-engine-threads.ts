@@ -12,12 +12,17 @@
  * With `--built`, the engine runs built (`dist`): `engine-dir` is then a checkout whose engine is
  * built (`.` for this tree, after `npm run build`). Linux only (/proc).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as TREE from '../packages/engine/src/index.js';
+import {
+  decodeAlone,
+  median,
+  MODEL_FREE_DIMENSIONS as dims,
+  synthBenchClip,
+} from './bench-support/engine-bench.js';
 
 type Engine = typeof TREE;
 
@@ -28,16 +33,6 @@ const entry = process.argv.includes('--built')
   ? 'packages/engine/dist/index.js'
   : 'packages/engine/src/index.ts';
 const lib = dir ? ((await import(pathToFileURL(path.resolve(dir, entry)).href)) as Engine) : TREE;
-
-const dims = [
-  'subject_consistency',
-  'background_consistency',
-  'temporal_flickering',
-  'motion_smoothness',
-  'dynamic_degree',
-  'aesthetic_quality',
-  'imaging_quality',
-] as const;
 
 /** CPU ms of each live thread of this process, by "name#tid". */
 function threadCpu(): Map<string, number> {
@@ -62,37 +57,11 @@ function childrenCpu(): number {
   return ((Number(f[13]) + Number(f[14])) * 1000) / 100;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-async function decodeAlone(clip: string): Promise<void> {
-  const decoder = lib.createDecoder({
-    ffmpegPath: lib.defaultFfmpegPath(),
-    ffprobePath: lib.defaultFfprobePath(),
-    limits: lib.resolveLimits({}),
-  });
-  const probe = await decoder.probe(clip);
-  const plan = lib.planEvaluation(
-    probe,
-    { dimensions: [...dims] },
-    { getDimension: lib.getDimension, getMethod: lib.getMethod, listDimensions: () => [] },
-    {},
-  );
-  for await (const group of decoder.frames(clip, probe, plan.outputs)) void group;
-}
-
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'vesta-bench-threads-'));
 const clip = path.join(tmp, '5s.mp4');
 const engine = lib.createEngine({ threads: 2 });
 try {
-  execFileSync(lib.defaultFfmpegPath(), [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', 'testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t', '-t', '5'],
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', clip],
-  ]);
+  synthBenchClip(lib.defaultFfmpegPath(), clip, 5);
   await engine.evaluate(clip, { dimensions: [...dims] }); // warm-up (starts the workers)
   const perThread = new Map<string, number[]>();
   const add = (key: string, ms: number): void => {
@@ -102,7 +71,7 @@ try {
   };
   const loads = [os.loadavg()[0]!];
   for (let r = 0; r < rounds; r++) {
-    await decodeAlone(clip);
+    await decodeAlone(lib, clip, dims);
     const before = threadCpu();
     const children = childrenCpu();
     const result = await engine.evaluate(clip, { dimensions: [...dims] });

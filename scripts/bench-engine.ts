@@ -29,62 +29,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import {
-  createDecoder,
-  createEngine,
-  defaultFfmpegPath,
-  defaultFfprobePath,
-  EngineError,
-  planEvaluation,
-  resolveLimits,
-} from '@vesta/engine';
+import * as engineLib from '@vesta/engine';
+import { createEngine, defaultFfmpegPath, EngineError } from '@vesta/engine';
 import type { DimensionId, EngineLimits } from '@vesta/engine';
 import { hostileGif } from '@vesta/engine/testing';
+import {
+  decodeAlone as decodeFramesAlone,
+  type EngineLib,
+  median,
+  processCpuMs as cpuMs,
+  synthBenchClip,
+} from './bench-support/engine-bench.js';
 import { readdirSync, writeFileSync } from 'node:fs';
 
 const roundsAt = process.argv.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Math.max(1, Number(process.argv[roundsAt + 1]) || 5) : 5;
-
-/**
- * CPU milliseconds used so far by this process (main thread + worker threads) plus its reaped
- * children (FFmpeg, ffprobe), from /proc/self/stat (utime, stime, cutime, cstime; Linux).
- */
-function cpuMs(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-  return (ticks * 1000) / 100;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-/** A moving test pattern with noise (so the encoder and the methods see real texture and motion). */
-function synth(file: string, seconds: number): void {
-  execFileSync(defaultFfmpegPath(), [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc2=size=1280x720:rate=30,noise=alls=8:allf=t`,
-    '-t',
-    String(seconds),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-crf',
-    '23',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
-}
 
 async function modelFreeDimensions(): Promise<DimensionId[]> {
   const engine = createEngine({ threads: 1 });
@@ -106,27 +65,10 @@ async function modelFreeDimensions(): Promise<DimensionId[]> {
   }
 }
 
-/** Streams the frames the plan asks for and drops them: the decode share of an evaluation. */
-async function decodeAlone(file: string, dimensions: DimensionId[]): Promise<{ ms: number; frames: number }> {
-  const decoder = createDecoder({
-    ffmpegPath: defaultFfmpegPath(),
-    ffprobePath: defaultFfprobePath(),
-    limits: resolveLimits({}),
-  });
-  const { getDimension, getMethod } = await import('@vesta/engine');
-  const t0 = performance.now();
-  const probe = await decoder.probe(file);
-  const plan = planEvaluation(
-    probe,
-    { dimensions },
-    { getDimension, getMethod, listDimensions: () => [] },
-    {},
-  );
-  let frames = 0;
-  for await (const g of decoder.frames(file, probe, plan.outputs))
-    frames += g.frames.filter((f) => !f.band || f.band.last).length;
-  return { ms: performance.now() - t0, frames };
-}
+/** The decode share of an evaluation (this build's engine). */
+const decodeAlone = (file: string, dimensions: DimensionId[]): Promise<{ ms: number; frames: number }> =>
+  // The built engine's types differ from the source's only in their classes' private fields.
+  decodeFramesAlone(engineLib as unknown as EngineLib, file, dimensions);
 
 async function childRss(file: string): Promise<number> {
   const out = await new Promise<string>((resolve, reject) => {
@@ -313,9 +255,9 @@ async function main(): Promise<void> {
     const clip5 = path.join(dir, '5s.mp4');
     const clip10 = path.join(dir, '10s.mp4');
     const clip60 = path.join(dir, '60s.mp4');
-    synth(clip5, 5);
-    synth(clip10, 10);
-    synth(clip60, 60);
+    synthBenchClip(defaultFfmpegPath(), clip5, 5);
+    synthBenchClip(defaultFfmpegPath(), clip10, 10);
+    synthBenchClip(defaultFfmpegPath(), clip60, 60);
     const dims = await modelFreeDimensions();
     const engine = createEngine({ threads: 2 });
 
