@@ -36,6 +36,7 @@ const NO_DATABASE = [
 const POSTGRES_ONLY = [
   'packages/server/test/job-engine-cluster.test.ts',
   'packages/server/test/cluster-e2e.test.ts',
+  'packages/server/test/idempotency-outage.test.ts',
   'packages/server/test/pg-named-statements.test.ts',
 ];
 

@@ -181,4 +181,31 @@ describe('Idempotency-Key', () => {
       .execute();
     expect(await new IdempotencyRecordRepository(server.deps.db).pruneExpired()).toBeGreaterThanOrEqual(1);
   });
+
+  it('fences outcome writes: the first holder of a claim taken over after its lock lapsed changes nothing', async () => {
+    const repo = new IdempotencyRecordRepository(server.deps.db);
+    const { userId } = await server.deps.services.apiKeys.createKey('fence-user');
+    const id = { userId, route: 'POST /test/fence', key: 'fence-1' };
+    const t0 = Date.now();
+    const first = await repo.claim(id, 'fp', { now: t0, lockMs: 1000 });
+    expect(first.kind).toBe('claimed');
+    const second = await repo.claim(id, 'fp', { now: t0 + 1500, lockMs: 1000 });
+    expect(second.kind).toBe('claimed');
+    if (first.kind !== 'claimed' || second.kind !== 'claimed') return;
+    // The first holder's late writes: neither forgets nor completes the second holder's claim.
+    await repo.forget({ ...id, lockedUntil: first.lockedUntil });
+    await repo.complete(
+      { ...id, lockedUntil: first.lockedUntil },
+      { statusCode: 201, body: 'x', contentType: null },
+    );
+    expect(await repo.claim(id, 'fp', { now: t0 + 1600, lockMs: 1000 })).toEqual({ kind: 'in_progress' });
+    await repo.complete(
+      { ...id, lockedUntil: second.lockedUntil },
+      { statusCode: 201, body: 'y', contentType: null },
+    );
+    // A completed record stays: a late forget of its own claim does not remove it.
+    await repo.forget({ ...id, lockedUntil: second.lockedUntil });
+    const replay = await repo.claim(id, 'fp', { now: t0 + 1700, lockMs: 1000 });
+    expect(replay).toEqual({ kind: 'replay', response: { statusCode: 201, body: 'y', contentType: null } });
+  });
 });

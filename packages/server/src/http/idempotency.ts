@@ -6,17 +6,27 @@
  * - same key while the first request still runs: 409 `conflict` with `Retry-After: 1` (it never runs twice);
  * - a non-2xx outcome is not kept: retrying with the same key runs the request again.
  * A POST without the header runs normally (no replay protection).
+ *
+ * The outcome's write (keep the 2xx, or forget the claim) may fail when the database became
+ * unreachable while the request ran (a PostgreSQL restart). The answer is sent all the same, and
+ * the write is tried again in the background until it lands (`PendingOutcomeWrites`): a retry of
+ * the key meanwhile gets 409 `conflict` with Retry-After, then the replay or a fresh run — not a
+ * key blocked for the in-progress lock's 5 minutes. Only a process that dies holding a claim leaves
+ * it to that lock.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, conflict, validationFailed } from '../errors.js';
-import type { IdempotencyClaimKey, IdempotencyRecordRepository } from '../repositories/index.js';
+import type { IdempotencyClaim, IdempotencyRecordRepository } from '../repositories/index.js';
 import { appendRouteHook } from './route-hooks.js';
 
 /** How long an in-progress record blocks duplicates before a crashed request's claim can be taken over. */
 const IN_PROGRESS_LOCK_MS = 5 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+/** A failed outcome write is tried again after 250 ms, doubling up to 5 s. */
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 5000;
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -31,7 +41,7 @@ export const IdempotencyHeaders = Type.Object({
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim: IdempotencyClaimKey | null;
+    idempotencyClaim: IdempotencyClaim | null;
   }
 }
 
@@ -58,12 +68,92 @@ function parseKey(header: string | string[] | undefined): string | null {
   return key;
 }
 
+/**
+ * Writes of claims' outcomes that failed, tried again until they land or the claim's lock lapses
+ * (another request may then take the claim over, and the fenced write would change nothing). One
+ * write per claim; `close` makes a last attempt.
+ */
+export class PendingOutcomeWrites {
+  private readonly pending = new Map<string, { claim: IdempotencyClaim; write: () => Promise<void> }>();
+  private timer: NodeJS.Timeout | null = null;
+  private delayMs = RETRY_MIN_MS;
+  private flushing = false;
+  private closed = false;
+
+  constructor(
+    private readonly warn: (message: string, err?: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Claims whose outcome is not written yet. */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** Runs `write`; if it fails, keeps it to try again. Never throws. */
+  async run(claim: IdempotencyClaim, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      this.warn('could not write an Idempotency-Key outcome; trying again in the background', err);
+      this.pending.set(JSON.stringify([claim.userId, claim.route, claim.key]), { claim, write });
+      this.schedule();
+    }
+  }
+
+  /** The last attempt (at shutdown); what still fails is left to the claims' locks. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.flushing || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, this.delayMs);
+    this.timer.unref();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      for (const [id, { claim, write }] of [...this.pending]) {
+        if (claim.lockedUntil <= this.now()) {
+          this.pending.delete(id);
+          this.warn("gave up writing an Idempotency-Key outcome: its claim's lock has lapsed");
+          continue;
+        }
+        try {
+          await write();
+          this.pending.delete(id);
+        } catch {
+          // Still unreachable: the next round tries again.
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+    if (this.pending.size === 0) this.delayMs = RETRY_MIN_MS;
+    else {
+      this.delayMs = Math.min(this.delayMs * 2, RETRY_MAX_MS);
+      this.schedule();
+    }
+  }
+}
+
 export function registerIdempotency(
   app: FastifyInstance,
   records: IdempotencyRecordRepository,
   now: () => number = Date.now,
-): void {
+): PendingOutcomeWrites {
   app.decorateRequest('idempotencyClaim', null);
+  const writes = new PendingOutcomeWrites((message, err) => app.log.warn({ err }, message), now);
+  app.addHook('onClose', () => writes.close());
 
   const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     if (request.user === null) return;
@@ -98,7 +188,7 @@ export function registerIdempotency(
         return reply;
       }
       case 'claimed':
-        request.idempotencyClaim = id;
+        request.idempotencyClaim = { ...id, lockedUntil: outcome.lockedUntil };
         return;
     }
   };
@@ -113,13 +203,14 @@ export function registerIdempotency(
       (typeof payload === 'string' || payload === null || payload === undefined)
     ) {
       const ct = reply.getHeader('content-type');
-      await records.complete(claim, {
+      const response = {
         statusCode: reply.statusCode,
         body: payload ?? '',
         contentType: typeof ct === 'string' ? ct : null,
-      });
+      };
+      await writes.run(claim, () => records.complete(claim, response));
     } else {
-      await records.forget(claim);
+      await writes.run(claim, () => records.forget(claim));
     }
     return payload;
   };
@@ -129,7 +220,7 @@ export function registerIdempotency(
     const claim = request.idempotencyClaim;
     if (!claim) return;
     request.idempotencyClaim = null;
-    await records.forget(claim, true);
+    await writes.run(claim, () => records.forget(claim));
   };
 
   // Only idempotent routes pay for these hooks.
@@ -139,4 +230,5 @@ export function registerIdempotency(
     appendRouteHook(route, 'onSend', record);
     appendRouteHook(route, 'onResponse', release);
   });
+  return writes;
 }

@@ -15,6 +15,15 @@ export interface IdempotencyClaimKey {
   key: string;
 }
 
+/**
+ * A claim a request holds: its key and the `locked_until` it set, which fences the write of its
+ * outcome (a claim taken over after its lock lapsed has another value, so a late write by the
+ * first holder changes nothing).
+ */
+export interface IdempotencyClaim extends IdempotencyClaimKey {
+  lockedUntil: number;
+}
+
 export interface StoredResponse {
   statusCode: number | null;
   body: string | null;
@@ -22,7 +31,7 @@ export interface StoredResponse {
 }
 
 export type ClaimOutcome =
-  | { kind: 'claimed' }
+  | { kind: 'claimed'; lockedUntil: number }
   | { kind: 'mismatch' }
   | { kind: 'in_progress' }
   | { kind: 'replay'; response: StoredResponse };
@@ -66,15 +75,18 @@ export class IdempotencyRecordRepository {
           };
         if (existing.locked_until > t.now) return { kind: 'in_progress' };
         // The first request died without finishing: take its claim over (one taker wins).
+        const lockedUntil = t.now + t.lockMs;
         const taken = await trx
           .updateTable('idempotency_records')
-          .set({ locked_until: t.now + t.lockMs })
+          .set({ locked_until: lockedUntil })
           .where('user_id', '=', userId)
           .where('route', '=', route)
           .where('key', '=', key)
           .where('locked_until', '=', existing.locked_until)
           .executeTakeFirst();
-        return Number(taken.numUpdatedRows) === 1 ? { kind: 'claimed' } : { kind: 'in_progress' };
+        return Number(taken.numUpdatedRows) === 1
+          ? { kind: 'claimed', lockedUntil }
+          : { kind: 'in_progress' };
       }
       if (existing)
         await trx
@@ -99,7 +111,8 @@ export class IdempotencyRecordRepository {
         })
         .onConflict((oc) => oc.columns(['user_id', 'route', 'key']).doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed' };
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1)
+        return { kind: 'claimed', lockedUntil: t.now + t.lockMs };
       // A concurrent request with this key inserted its claim between the read and the insert
       // (PostgreSQL runs such transactions side by side; SQLite serialises them).
       const winner = await trx
@@ -113,8 +126,8 @@ export class IdempotencyRecordRepository {
     });
   }
 
-  /** Keeps a finished 2xx response for replay. */
-  async complete(id: IdempotencyClaimKey, response: Required<StoredResponse>): Promise<void> {
+  /** Keeps a finished 2xx response for replay (if `claim` still holds its record). */
+  async complete(claim: IdempotencyClaim, response: Required<StoredResponse>): Promise<void> {
     await this.db
       .updateTable('idempotency_records')
       .set({
@@ -123,21 +136,27 @@ export class IdempotencyRecordRepository {
         response_body: response.body,
         content_type: response.contentType,
       })
-      .where('user_id', '=', id.userId)
-      .where('route', '=', id.route)
-      .where('key', '=', id.key)
+      .where('user_id', '=', claim.userId)
+      .where('route', '=', claim.route)
+      .where('key', '=', claim.key)
+      .where('state', '=', 'in_progress')
+      .where('locked_until', '=', claim.lockedUntil)
       .execute();
   }
 
-  /** Forgets a claim (a non-2xx outcome is not kept; with `onlyInProgress`, a completed one stays). */
-  async forget(id: IdempotencyClaimKey, onlyInProgress = false): Promise<void> {
-    let q = this.db
+  /**
+   * Forgets a claim (a non-2xx outcome is not kept; nor is a request whose client went away before
+   * an answer), if `claim` still holds its record: a completed record, or one taken over, stays.
+   */
+  async forget(claim: IdempotencyClaim): Promise<void> {
+    await this.db
       .deleteFrom('idempotency_records')
-      .where('user_id', '=', id.userId)
-      .where('route', '=', id.route)
-      .where('key', '=', id.key);
-    if (onlyInProgress) q = q.where('state', '=', 'in_progress');
-    await q.execute();
+      .where('user_id', '=', claim.userId)
+      .where('route', '=', claim.route)
+      .where('key', '=', claim.key)
+      .where('state', '=', 'in_progress')
+      .where('locked_until', '=', claim.lockedUntil)
+      .execute();
   }
 
   /** Deletes records older than the replay window (run periodically); returns how many. */

@@ -119,7 +119,12 @@ export type {
   NewBenchLog,
 } from './bench-runs.repository.js';
 export type { BenchTaskRecord, ScoredClipRow } from './bench-tasks.repository.js';
-export type { ClaimOutcome, IdempotencyClaimKey, StoredResponse } from './idempotency-records.repository.js';
+export type {
+  ClaimOutcome,
+  IdempotencyClaim,
+  IdempotencyClaimKey,
+  StoredResponse,
+} from './idempotency-records.repository.js';
 export type {
   CandidatePair,
   JudgingCampaignRecord,
