@@ -145,6 +145,28 @@ describe('SDK transport', () => {
     expect(seen[1]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
   });
 
+  it('keeps a runner registering through 409s with Retry-After beyond the client retries (a key still held after a database restart)', async () => {
+    const { baseUrl, seen } = await serve((req, res, _b, n) => {
+      if (req.url === '/api/v1/runners' && n <= 4)
+        json(res, 409, { code: 'conflict', detail: 'in progress' }, { 'retry-after': '0' });
+      else if (req.url === '/api/v1/runners')
+        json(res, 201, { id: 'runner_1', name: 'r', models: ['m'], maxConcurrency: 1 });
+      else res.writeHead(204).end();
+    });
+    const vesta = new Vesta({ apiKey: 'k', baseUrl, backoff: fast, maxRetries: 1 });
+    const runner = vesta.createRunner({
+      name: 'r',
+      models: ['m'],
+      claimWaitSeconds: 0,
+      generate: () => Promise.reject(new Error('no task is offered')),
+    });
+    expect((await runner.ready).id).toBe('runner_1');
+    await runner.stop({ graceMs: 0 });
+    const registrations = seen.filter((r) => r.url === '/api/v1/runners');
+    expect(registrations).toHaveLength(5);
+    expect(new Set(registrations.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+  });
+
   it('times out a response whose body stalls (the timeout covers the body read)', async () => {
     const { baseUrl, seen } = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -270,8 +270,18 @@ function describeCause(cause: unknown): string {
   return message || cause.message;
 }
 
-/** Whether `err` may go away on its own: the call is worth repeating. */
+/**
+ * Whether `err` may go away on its own: the call is worth repeating. No answer, 408, 429, 5xx, or a
+ * 409 with Retry-After (the same Idempotency-Key or upload still in progress elsewhere: it ends by
+ * itself), as the HTTP layer's own retries and the Python SDK's `is_transient` decide.
+ */
 export function isTransient(err: unknown): boolean {
   if (err instanceof ApiConnectionError || err instanceof ApiTimeoutError) return true;
-  return err instanceof ApiError && (err.status >= 500 || err.status === 429 || err.status === 408);
+  return (
+    err instanceof ApiError &&
+    (err.status >= 500 ||
+      err.status === 429 ||
+      err.status === 408 ||
+      (err.status === 409 && err.headers.has('retry-after')))
+  );
 }
