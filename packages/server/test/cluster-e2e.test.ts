@@ -485,7 +485,11 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
       async () => (await call(apiB, 'GET', `/api/v1/bench/${benchId}`)).json(),
       (r) => ['completed', 'failed', 'cancelled'].includes(r.status as string),
       120_000,
-    );
+    ).catch((e: unknown) => {
+      // What the runner said (a registration refused, say) tells why a run never left `queued`.
+      const state = runner.running ? 'running' : `exited (${String(runner.child.exitCode)})`;
+      throw new Error(`${(e as Error).message}\nrunner ${state}; its output:\n${runner.output.slice(-4000)}`);
+    });
     expect(run.status, JSON.stringify(run)).toBe('completed');
     phase('Bench run completed');
     const benchVideos = (await call(apiB, 'GET', `/api/v1/bench/${benchId}/videos?limit=100`)).json()
