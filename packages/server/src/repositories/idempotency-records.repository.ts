@@ -4,7 +4,9 @@
  * transaction that reads, takes over or inserts, and stays correct when two requests with the same
  * key race on PostgreSQL (the insert's `ON CONFLICT DO NOTHING` makes one of them the winner).
  */
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connection.js';
+import type { Database } from '../db/schema.js';
 
 /** How long a key is remembered: a repeat within it replays (or is refused); older records are pruned. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -41,6 +43,18 @@ export interface ClaimTimes {
   now: number;
   /** How long an in-progress claim blocks duplicates before it may be taken over. */
   lockMs: number;
+}
+
+/** The record of `claim` while that claim still holds it (in progress, with the lock it set). */
+function heldBy(claim: IdempotencyClaim) {
+  return (eb: ExpressionBuilder<Database, 'idempotency_records'>) =>
+    eb.and([
+      eb('user_id', '=', claim.userId),
+      eb('route', '=', claim.route),
+      eb('key', '=', claim.key),
+      eb('state', '=', 'in_progress'),
+      eb('locked_until', '=', claim.lockedUntil),
+    ]);
 }
 
 export class IdempotencyRecordRepository {
@@ -136,11 +150,7 @@ export class IdempotencyRecordRepository {
         response_body: response.body,
         content_type: response.contentType,
       })
-      .where('user_id', '=', claim.userId)
-      .where('route', '=', claim.route)
-      .where('key', '=', claim.key)
-      .where('state', '=', 'in_progress')
-      .where('locked_until', '=', claim.lockedUntil)
+      .where(heldBy(claim))
       .execute();
   }
 
@@ -149,14 +159,7 @@ export class IdempotencyRecordRepository {
    * an answer), if `claim` still holds its record: a completed record, or one taken over, stays.
    */
   async forget(claim: IdempotencyClaim): Promise<void> {
-    await this.db
-      .deleteFrom('idempotency_records')
-      .where('user_id', '=', claim.userId)
-      .where('route', '=', claim.route)
-      .where('key', '=', claim.key)
-      .where('state', '=', 'in_progress')
-      .where('locked_until', '=', claim.lockedUntil)
-      .execute();
+    await this.db.deleteFrom('idempotency_records').where(heldBy(claim)).execute();
   }
 
   /** Deletes records older than the replay window (run periodically); returns how many. */
