@@ -22,8 +22,10 @@ const O_BINS = 3; // centres −64, 0, 64 (opponent channels, clamped)
 const COLOUR_BINS = L_BINS * O_BINS * O_BINS; // 45
 const ORIENT_BINS = 8; // unsigned orientation over [0, π)
 const BLOCK = COLOUR_BINS + ORIENT_BINS;
+/** Brings mean gradient magnitudes to the scale of bin fractions. */
 const GRADIENT_SCALE = 1 / 24;
-const SIGMA = 0.2; // of the frame size, for the centre Gaussian // brings mean gradient magnitudes to the scale of bin fractions
+/** Of the frame size, for the centre Gaussian. */
+const SIGMA = 0.2;
 
 export const DESCRIPTOR_LENGTH = (GRID * GRID + 1) * BLOCK;
 
