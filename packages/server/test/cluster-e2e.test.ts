@@ -11,7 +11,8 @@
  *   orchestrator starts a replacement, as it would);
  * - `kill -9` of an api process: a client retrying against the other one succeeds (the same
  *   Idempotency-Key replays, the upload URL it had minted still takes the bytes);
- * - a Bench run with the demo runner completes with a correct CSV;
+ * - a Bench run with the demo runner, which starts while PostgreSQL is down and registers once
+ *   it is back, completes with a correct CSV;
  * - the S3 server stopped for a while mid-run (s3rver only): requests that need the bucket and
  *   /readyz answer 503 upstream_unavailable with Retry-After; jobs that cannot read their clip wait
  *   for the store instead of failing; an SDK upload started meanwhile and a refused confirm both
@@ -384,12 +385,8 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
     videoIds.push(first.json().videoId as string);
     phase('api-a killed; the client retried on api-b');
 
-    // A Bench run served by the demo runner (against the surviving api process).
-    const runner = new Proc('runner', ['runner', 'start', '--demo', '--json', '--claim-wait', '2'], {
-      VESTA_BASE_URL: apiB.base,
-      VESTA_API_KEY: key,
-    });
-    procs.push(runner);
+    // A Bench run served by the demo runner (against the surviving api process), which starts
+    // while PostgreSQL is down (below).
     const created = await call(apiB, 'POST', '/api/v1/bench', {
       name: 'cluster e2e',
       dimensions: ['subject_consistency', 'dynamic_degree'],
@@ -404,6 +401,13 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
     // upstream_unavailable with Retry-After (the processes stay up).
     await pgServer.pause();
     phase('PostgreSQL stopped');
+    // The runner registers through the outage: its registration is refused with 503 until the
+    // database is back, and it keeps trying.
+    const runner = new Proc('runner', ['runner', 'start', '--demo', '--json', '--claim-wait', '2'], {
+      VESTA_BASE_URL: apiB.base,
+      VESTA_API_KEY: key,
+    });
+    procs.push(runner);
     try {
       const down = await call(apiB, 'GET', '/api/v1/score');
       expect(down.status, down.text).toBe(503);
@@ -419,6 +423,13 @@ describe('2 api + 2 worker processes on one PostgreSQL server', () => {
       }
       await new Promise((r) => setTimeout(r, 2000));
       expect(apiB.running && worker2.running).toBe(true);
+      await until(
+        'the runner retrying its registration',
+        () => Promise.resolve(runner.output),
+        (out) => out.includes('"type":"retrying"') || !runner.running,
+        30_000,
+      );
+      expect(runner.running, runner.output).toBe(true);
     } finally {
       await pgServer.resume();
     }
