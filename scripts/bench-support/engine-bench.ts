@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type * as EngineModule from '../../packages/engine/src/index.js';
+import { DIMENSION_IDS, categoryOf } from '../../packages/engine/src/index.js';
 import type { DimensionId } from '../../packages/engine/src/index.js';
 
 /** The parts of an engine build (this tree's or another revision's) the decode-alone leg uses. */
@@ -20,16 +21,13 @@ export type EngineLib = Pick<
   | 'getMethod'
 >;
 
-/** The seven dimensions with a model-free default method (section 1 of `npm run bench:engine`). */
-export const MODEL_FREE_DIMENSIONS: DimensionId[] = [
-  'subject_consistency',
-  'background_consistency',
-  'temporal_flickering',
-  'motion_smoothness',
-  'dynamic_degree',
-  'aesthetic_quality',
-  'imaging_quality',
-];
+/**
+ * The seven dimensions with a model-free default method (section 1 of `npm run bench:engine`):
+ * VBench's quality category, as the engine's registry names it.
+ */
+export const MODEL_FREE_DIMENSIONS: DimensionId[] = DIMENSION_IDS.filter(
+  (id) => categoryOf(id) === 'quality',
+);
 
 /**
  * CPU milliseconds used so far by this process (all its threads) plus its reaped children

@@ -7,17 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DimensionId, Engine } from '../../src/contract.js';
+import { DIMENSION_IDS } from '../../src/contract.js';
+import { categoryOf } from '../../src/registry.js';
 import { mapLimit, readManifest } from './corpus.js';
 
-export const QUALITY: DimensionId[] = [
-  'subject_consistency',
-  'background_consistency',
-  'temporal_flickering',
-  'motion_smoothness',
-  'dynamic_degree',
-  'aesthetic_quality',
-  'imaging_quality',
-];
+/** VBench's quality category: the seven dimensions with a model-free default method. */
+export const QUALITY: DimensionId[] = DIMENSION_IDS.filter((id) => categoryOf(id) === 'quality');
 
 export const SCORES_FIXTURE = fileURLToPath(
   new URL('../fixtures/corpus-quality-scores.json', import.meta.url),
