@@ -57,8 +57,17 @@ async function poll<T>(what: string, read: () => Promise<T | undefined>, ms = 20
   }
 }
 
-/** Waits until the key's claim is recorded (the request is past its idempotency check). */
-async function claimed(watch: pg.Client, key: string): Promise<void> {
+/**
+ * Registers a runner under `key` and holds the request in its handler: the test's `holder`
+ * connection locks `runners` before the request is sent, and the call returns once the key's
+ * claim is recorded (the request is past its idempotency check). `watch` reads meanwhile.
+ */
+async function heldInHandler(key: string, name: string) {
+  const watch = await connection();
+  const holder = await connection();
+  await holder.query('begin');
+  await holder.query('lock table runners in access exclusive mode');
+  const first = register(key, name);
   await poll(`the claim of ${key}`, async () => {
     const { rows } = await watch.query(
       "select 1 from idempotency_records where key = $1 and state = 'in_progress'",
@@ -66,7 +75,11 @@ async function claimed(watch: pg.Client, key: string): Promise<void> {
     );
     return rows.length === 1 ? true : undefined;
   });
+  return { watch, holder, first };
 }
+
+const closeAll = (clients: pg.Client[]): Promise<unknown> =>
+  Promise.all(clients.map((c) => c.end().catch(() => undefined)));
 
 /**
  * Sends the key again until it is answered with something other than 409 conflict (with
@@ -98,12 +111,7 @@ async function runnersNamed(name: string): Promise<number> {
 
 describe('Idempotency-Key through a PostgreSQL restart', () => {
   it('a request the restart cut off runs again under its key once the database is back (not after 5 minutes)', async () => {
-    const watch = await connection();
-    const holder = await connection();
-    await holder.query('begin');
-    await holder.query('lock table runners in access exclusive mode');
-    const first = register('outage-failed', 'cut-off');
-    await claimed(watch, 'outage-failed');
+    const { watch, holder, first } = await heldInHandler('outage-failed', 'cut-off');
     await pgServer.pause();
     try {
       const answer = await first;
@@ -119,17 +127,12 @@ describe('Idempotency-Key through a PostgreSQL restart', () => {
     expect(again.headers['idempotent-replayed']).toBeUndefined();
     expect(Date.now() - resumed).toBeLessThan(20_000);
     expect(await runnersNamed('cut-off')).toBe(1);
-    await Promise.all([watch.end(), holder.end()].map((p) => p.catch(() => undefined)));
+    await closeAll([watch, holder]);
   }, 120_000);
 
   it('a 2xx whose record could not be kept is answered all the same, and replayed under its key once the database is back', async () => {
-    const watch = await connection();
-    const holder = await connection();
+    const { watch, holder, first } = await heldInHandler('outage-succeeded', 'answered');
     const rowLock = await connection();
-    await holder.query('begin');
-    await holder.query('lock table runners in access exclusive mode');
-    const first = register('outage-succeeded', 'answered');
-    await claimed(watch, 'outage-succeeded');
     // Hold the key's record, then let the handler insert its runner: the write of its outcome
     // waits on the record until the restart cuts it off.
     await rowLock.query('begin');
@@ -154,6 +157,6 @@ describe('Idempotency-Key through a PostgreSQL restart', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(answered.json());
     expect(await runnersNamed('answered')).toBe(1);
-    await Promise.all([watch.end(), holder.end(), rowLock.end()].map((p) => p.catch(() => undefined)));
+    await closeAll([watch, holder, rowLock]);
   }, 120_000);
 });
