@@ -73,7 +73,7 @@ function parseKey(header: string | string[] | undefined): string | null {
  * (another request may then take the claim over, and the fenced write would change nothing). One
  * write per claim; `close` makes a last attempt.
  */
-export class PendingOutcomeWrites {
+class PendingOutcomeWrites {
   private readonly pending = new Map<string, { claim: IdempotencyClaim; write: () => Promise<void> }>();
   private timer: NodeJS.Timeout | null = null;
   private delayMs = RETRY_MIN_MS;
@@ -84,11 +84,6 @@ export class PendingOutcomeWrites {
     private readonly warn: (message: string, err?: unknown) => void,
     private readonly now: () => number = Date.now,
   ) {}
-
-  /** Claims whose outcome is not written yet. */
-  get size(): number {
-    return this.pending.size;
-  }
 
   /** Runs `write`; if it fails, keeps it to try again. Never throws. */
   async run(claim: IdempotencyClaim, write: () => Promise<void>): Promise<void> {
@@ -122,15 +117,16 @@ export class PendingOutcomeWrites {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      for (const [id, { claim, write }] of [...this.pending]) {
-        if (claim.lockedUntil <= this.now()) {
+      for (const [id, entry] of [...this.pending]) {
+        if (entry.claim.lockedUntil <= this.now()) {
           this.pending.delete(id);
           this.warn("gave up writing an Idempotency-Key outcome: its claim's lock has lapsed");
           continue;
         }
         try {
-          await write();
-          this.pending.delete(id);
+          await entry.write();
+          // A newer claim of the same key may have failed its write meanwhile: that one stays.
+          if (this.pending.get(id) === entry) this.pending.delete(id);
         } catch {
           // Still unreachable: the next round tries again.
         }
@@ -150,7 +146,7 @@ export function registerIdempotency(
   app: FastifyInstance,
   records: IdempotencyRecordRepository,
   now: () => number = Date.now,
-): PendingOutcomeWrites {
+): void {
   app.decorateRequest('idempotencyClaim', null);
   const writes = new PendingOutcomeWrites((message, err) => app.log.warn({ err }, message), now);
   app.addHook('onClose', () => writes.close());
@@ -230,5 +226,4 @@ export function registerIdempotency(
     appendRouteHook(route, 'onSend', record);
     appendRouteHook(route, 'onResponse', release);
   });
-  return writes;
 }
