@@ -118,7 +118,9 @@ describe('Score with the S3 blob store', () => {
     const before = s3.requests.length;
     const res = await confirm('score', runId, ticket.videoId);
     expect(res.status, await res.clone().text()).toBe(200);
-    expect(((await res.json()) as { state: string }).state).toBe('queued');
+    // Accepted for scoring: the answer reads the clip after the confirm, and this server's own
+    // worker may already have taken it up (a loaded machine saw `scoring` there).
+    expect(['queued', 'scoring', 'scored']).toContain(((await res.json()) as { state: string }).state);
     const scored = await waitFor(
       () => videoOf('score', ticket.videoId),
       (v) => v?.state === 'scored' || v?.state === 'failed',
