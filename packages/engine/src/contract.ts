@@ -228,7 +228,12 @@ export interface EngineOptions {
 export interface Engine {
   probe(path: string, signal?: AbortSignal): Promise<ClipProbe>;
   evaluate(path: string, options: EvaluateOptions): Promise<EvaluationResult>;
-  dimensions(): DimensionInfo[];
+  /**
+   * The 16 dimensions with their methods and which are available now. The listing is shared and
+   * frozen; it is made again when the model store's installed state changes, a pull fails, or
+   * 250 ms have passed.
+   */
+  dimensions(): readonly DimensionInfo[];
   /** Rejects when the engine cannot decode: its FFmpeg binaries are missing or not executable. Cheap (two `access` calls), for readiness probes. */
   checkReady(): Promise<void>;
   close(): Promise<void>;

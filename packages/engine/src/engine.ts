@@ -11,6 +11,7 @@ import type { ClipProbe, Engine, EngineOptions, EvaluateOptions, EvaluationResul
 import * as defaultCatalog from './catalog.js';
 import { defaultFfmpegPath, defaultFfprobePath } from './decode/binaries.js';
 import { createDecoder } from './decode/decoder.js';
+import { DimensionListing } from './dimension-listing.js';
 import { resolveLimits } from './decode/limits.js';
 import { evaluateClip } from './pipeline/evaluate.js';
 import type { CatalogOptions, MethodCatalog } from './workers/catalog-types.js';
@@ -65,17 +66,22 @@ export function modelPrecision(store: ModelStore, modelId: string, wanted: Preci
  */
 class FailedPulls {
   private readonly failures = new Map<string, { error: Error; until: number }>();
+  /** Changes whenever a failure is remembered or forgotten (what the dimension listing is kept for). */
+  generation = 0;
   constructor(private readonly retryMs: number) {}
   recent(modelId: string): Error | undefined {
     const f = this.failures.get(modelId);
     if (f === undefined) return undefined;
     if (Date.now() < f.until) return f.error;
     this.failures.delete(modelId);
+    this.generation++;
     return undefined;
   }
   remember(modelId: string, error: unknown): void {
     const err = error instanceof Error ? error : new Error(String(error));
-    if (this.retryMs > 0) this.failures.set(modelId, { error: err, until: Date.now() + this.retryMs });
+    if (this.retryMs <= 0) return;
+    this.failures.set(modelId, { error: err, until: Date.now() + this.retryMs });
+    this.generation++;
   }
 }
 
@@ -150,6 +156,23 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
       : undefined);
   const catalogOptions: CatalogOptions = modelAvailable ? { modelAvailable } : {};
   const models = store ? storeResolver(store, inference, failedPulls, options.onModelProgress) : undefined;
+  const listing = store
+    ? new DimensionListing({
+        // The registry asks about each model-backed method (~27 questions, 14 models): one checker
+        // answers them all from what the store last saw installed while its lock file is unchanged
+        // (no file read per question). Pull failures are asked live, as for an evaluation.
+        make: () => {
+          const available = store.availabilityChecker();
+          return catalog.listDimensions({
+            modelAvailable: (id: string) =>
+              failedPulls.recent(id) === undefined &&
+              available(id, modelPrecision(store, id, inference.precision)),
+          });
+        },
+        installedStamp: () => store.installedStamp(),
+        generation: () => failedPulls.generation,
+      })
+    : null;
 
   return {
     probe(path: string, signal?: AbortSignal): Promise<ClipProbe> {
@@ -163,16 +186,8 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
       );
     },
     dimensions() {
-      // The registry asks about each model-backed method (~27 questions, 14 models): one checker
-      // answers them all from what the store last saw installed while its lock file is unchanged
-      // (no file read per question). Pull failures are asked live, as for an evaluation.
-      if (options.modelAvailable || !store) return catalog.listDimensions(catalogOptions);
-      const available = store.availabilityChecker();
-      return catalog.listDimensions({
-        modelAvailable: (id: string) =>
-          failedPulls.recent(id) === undefined &&
-          available(id, modelPrecision(store, id, inference.precision)),
-      });
+      if (options.modelAvailable || !listing) return catalog.listDimensions(catalogOptions);
+      return listing.current();
     },
     async checkReady(): Promise<void> {
       await Promise.all([

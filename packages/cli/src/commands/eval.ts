@@ -99,7 +99,7 @@ class EvalUsageError extends Error {
  */
 export function selectDimensions(
   spec: string | undefined,
-  catalog: DimensionInfo[],
+  catalog: readonly DimensionInfo[],
   hasPrompt: boolean,
 ): { ids: DimensionId[]; explicit: boolean } {
   if (spec === 'all') return { ids: [...DIMENSION_IDS], explicit: false };

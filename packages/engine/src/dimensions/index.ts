@@ -19,6 +19,13 @@ export const METHODS: readonly DimensionMethod[] = [
   imagingQualityLite,
 ];
 
+/** Every method by dimension and method id (the first listed wins, as a search in order would). */
+const BY_KEY = new Map<string, AnyMethod>();
+for (const m of [...METHODS, ...MODEL_METHODS]) {
+  const key = `${m.dimension}/${m.id}`;
+  if (!BY_KEY.has(key)) BY_KEY.set(key, m);
+}
+
 export function getMethod(dimension: DimensionId, method: MethodId): AnyMethod | undefined {
-  return [...METHODS, ...MODEL_METHODS].find((m) => m.dimension === dimension && m.id === method);
+  return BY_KEY.get(`${dimension}/${method}`);
 }

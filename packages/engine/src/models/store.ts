@@ -145,6 +145,11 @@ export interface ModelStore {
    * outside a store, is seen at the next install or removal (or restart).
    */
   availabilityChecker(): (modelId: string, precision?: Precision) => boolean;
+  /**
+   * Identifies what is installed, cheaply (one stat of the lock file): it changes with every
+   * install or removal through a store, this process's or another's. Null when it cannot be read.
+   */
+  installedStamp(): string | null;
   /** Sources skipped for now because they could not be reached moments ago (any process). */
   unreachableSources(): UnreachableSource[];
 }
@@ -800,7 +805,7 @@ export class FsModelStore implements ModelStore {
 
   availabilityChecker(): (modelId: string, precision?: Precision) => boolean {
     // The stamp is read before any answer is computed: an answer is never older than its stamp.
-    const stamp = this.lockFileStamp();
+    const stamp = this.installedStamp();
     if (stamp === null || this.installedMemo?.stamp !== stamp)
       this.installedMemo = stamp === null ? null : { stamp, answers: new Map() };
     const answers = this.installedMemo?.answers ?? new Map<string, boolean>();
@@ -817,10 +822,10 @@ export class FsModelStore implements ModelStore {
   }
 
   /**
-   * Identifies the lock file's current contents without reading them: a write replaces the file
+   * The lock file's current contents, identified without reading them: a write replaces the file
    * by a rename (a new inode, new change and modification times). One stat, no throw when absent.
    */
-  private lockFileStamp(): string | null {
+  installedStamp(): string | null {
     try {
       const st = statSync(this.lockFile.path, { throwIfNoEntry: false });
       return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'absent';

@@ -54,7 +54,7 @@ export interface BenchAreaDeps {
   uploads: UploadService;
   intake: ClipIntakeService;
   videos: VideoService;
-  dimensions: () => DimensionInfo[];
+  dimensions: () => readonly DimensionInfo[];
   /** Lease of a claimed task, in seconds. */
   leaseSeconds: number;
   /** Attempts of a generation task before it fails. */

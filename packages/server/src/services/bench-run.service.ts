@@ -42,7 +42,7 @@ export interface BenchRunServiceDeps {
   /** Scorecards with intervals (a finished run's is stored). */
   scorecards: BenchScorecardService;
   /** The dimension registry with this server's method availability. */
-  dimensions: () => DimensionInfo[];
+  dimensions: () => readonly DimensionInfo[];
   /** Attempts of a generation task before it fails for good. */
   maxAttempts?: number;
   /** Called when tasks may have become claimable (wakes long-polling runners). */
@@ -56,7 +56,7 @@ export class BenchRunService {
   private readonly jobs: JobQueue;
   private readonly progress: BenchProgressService;
   private readonly scorecards: BenchScorecardService;
-  private readonly registry: () => DimensionInfo[];
+  private readonly registry: () => readonly DimensionInfo[];
   private readonly maxAttempts: number;
   private readonly onTasksAvailable: () => void;
   private readonly now: () => number;
