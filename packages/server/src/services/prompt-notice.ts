@@ -9,11 +9,26 @@ import { getMethod } from '@vesta/engine';
 import type { DimensionInfo, MethodInfo } from '@vesta/engine';
 import type { PromptNoticeView, UnscoredDimensionView } from '../domain/views/score-rank.js';
 
+type Workflow = 'score' | 'rank' | 'bench';
+type Reader = { id: string; models: string[] };
+
+/**
+ * Each listing's readers by workflow. The engine shares one frozen listing while model
+ * availability is unchanged, so the readers are worked out once per listing, not on every read
+ * of a run, clip or leaderboard.
+ */
+const readersOf = new WeakMap<readonly DimensionInfo[], Map<Workflow, readonly Reader[]>>();
+
 /** The dimensions of `workflow` that read the prompt, each with the lightest set of models that scores it. */
-function promptReaders(
-  dimensions: readonly DimensionInfo[],
-  workflow: 'score' | 'rank' | 'bench',
-): Array<{ id: string; models: string[] }> {
+function promptReaders(dimensions: readonly DimensionInfo[], workflow: Workflow): readonly Reader[] {
+  let byWorkflow = readersOf.get(dimensions);
+  if (!byWorkflow) readersOf.set(dimensions, (byWorkflow = new Map<Workflow, readonly Reader[]>()));
+  let readers = byWorkflow.get(workflow);
+  if (!readers) byWorkflow.set(workflow, (readers = findPromptReaders(dimensions, workflow)));
+  return readers;
+}
+
+function findPromptReaders(dimensions: readonly DimensionInfo[], workflow: Workflow): Reader[] {
   return dimensions
     .filter((d) => d.workflows.includes(workflow))
     .flatMap((d) => {
@@ -37,7 +52,7 @@ function promptReaders(
  */
 export function promptNotice(
   dimensions: readonly DimensionInfo[],
-  workflow: 'score' | 'rank' | 'bench',
+  workflow: Workflow,
   prompt: string | null,
   scoredDimensions: readonly string[],
   requested?: readonly string[],
