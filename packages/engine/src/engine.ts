@@ -147,13 +147,16 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
   const inference = resolveInference(options.inference);
   const store = options.models;
   const failedPulls = new FailedPulls(options.retryFailedPullAfterMs ?? 10 * 60_000);
+  /**
+   * A model is usable when `available` (a store's answer, at the configured precision) says so and
+   * its pull did not fail moments ago: what evaluations and the dimension listing both ask.
+   */
+  const usable =
+    (on: ModelStore, available: (id: string, precision: Precision) => boolean) =>
+    (id: string): boolean =>
+      failedPulls.recent(id) === undefined && available(id, modelPrecision(on, id, inference.precision));
   const modelAvailable =
-    options.modelAvailable ??
-    (store
-      ? (id: string) =>
-          failedPulls.recent(id) === undefined &&
-          store.isAvailableSync(id, modelPrecision(store, id, inference.precision))
-      : undefined);
+    options.modelAvailable ?? (store ? usable(store, (id, p) => store.isAvailableSync(id, p)) : undefined);
   const catalogOptions: CatalogOptions = modelAvailable ? { modelAvailable } : {};
   const models = store ? storeResolver(store, inference, failedPulls, options.onModelProgress) : undefined;
   const listing = store
@@ -161,14 +164,7 @@ export function createEngine(options: CreateEngineOptions = {}): Engine {
         // The registry asks about each model-backed method (~27 questions, 14 models): one checker
         // answers them all from what the store last saw installed while its lock file is unchanged
         // (no file read per question). Pull failures are asked live, as for an evaluation.
-        make: () => {
-          const available = store.availabilityChecker();
-          return catalog.listDimensions({
-            modelAvailable: (id: string) =>
-              failedPulls.recent(id) === undefined &&
-              available(id, modelPrecision(store, id, inference.precision)),
-          });
-        },
+        make: () => catalog.listDimensions({ modelAvailable: usable(store, store.availabilityChecker()) }),
         installedStamp: () => store.installedStamp(),
         generation: () => failedPulls.generation,
       })
